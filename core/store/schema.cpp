@@ -1,0 +1,144 @@
+// The TrainScope session schema (*.tscope, SQLite). One documented place for every table.
+// Times are int64 nanoseconds; names and categories are ids into `strings`.
+// Never edit a released migration: append a new one.
+#include "core/store/schema.h"
+
+#include <array>
+
+namespace ts::store {
+namespace {
+
+// v1: trace data (what importers write).
+constexpr std::string_view kV1 = R"SQL(
+-- key/value facts about the file: 'application' = 'trainscope', 'created_by' = version.
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+-- Interned strings: slice names, categories, track names, log modules.
+CREATE TABLE strings(id INTEGER PRIMARY KEY, str TEXT NOT NULL UNIQUE);
+-- One row per imported file or recorded run profile.
+--   kind: importer name ('chrome_json', 'nsys_sqlite', 'profiler', ...)
+--   status: 'importing' while a writer works on it, then 'complete' | 'partial' | 'failed';
+--           a source left 'importing' by a dead writer is marked 'incomplete' on open.
+--   writer_pid: process that is importing it (to tell a crash from a live import).
+--   stats: JSON object of counts (events, slices, skipped, skipped_reasons, ...).
+CREATE TABLE sources(
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+  error TEXT, imported_at INTEGER, writer_pid INTEGER, label TEXT,
+  events INTEGER NOT NULL DEFAULT 0, slices INTEGER NOT NULL DEFAULT 0,
+  skipped INTEGER NOT NULL DEFAULT 0, ts_min INTEGER, ts_max INTEGER, stats TEXT);
+-- Processes of a source. pid is kept as text: traces use numbers and strings.
+CREATE TABLE processes(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, pid TEXT NOT NULL, name TEXT,
+  sort_index INTEGER, labels TEXT);
+-- Threads of a process; tid kept as text for the same reason.
+CREATE TABLE threads(
+  id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL, tid TEXT NOT NULL, name TEXT,
+  sort_index INTEGER);
+-- A row of the timeline. kind: 'thread' (slices, instants), 'async', 'counter', 'gpu_stream'.
+-- thread_id is NULL for process-level tracks (async, counters, process instants);
+-- process_id is NULL for global tracks.
+CREATE TABLE tracks(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, kind TEXT NOT NULL,
+  process_id INTEGER, thread_id INTEGER, name_id INTEGER, sort_index INTEGER);
+-- JSON object of event arguments, shared by the rows that reference it.
+CREATE TABLE args(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, json TEXT NOT NULL);
+-- Duration events. depth: nesting level on its track (0 = top).
+-- flags: bit 0 = unfinished (no end seen; dur runs to the end of the track's data).
+CREATE TABLE slices(
+  id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL,
+  cat_id INTEGER, arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0);
+-- By-name totals per track, kept by the writer as it ingests, so whole-session by-name
+-- aggregation reads a few rows instead of every slice. dur sums include unfinished slices.
+CREATE TABLE slice_name_stats(
+  track_id INTEGER NOT NULL, name_id INTEGER NOT NULL, count INTEGER NOT NULL,
+  total_dur INTEGER NOT NULL, min_dur INTEGER NOT NULL, max_dur INTEGER NOT NULL,
+  PRIMARY KEY(track_id, name_id)) WITHOUT ROWID;
+-- Zero-duration events. scope: 't' thread, 'p' process, 'g' global, 'o' object event.
+CREATE TABLE instants(
+  id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL,
+  name_id INTEGER NOT NULL, cat_id INTEGER, scope TEXT, arg_set_id INTEGER);
+-- Counter samples; one track per (process, counter name, series).
+CREATE TABLE counters(
+  id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, value REAL NOT NULL);
+-- Arrows between slices (slice ids in `slices`).
+CREATE TABLE flows(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, slice_out INTEGER NOT NULL,
+  slice_in INTEGER NOT NULL, name_id INTEGER, cat_id INTEGER);
+-- Problems met while importing: stable key (e.g. 'json_missing_ts'), where, and what.
+CREATE TABLE import_log(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, key TEXT NOT NULL,
+  byte_offset INTEGER, phase TEXT, message TEXT);
+)SQL";
+
+// v2: training runs, their scalars and logs.
+constexpr std::string_view kV2 = R"SQL(
+-- One training run. config: JSON of every setting; status: 'running' | 'completed' |
+-- 'stopped' | 'failed'; reason: why it ended; profile_source_id: its profile, if any.
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY, name TEXT, config TEXT, status TEXT NOT NULL, reason TEXT,
+  started_at INTEGER, ended_at INTEGER, profile_source_id INTEGER, summary TEXT);
+-- Scalar series of a run: tag_id into strings ('train/loss', 'eval/accuracy', 'lr', ...).
+CREATE TABLE scalars(
+  run_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, step INTEGER NOT NULL,
+  wall_time INTEGER NOT NULL, value REAL NOT NULL);
+-- Log records, from our engine (run_id set) or imported files (source_id set).
+-- level: 0 DEBUG, 1 INFO, 2 WARNING, 3 ERROR, 4 CRITICAL.
+CREATE TABLE logs(
+  id INTEGER PRIMARY KEY, source_id INTEGER, run_id INTEGER, ts INTEGER, level INTEGER NOT NULL,
+  module TEXT, file TEXT, line INTEGER, pid INTEGER, tid INTEGER, message TEXT NOT NULL);
+)SQL";
+
+// v3: precision debugging and crash records.
+constexpr std::string_view kV3 = R"SQL(
+-- An HDF5 dump file written by a run or opened by the user.
+CREATE TABLE dump_files(
+  id INTEGER PRIMARY KEY, run_id INTEGER, path TEXT NOT NULL, step INTEGER, created_at INTEGER);
+-- One dumped tensor: dataset path ('Op/seq/output/0'), op, seqid, io ('input'|'output'), slot.
+CREATE TABLE dump_tensors(
+  id INTEGER PRIMARY KEY, dump_file_id INTEGER NOT NULL, path TEXT NOT NULL, op TEXT,
+  seqid INTEGER, io TEXT, slot INTEGER, dtype TEXT, shape TEXT);
+-- NaN/Inf found in an op's tensor (origin 'op') or a skipped loss-scale step ('loss_scale').
+CREATE TABLE overflow_findings(
+  id INTEGER PRIMARY KEY, run_id INTEGER, step INTEGER, op TEXT, scope TEXT, seqid INTEGER,
+  tensor TEXT, nan INTEGER NOT NULL DEFAULT 0, posinf INTEGER NOT NULL DEFAULT 0,
+  neginf INTEGER NOT NULL DEFAULT 0, origin TEXT NOT NULL DEFAULT 'op', ts INTEGER);
+-- A Running Data Recorder export: folder, why it was written and where the run was.
+CREATE TABLE rdr_records(
+  id INTEGER PRIMARY KEY, run_id INTEGER, path TEXT NOT NULL, reason TEXT, failing_op TEXT,
+  epoch INTEGER, step INTEGER, created_at INTEGER);
+)SQL";
+
+constexpr std::array<Migration, 3> kMigrations = {{
+    {1, "trace tables", kV1},
+    {2, "runs, scalars, logs", kV2},
+    {3, "dumps, overflow findings, RDR records", kV3},
+}};
+
+// Indexes: time-range queries on one track, flows by slice. By-name aggregation reads
+// slice_name_stats (whole tracks) or the track index (a time range).
+constexpr std::string_view kIndexes = R"SQL(
+CREATE INDEX IF NOT EXISTS slices_track_ts ON slices(track_id, ts);
+CREATE INDEX IF NOT EXISTS instants_track_ts ON instants(track_id, ts);
+CREATE INDEX IF NOT EXISTS counters_track_ts ON counters(track_id, ts);
+CREATE INDEX IF NOT EXISTS flows_out ON flows(slice_out);
+CREATE INDEX IF NOT EXISTS flows_in ON flows(slice_in);
+CREATE INDEX IF NOT EXISTS scalars_run_tag ON scalars(run_id, tag_id, step);
+CREATE INDEX IF NOT EXISTS logs_ts ON logs(ts);
+)SQL";
+
+constexpr std::string_view kDropIndexes = R"SQL(
+DROP INDEX IF EXISTS slices_track_ts;
+DROP INDEX IF EXISTS instants_track_ts;
+DROP INDEX IF EXISTS counters_track_ts;
+DROP INDEX IF EXISTS flows_out;
+DROP INDEX IF EXISTS flows_in;
+)SQL";
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+int currentSchemaVersion() { return kMigrations.back().toVersion; }
+std::string_view indexSql() { return kIndexes; }
+std::string_view dropIndexSql() { return kDropIndexes; }
+
+}  // namespace ts::store

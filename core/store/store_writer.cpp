@@ -1,0 +1,230 @@
+#include "core/store/store_writer.h"
+
+namespace ts::store {
+
+StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
+    : m_store(store), m_sourceId(sourceId), m_batchRows(batchRows) {
+    SqliteDb& db = store.db();
+    // Durable against a killed process (the OS still has the pages); fsync waits for the end.
+    db.exec("PRAGMA synchronous=OFF");
+    m_nextSliceId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+    m_slice = db.prepare(
+        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
+        "VALUES(?,?,?,?,?,?,?,?,?)");
+    std::string multi =
+        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
+        "VALUES";
+    for (int i = 0; i < kSlicesPerInsert; ++i) multi += i ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
+    m_slices = db.prepare(multi);
+    m_sliceBuf.reserve(kSlicesPerInsert);
+    m_nameStat = db.prepare(
+        "INSERT INTO slice_name_stats(track_id, name_id, count, total_dur, min_dur, max_dur) "
+        "VALUES(?,?,?,?,?,?) ON CONFLICT(track_id, name_id) DO UPDATE SET "
+        "count=count+excluded.count, total_dur=total_dur+excluded.total_dur, "
+        "min_dur=min(min_dur, excluded.min_dur), max_dur=max(max_dur, excluded.max_dur)");
+    m_instant = db.prepare(
+        "INSERT INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id) "
+        "VALUES(?,?,?,?,?,?)");
+    m_counter = db.prepare("INSERT INTO counters(track_id, ts, value) VALUES(?,?,?)");
+    m_flow = db.prepare(
+        "INSERT INTO flows(source_id, slice_out, slice_in, name_id, cat_id) VALUES(?,?,?,?,?)");
+    m_args = db.prepare("INSERT INTO args(source_id, json) VALUES(?,?)");
+    m_problem = db.prepare(
+        "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
+    m_process = db.prepare(
+        "INSERT INTO processes(source_id, pid, name, sort_index) VALUES(?,?,?,?)");
+    m_thread = db.prepare("INSERT INTO threads(process_id, tid, name, sort_index) VALUES(?,?,?,?)");
+    m_track = db.prepare(
+        "INSERT INTO tracks(source_id, kind, process_id, thread_id, name_id, sort_index) "
+        "VALUES(?,?,?,?,?,?)");
+    check(store.begin());
+}
+
+StoreWriter::~StoreWriter() {
+    flush();
+    m_store.commit();
+    m_store.db().exec("PRAGMA synchronous=NORMAL");
+}
+
+void StoreWriter::check(Status s) {
+    if (!s && m_error.empty()) m_error = s.error();
+}
+
+void StoreWriter::rowDone() {
+    ++m_rows;
+    if (++m_pending >= m_batchRows) flush();
+}
+
+Status StoreWriter::flush() {
+    m_pending = 0;
+    flushSlices();
+    flushNameStats();
+    Status s = m_store.commit();
+    check(s);
+    if (!s) return s;
+    s = m_store.begin();
+    check(s);
+    return s;
+}
+
+namespace {
+void bindOptional(Statement& st, int idx, int64_t v) {
+    if (v != 0) st.bind(idx, v);
+    else st.bindNull(idx);
+}
+void bindOptional(Statement& st, int idx, std::string_view v) {
+    if (!v.empty()) st.bind(idx, v);
+    else st.bindNull(idx);
+}
+}  // namespace
+
+int64_t StoreWriter::addProcess(std::string_view pid, std::string_view name, int64_t sortIndex) {
+    m_process.bind(1, m_sourceId).bind(2, pid);
+    bindOptional(m_process, 3, name);
+    m_process.bind(4, sortIndex);
+    check(m_process.run());
+    rowDone();
+    return m_store.db().lastInsertId();
+}
+
+int64_t StoreWriter::addThread(int64_t processId, std::string_view tid, std::string_view name,
+                               int64_t sortIndex) {
+    m_thread.bind(1, processId).bind(2, tid);
+    bindOptional(m_thread, 3, name);
+    m_thread.bind(4, sortIndex);
+    check(m_thread.run());
+    rowDone();
+    return m_store.db().lastInsertId();
+}
+
+namespace {
+Status updateColumn(SqliteDb& db, const char* sql, int64_t id, std::string_view text) {
+    Statement st = db.prepare(sql);
+    return st.bind(1, text).bind(2, id).run();
+}
+Status updateColumn(SqliteDb& db, const char* sql, int64_t id, int64_t value) {
+    Statement st = db.prepare(sql);
+    return st.bind(1, value).bind(2, id).run();
+}
+}  // namespace
+
+void StoreWriter::setProcessName(int64_t id, std::string_view name) {
+    check(updateColumn(m_store.db(), "UPDATE processes SET name=? WHERE id=?", id, name));
+}
+void StoreWriter::setProcessSortIndex(int64_t id, int64_t sortIndex) {
+    check(updateColumn(m_store.db(), "UPDATE processes SET sort_index=? WHERE id=?", id,
+                       sortIndex));
+}
+void StoreWriter::setProcessLabels(int64_t id, std::string_view labels) {
+    check(updateColumn(m_store.db(), "UPDATE processes SET labels=? WHERE id=?", id, labels));
+}
+void StoreWriter::setThreadName(int64_t id, std::string_view name) {
+    check(updateColumn(m_store.db(), "UPDATE threads SET name=? WHERE id=?", id, name));
+}
+void StoreWriter::setThreadSortIndex(int64_t id, int64_t sortIndex) {
+    check(updateColumn(m_store.db(), "UPDATE threads SET sort_index=? WHERE id=?", id,
+                       sortIndex));
+}
+
+int64_t StoreWriter::addTrack(std::string_view kind, int64_t processId, int64_t threadId,
+                              std::string_view name, int64_t sortIndex) {
+    m_track.bind(1, m_sourceId).bind(2, kind);
+    bindOptional(m_track, 3, processId);
+    bindOptional(m_track, 4, threadId);
+    bindOptional(m_track, 5, intern(name));
+    m_track.bind(6, sortIndex);
+    check(m_track.run());
+    rowDone();
+    return m_store.db().lastInsertId();
+}
+
+int64_t StoreWriter::addSlice(const SliceRow& row) {
+    const int64_t id = m_nextSliceId++;
+    addSliceWithId(id, row);
+    return id;
+}
+
+namespace {
+void bindSlice(Statement& st, int base, int64_t id, const SliceRow& r) {
+    st.bind(base + 1, id).bind(base + 2, r.trackId).bind(base + 3, r.ts).bind(base + 4, r.dur);
+    st.bind(base + 5, r.depth).bind(base + 6, r.nameId);
+    bindOptional(st, base + 7, r.catId);
+    bindOptional(st, base + 8, r.argSetId);
+    st.bind(base + 9, r.flags);
+}
+}  // namespace
+
+void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
+    NameStats& ns = m_nameStats[{r.trackId, r.nameId}];
+    if (ns.count == 0 || r.dur < ns.min) ns.min = r.dur;
+    if (ns.count == 0 || r.dur > ns.max) ns.max = r.dur;
+    ++ns.count;
+    ns.total += r.dur;
+    m_sliceBuf.emplace_back(id, r);
+    if (static_cast<int>(m_sliceBuf.size()) == kSlicesPerInsert) {
+        for (int i = 0; i < kSlicesPerInsert; ++i)
+            bindSlice(m_slices, i * 9, m_sliceBuf[i].first, m_sliceBuf[i].second);
+        check(m_slices.run());
+        m_sliceBuf.clear();
+    }
+    rowDone();
+}
+
+void StoreWriter::flushSlices() {
+    for (const auto& [id, row] : m_sliceBuf) {
+        bindSlice(m_slice, 0, id, row);
+        check(m_slice.run());
+    }
+    m_sliceBuf.clear();
+}
+
+void StoreWriter::flushNameStats() {
+    for (const auto& [key, ns] : m_nameStats) {
+        m_nameStat.bind(1, key.first).bind(2, key.second).bind(3, ns.count).bind(4, ns.total);
+        m_nameStat.bind(5, ns.min).bind(6, ns.max);
+        check(m_nameStat.run());
+    }
+    m_nameStats.clear();
+}
+
+int64_t StoreWriter::addArgs(std::string_view json) {
+    m_args.bind(1, m_sourceId).bind(2, json);
+    check(m_args.run());
+    rowDone();
+    return m_store.db().lastInsertId();
+}
+
+void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId,
+                             char scope, int64_t argSetId) {
+    m_instant.bind(1, trackId).bind(2, ts).bind(3, nameId);
+    bindOptional(m_instant, 4, catId);
+    m_instant.bind(5, std::string_view(&scope, 1));
+    bindOptional(m_instant, 6, argSetId);
+    check(m_instant.run());
+    rowDone();
+}
+
+void StoreWriter::addCounter(int64_t trackId, int64_t ts, double value) {
+    m_counter.bind(1, trackId).bind(2, ts).bind(3, value);
+    check(m_counter.run());
+    rowDone();
+}
+
+void StoreWriter::addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int64_t catId) {
+    m_flow.bind(1, m_sourceId).bind(2, sliceOut).bind(3, sliceIn);
+    bindOptional(m_flow, 4, nameId);
+    bindOptional(m_flow, 5, catId);
+    check(m_flow.run());
+    rowDone();
+}
+
+void StoreWriter::logProblem(std::string_view key, int64_t byteOffset, std::string_view phase,
+                             std::string_view message) {
+    m_problem.bind(1, m_sourceId).bind(2, key).bind(3, byteOffset);
+    bindOptional(m_problem, 4, phase);
+    bindOptional(m_problem, 5, message);
+    check(m_problem.run());
+    rowDone();
+}
+
+}  // namespace ts::store

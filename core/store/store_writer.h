@@ -1,0 +1,100 @@
+#pragma once
+// StoreWriter: batched ingest of one source's trace rows. Rows go into the open
+// transaction; every `batchRows` rows it commits and begins the next one, so a writer
+// killed mid-import leaves every earlier batch intact. Ids of slices are assigned here
+// (not by SQLite) so importers can link flows to slices before they are written.
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+#include <string>
+#include <string_view>
+
+#include "core/common/result.h"
+#include "core/store/trace_store.h"
+
+namespace ts::store {
+
+struct SliceRow {
+    int64_t trackId = 0;
+    int64_t ts = 0;
+    int64_t dur = 0;
+    int32_t depth = 0;
+    int64_t nameId = 0;
+    int64_t catId = 0;     // 0 = none
+    int64_t argSetId = 0;  // 0 = none
+    int32_t flags = 0;
+};
+
+enum SliceFlags : int32_t { kSliceUnfinished = 1 };
+
+class StoreWriter {
+public:
+    StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows = 250000);
+    ~StoreWriter();
+    StoreWriter(const StoreWriter&) = delete;
+    StoreWriter& operator=(const StoreWriter&) = delete;
+
+    int64_t sourceId() const { return m_sourceId; }
+    TraceStore& store() { return m_store; }
+    int64_t intern(std::string_view s) { return s.empty() ? 0 : m_store.intern(s); }
+
+    int64_t addProcess(std::string_view pid, std::string_view name = {}, int64_t sortIndex = 0);
+    int64_t addThread(int64_t processId, std::string_view tid, std::string_view name = {},
+                      int64_t sortIndex = 0);
+    void setProcessName(int64_t processId, std::string_view name);
+    void setProcessSortIndex(int64_t processId, int64_t sortIndex);
+    void setProcessLabels(int64_t processId, std::string_view labels);
+    void setThreadName(int64_t threadId, std::string_view name);
+    void setThreadSortIndex(int64_t threadId, int64_t sortIndex);
+    /// kind: thread | async | counter | gpu_stream. processId/threadId 0 = none.
+    int64_t addTrack(std::string_view kind, int64_t processId, int64_t threadId,
+                     std::string_view name, int64_t sortIndex = 0);
+
+    /// Reserves the id the next slice written with addSlice(id, ...) will have.
+    int64_t reserveSliceId() { return m_nextSliceId++; }
+    int64_t addSlice(const SliceRow& row);
+    void addSliceWithId(int64_t id, const SliceRow& row);
+    int64_t addArgs(std::string_view json);
+    void addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, char scope,
+                    int64_t argSetId);
+    void addCounter(int64_t trackId, int64_t ts, double value);
+    void addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int64_t catId);
+    void logProblem(std::string_view key, int64_t byteOffset, std::string_view phase,
+                    std::string_view message);
+
+    /// Commits what is pending (rows count toward the batch size).
+    Status flush();
+    /// First error met by any insert, empty when none.
+    const std::string& error() const { return m_error; }
+    int64_t rowsWritten() const { return m_rows; }
+
+private:
+    struct NameStats {
+        int64_t count = 0, total = 0, min = 0, max = 0;
+    };
+    void rowDone();
+    void flushSlices();
+    void flushNameStats();
+    void check(Status s);
+
+    TraceStore& m_store;
+    int64_t m_sourceId;
+    int64_t m_batchRows;
+    int64_t m_pending = 0;
+    int64_t m_rows = 0;
+    int64_t m_nextSliceId = 1;
+    std::string m_error;
+    static constexpr int kSlicesPerInsert = 64;
+    std::vector<std::pair<int64_t, SliceRow>> m_sliceBuf;
+    struct PairHash {
+        size_t operator()(const std::pair<int64_t, int64_t>& p) const {
+            return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
+        }
+    };
+    std::unordered_map<std::pair<int64_t, int64_t>, NameStats, PairHash> m_nameStats;
+    Statement m_slices, m_nameStat;
+    Statement m_slice, m_instant, m_counter, m_flow, m_args, m_problem, m_process, m_thread,
+        m_track;
+};
+
+}  // namespace ts::store

@@ -1,0 +1,348 @@
+#include "core/store/trace_store.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "core/store/schema.h"
+
+namespace ts::store {
+
+int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+namespace {
+
+constexpr std::string_view kApplication = "trainscope";
+
+// Returns "" when the file is absent or empty, else its first 16 bytes.
+std::string fileHeader(const std::string& path, bool* exists) {
+    std::ifstream in(path, std::ios::binary);
+    *exists = static_cast<bool>(in);
+    char buf[16] = {};
+    in.read(buf, sizeof buf);
+    return std::string(buf, static_cast<size_t>(in.gcount()));
+}
+
+bool processAlive(int64_t pid) {
+    if (pid <= 0) return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+}  // namespace
+
+const std::vector<std::string>& TraceStore::dataTables() {
+    static const std::vector<std::string> tables = {
+        "sources", "processes",  "threads",    "tracks",          "slices",
+        "instants", "counters",  "flows",      "args",            "import_log",
+        "runs",     "scalars",   "logs",       "dump_files",      "dump_tensors",
+        "overflow_findings", "rdr_records"};
+    return tables;
+}
+
+Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mode mode) {
+    bool exists = false;
+    const std::string header = fileHeader(path, &exists);
+    if (!exists && mode != Mode::Create) return Error{"no such session file: " + path};
+    const bool fresh = header.empty();
+    if (!fresh && (header.size() < 16 || std::memcmp(header.data(), "SQLite format 3", 16) != 0))
+        return Error{"not a TrainScope session: '" + path + "' is not an SQLite database"};
+    if (fresh && mode == Mode::ReadOnly) return Error{"session file is empty: " + path};
+
+    std::unique_ptr<TraceStore> store(new TraceStore);
+    store->m_path = path;
+    const auto dbMode = mode == Mode::ReadOnly ? SqliteDb::Mode::ReadOnly
+                        : fresh               ? SqliteDb::Mode::Create
+                                              : SqliteDb::Mode::ReadWrite;
+    auto db = SqliteDb::open(path, dbMode);
+    if (!db) return Error{db.error()};
+    store->m_db = std::move(db.value());
+    SqliteDb& d = store->m_db;
+
+    auto version = d.queryInt("PRAGMA user_version");
+    if (!version) return Error{"damaged session '" + path + "': " + version.error()};
+    store->m_version = static_cast<int>(version.value());
+    if (store->m_version > currentSchemaVersion()) {
+        return Error{"session '" + path + "' was written by a newer TrainScope (schema v" +
+                     std::to_string(store->m_version) + "; this build reads up to v" +
+                     std::to_string(currentSchemaVersion()) + "); it was left untouched"};
+    }
+    if (store->m_version == 0) {
+        auto tables = d.queryInt("SELECT count(*) FROM sqlite_master");
+        if (!tables) return Error{"damaged session '" + path + "': " + tables.error()};
+        if (tables.value() != 0)
+            return Error{"not a TrainScope session: '" + path +
+                         "' is an SQLite database of another application"};
+        if (mode == Mode::ReadOnly) return Error{"session file is empty: " + path};
+    } else {
+        auto app = d.prepare("SELECT value FROM meta WHERE key='application'");
+        if (!app.ok() || !app.step() || app.textView(0) != kApplication) {
+            const std::string why = app.error().empty() ? "no TrainScope marker" : app.error();
+            return Error{"not a TrainScope session: '" + path + "' (" + why + ")"};
+        }
+    }
+
+    if (!store->readOnly()) {
+        if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s)
+            return Error{"cannot open session '" + path + "': " + s.error()};
+    }
+    d.exec("PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;");
+
+    if (store->m_version < currentSchemaVersion()) {
+        if (store->readOnly()) {
+            // Upgrade through a short-lived writable connection, then read on.
+            auto rw = open(path, Mode::ReadWrite);
+            if (!rw) return Error{rw.error()};
+            rw.value().reset();
+            return open(path, Mode::ReadOnly);
+        }
+        if (auto s = store->migrate(); !s)
+            return Error{"cannot upgrade session '" + path + "': " + s.error()};
+    }
+    if (!store->readOnly()) {
+        if (auto s = store->recoverDeadWriters(); !s)
+            return Error{"damaged session '" + path + "': " + s.error()};
+        if (auto s = store->buildIndexes(); !s)
+            return Error{"damaged session '" + path + "': " + s.error()};
+    }
+    // Touch the main table so a damaged file fails here, not in the first view.
+    if (auto n = d.queryInt("SELECT count(*) FROM sources"); !n)
+        return Error{"damaged session '" + path + "': " + n.error()};
+    return store;
+}
+
+Status TraceStore::migrate() {
+    if (auto s = m_db.exec("BEGIN IMMEDIATE"); !s) return s;
+    for (const Migration& m : migrations()) {
+        if (m.toVersion <= m_version) continue;
+        if (auto s = m_db.exec(m.sql); !s) {
+            m_db.exec("ROLLBACK");
+            return Error{"migration to v" + std::to_string(m.toVersion) + ": " + s.error()};
+        }
+    }
+    const std::string fin =
+        "INSERT OR REPLACE INTO meta(key, value) VALUES('application', 'trainscope');"
+        "INSERT OR REPLACE INTO meta(key, value) VALUES('written_by', '" TRAINSCOPE_VERSION "');"
+        "PRAGMA user_version=" +
+        std::to_string(currentSchemaVersion()) + ";";
+    if (auto s = m_db.exec(fin); !s) {
+        m_db.exec("ROLLBACK");
+        return s;
+    }
+    if (auto s = m_db.exec("COMMIT"); !s) return s;
+    m_version = currentSchemaVersion();
+    return {};
+}
+
+Status TraceStore::recoverDeadWriters() {
+    Statement q = m_db.prepare("SELECT id, writer_pid FROM sources WHERE status='importing'");
+    std::vector<int64_t> dead;
+    while (q.step())
+        if (!processAlive(q.int64(1))) dead.push_back(q.int64(0));
+    if (!q.error().empty()) return Error{q.error()};
+    for (int64_t id : dead) {
+        Statement u = m_db.prepare(
+            "UPDATE sources SET status='incomplete', error=coalesce(error, "
+            "'the import was interrupted; rows committed before the interruption are kept') "
+            "WHERE id=?");
+        if (auto s = u.bind(1, id).run(); !s) return s;
+    }
+    Statement r = m_db.prepare("SELECT count(*) FROM runs WHERE status='running'");
+    if (r.step() && r.int64(0) > 0)
+        m_db.exec("UPDATE runs SET status='failed', reason=coalesce(reason, 'the process "
+                  "running it ended without closing the run') WHERE status='running'");
+    return {};
+}
+
+int64_t TraceStore::intern(std::string_view s) {
+    if (!m_stringsLoaded) {
+        m_stringsLoaded = true;
+        Statement q = m_db.prepare("SELECT id, str FROM strings");
+        while (q.step()) m_strings.emplace(q.text(1), q.int64(0));
+        m_insertString = m_db.prepare("INSERT INTO strings(str) VALUES(?)");
+    }
+    if (auto it = m_strings.find(s); it != m_strings.end()) return it->second;
+    m_insertString.bind(1, s);
+    if (!m_insertString.run()) return 0;
+    const int64_t id = m_db.lastInsertId();
+    m_strings.emplace(std::string(s), id);
+    return id;
+}
+
+std::string TraceStore::string(int64_t id) {
+    Statement q = m_db.prepare("SELECT str FROM strings WHERE id=?");
+    q.bind(1, id);
+    return q.step() ? q.text(0) : std::string();
+}
+
+Status TraceStore::begin() {
+    if (m_inTx) return {};
+    if (auto s = m_db.exec("BEGIN IMMEDIATE"); !s) return s;
+    m_inTx = true;
+    return {};
+}
+
+Status TraceStore::commit() {
+    if (!m_inTx) return {};
+    m_inTx = false;
+    return m_db.exec("COMMIT");
+}
+
+Status TraceStore::rollback() {
+    if (!m_inTx) return {};
+    m_inTx = false;
+    // Strings inserted in the rolled-back transaction are gone: reload the cache lazily.
+    m_strings.clear();
+    m_stringsLoaded = false;
+    return m_db.exec("ROLLBACK");
+}
+
+Result<int64_t> TraceStore::beginSource(std::string_view path, std::string_view kind) {
+    Statement st = m_db.prepare(
+        "INSERT INTO sources(path, kind, status, imported_at, writer_pid) "
+        "VALUES(?, ?, 'importing', ?, ?)");
+    st.bind(1, path).bind(2, kind).bind(3, nowNs()).bind(4, static_cast<int64_t>(::getpid()));
+    if (auto s = st.run(); !s) return Error{s.error()};
+    return m_db.lastInsertId();
+}
+
+Status TraceStore::finishSource(int64_t id, const SourceSummary& sum) {
+    Statement st = m_db.prepare(
+        "UPDATE sources SET status=?, error=?, events=?, slices=?, skipped=?, ts_min=?, "
+        "ts_max=?, stats=?, writer_pid=NULL WHERE id=?");
+    st.bind(1, sum.status);
+    if (sum.error.empty()) st.bindNull(2); else st.bind(2, sum.error);
+    st.bind(3, sum.events).bind(4, sum.slices).bind(5, sum.skipped);
+    if (sum.tsMin) st.bind(6, *sum.tsMin); else st.bindNull(6);
+    if (sum.tsMax) st.bind(7, *sum.tsMax); else st.bindNull(7);
+    st.bind(8, sum.statsJson).bind(9, id);
+    return st.run();
+}
+
+Status TraceStore::deleteSource(int64_t id) {
+    const std::string sid = std::to_string(id);
+    const std::string tracks = "(SELECT id FROM tracks WHERE source_id=" + sid + ")";
+    const std::string sql =
+        "DELETE FROM slices WHERE track_id IN " + tracks + ";" +
+        "DELETE FROM instants WHERE track_id IN " + tracks + ";" +
+        "DELETE FROM slice_name_stats WHERE track_id IN " + tracks + ";" +
+        "DELETE FROM counters WHERE track_id IN " + tracks + ";" +
+        "DELETE FROM flows WHERE source_id=" + sid + ";" +
+        "DELETE FROM args WHERE source_id=" + sid + ";" +
+        "DELETE FROM import_log WHERE source_id=" + sid + ";" +
+        "DELETE FROM logs WHERE source_id=" + sid + ";" +
+        "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" +
+        sid + ");" + "DELETE FROM processes WHERE source_id=" + sid + ";" +
+        "DELETE FROM tracks WHERE source_id=" + sid + ";" +
+        "DELETE FROM sources WHERE id=" + sid + ";";
+    const bool ownTx = !m_inTx;
+    if (ownTx)
+        if (auto s = begin(); !s) return s;
+    if (auto s = m_db.exec(sql); !s) {
+        if (ownTx) rollback();
+        return s;
+    }
+    return ownTx ? commit() : Status{};
+}
+
+Result<std::vector<SourceInfo>> TraceStore::sources() {
+    Statement q = m_db.prepare(
+        "SELECT id, path, kind, status, coalesce(error,''), coalesce(label,''), events, slices, "
+        "skipped, ts_min, ts_max, coalesce(stats,'{}') FROM sources ORDER BY id");
+    std::vector<SourceInfo> out;
+    while (q.step()) {
+        SourceInfo s;
+        s.id = q.int64(0);
+        s.path = q.text(1);
+        s.kind = q.text(2);
+        s.status = q.text(3);
+        s.error = q.text(4);
+        s.label = q.text(5);
+        s.events = q.int64(6);
+        s.slices = q.int64(7);
+        s.skipped = q.int64(8);
+        if (!q.isNull(9)) s.tsMin = q.int64(9);
+        if (!q.isNull(10)) s.tsMax = q.int64(10);
+        s.stats = q.text(11);
+        out.push_back(std::move(s));
+    }
+    if (!q.error().empty()) return Error{q.error()};
+    return out;
+}
+
+Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view configJson) {
+    Statement st = m_db.prepare(
+        "INSERT INTO runs(name, config, status, started_at) VALUES(?, ?, 'running', ?)");
+    st.bind(1, name).bind(2, configJson).bind(3, nowNs());
+    if (auto s = st.run(); !s) return Error{s.error()};
+    return m_db.lastInsertId();
+}
+
+Status TraceStore::finishRun(int64_t id, std::string_view status, std::string_view reason,
+                             std::string_view summaryJson) {
+    Statement st = m_db.prepare(
+        "UPDATE runs SET status=?, reason=?, ended_at=?, summary=? WHERE id=?");
+    st.bind(1, status).bind(2, reason).bind(3, nowNs()).bind(4, summaryJson).bind(5, id);
+    return st.run();
+}
+
+Status TraceStore::setRunProfileSource(int64_t runId, int64_t sourceId) {
+    Statement st = m_db.prepare("UPDATE runs SET profile_source_id=? WHERE id=?");
+    return st.bind(1, sourceId).bind(2, runId).run();
+}
+
+Result<std::vector<RunInfo>> TraceStore::runs() {
+    Statement q = m_db.prepare(
+        "SELECT id, coalesce(name,''), coalesce(config,'{}'), status, coalesce(reason,''), "
+        "coalesce(started_at,0), coalesce(ended_at,0), profile_source_id FROM runs ORDER BY id");
+    std::vector<RunInfo> out;
+    while (q.step()) {
+        RunInfo r;
+        r.id = q.int64(0);
+        r.name = q.text(1);
+        r.config = q.text(2);
+        r.status = q.text(3);
+        r.reason = q.text(4);
+        r.startedAt = q.int64(5);
+        r.endedAt = q.int64(6);
+        if (!q.isNull(7)) r.profileSourceId = q.int64(7);
+        out.push_back(std::move(r));
+    }
+    if (!q.error().empty()) return Error{q.error()};
+    return out;
+}
+
+Result<std::vector<TableCount>> TraceStore::tableCounts() {
+    std::vector<TableCount> out;
+    for (const std::string& t : dataTables()) {
+        auto n = m_db.queryInt("SELECT count(*) FROM " + t);
+        if (!n) return Error{t + ": " + n.error()};
+        out.push_back({t, n.value()});
+    }
+    return out;
+}
+
+Result<std::optional<std::pair<int64_t, int64_t>>> TraceStore::timeRange() {
+    Statement q = m_db.prepare(
+        "SELECT min(lo), max(hi) FROM ("
+        " SELECT min(ts) AS lo, max(ts + dur) AS hi FROM slices"
+        " UNION ALL SELECT min(ts), max(ts) FROM instants"
+        " UNION ALL SELECT min(ts), max(ts) FROM counters)");
+    if (!q.step()) {
+        if (!q.error().empty()) return Error{q.error()};
+        return std::optional<std::pair<int64_t, int64_t>>{};
+    }
+    if (q.isNull(0)) return std::optional<std::pair<int64_t, int64_t>>{};
+    return std::optional<std::pair<int64_t, int64_t>>{std::make_pair(q.int64(0), q.int64(1))};
+}
+
+Status TraceStore::buildIndexes() { return m_db.exec(indexSql()); }
+Status TraceStore::dropIndexes() { return m_db.exec(dropIndexSql()); }
+
+}  // namespace ts::store

@@ -1,0 +1,43 @@
+#pragma once
+// What one import did: the counts the CLI prints with `import --json` and the GUI shows.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ts::importers {
+
+struct ImportReport {
+    std::string path;
+    std::string kind;               // importer name
+    std::string status = "failed";  // complete | partial | failed | cancelled
+    std::string error;
+    int64_t sourceId = 0;
+    int64_t events = 0;
+    int64_t slices = 0;
+    int64_t asyncSlices = 0;
+    int64_t instants = 0;
+    int64_t counterSamples = 0;
+    int64_t flows = 0;
+    int64_t processes = 0;
+    int64_t threads = 0;
+    int64_t skipped = 0;
+    std::map<std::string, int64_t> skippedReasons;
+    std::optional<int64_t> tsMinNs;
+    std::optional<int64_t> tsMaxNs;
+    /// Extra facts (top-level keys seen, log lines, datasets, ...), as a JSON object.
+    std::string extraJson = "{}";
+
+    void skip(const std::string& reason) {
+        ++skipped;
+        ++skippedReasons[reason];
+    }
+    void seeTime(int64_t lo, int64_t hi) {
+        if (!tsMinNs || lo < *tsMinNs) tsMinNs = lo;
+        if (!tsMaxNs || hi > *tsMaxNs) tsMaxNs = hi;
+    }
+    /// JSON object of the counts, as stored in sources.stats.
+    std::string statsJson() const;
+};
+
+}  // namespace ts::importers

@@ -1,0 +1,39 @@
+#pragma once
+// The importer registry: every file format TrainScope reads, and the function that picks
+// one for a file by its name and first bytes. Each importer streams its input, never
+// crashes on bad bytes, reports progress and honours cancellation through JobControl.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/job_control.h"
+#include "core/store/trace_store.h"
+#include "importers/import_report.h"
+
+namespace ts::importers {
+
+struct Importer {
+    std::string name;         // stored as sources.kind, e.g. "chrome_json"
+    std::string description;  // for file dialogs and errors
+    /// 0 = cannot read it; higher = better match. `head` is the file's first bytes,
+    /// already decompressed when the file is gzip.
+    std::function<int(const std::string& path, std::string_view head)> sniff;
+    /// Imports the whole file as one new source; never throws.
+    std::function<ImportReport(const std::string& path, store::TraceStore& store,
+                               JobControl& control)>
+        run;
+};
+
+/// All importers, in the order they are asked.
+const std::vector<Importer>& importers();
+
+/// Imports `path` with the best-matching importer. A file no importer reads gets a
+/// 'failed' report naming the formats TrainScope knows. A cancelled import removes what it
+/// wrote and reports status 'cancelled'.
+ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control);
+
+/// First bytes of a file (gunzipped when it starts with the gzip magic); "" when unreadable.
+std::string readHead(const std::string& path, size_t bytes = 4096);
+
+}  // namespace ts::importers

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs TrainScope's build and test dependencies from Debian 12 packages only.
+# Idempotent: when everything is installed it calls no apt command at all.
+# CUDA/CUPTI are used from /usr/local/cuda when present and are never installed here.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev
+  libqcustomplot-dev libqcustomplot2.1-qt6
+  libsqlite3-dev sqlite3
+  libprotobuf-dev protobuf-compiler
+  libhdf5-dev hdf5-tools
+  libgtest-dev libgmock-dev libbenchmark-dev
+  zlib1g-dev
+  rapidjson-dev
+  libopenblas-dev
+  xvfb xauth fonts-dejavu-core
+  dataset-fashion-mnist
+  python3 python3-numpy python3-h5py
+)
+# Peers for benchmarks only (large; installed by `make bench`, not by make run/test).
+if [[ "${1:-}" == "--bench" ]]; then
+  PACKAGES+=(python3-torch hyperfine)
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
