@@ -1,0 +1,69 @@
+#pragma once
+// JobTracker: runs work off the UI thread (Hotspot's JobTracker, RenderDoc's tagged
+// async invoke). Each job gets a ts::JobControl for progress and cancel; its result is
+// delivered on the UI thread to a QPointer'd receiver, and a newer job with the same tag
+// cancels and supersedes an older one (its stale result is dropped).
+//
+//   ctx->jobs()->run<Model>(this, "timeline-load", tr("Loading timeline"),
+//       [path](ts::JobControl& jc) { return loadModel(path, jc); },      // worker thread
+//       [this](Model m) { setModel(std::move(m)); });                     // UI thread
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QtConcurrent/QtConcurrentRun>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "core/common/job_control.h"
+
+class JobTracker : public QObject {
+    Q_OBJECT
+public:
+    explicit JobTracker(QObject* parent = nullptr);
+
+    struct JobInfo {
+        quint64 id = 0;
+        QString tag;
+        QString title;
+        std::shared_ptr<ts::JobControl> control;
+    };
+
+    template <class R, class Work, class Done>
+    quint64 run(QObject* receiver, const QString& tag, const QString& title, Work work, Done done) {
+        auto control = std::make_shared<ts::JobControl>();
+        const quint64 id = start(tag, title, control);
+        QPointer<QObject> guard(receiver);
+        QPointer<JobTracker> self(this);
+        (void)QtConcurrent::run([=]() mutable {
+            R result = work(*control);
+            QMetaObject::invokeMethod(
+                self ? static_cast<QObject*>(self) : qApp,
+                [=, result = std::move(result)]() mutable {
+                    const bool current = self && self->finish(id);
+                    if (current && guard && !control->cancelled()) done(std::move(result));
+                },
+                Qt::QueuedConnection);
+        });
+        return id;
+    }
+
+    /// Jobs still running (for the status bar and `--screenshot`, which waits for none).
+    const std::map<quint64, JobInfo>& active() const { return m_active; }
+    bool idle() const { return m_active.empty(); }
+    void cancel(quint64 id);
+    void cancelAll();
+
+signals:
+    void jobStarted(quint64 id, const QString& title);
+    void jobFinished(quint64 id);
+    void idleChanged(bool idle);
+
+private:
+    quint64 start(const QString& tag, const QString& title, std::shared_ptr<ts::JobControl> c);
+    bool finish(quint64 id);
+
+    quint64 m_next = 1;
+    std::map<quint64, JobInfo> m_active;
+    std::map<QString, quint64> m_latestByTag;
+};
