@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 fs::path corpusDir() {
     const char* env = std::getenv("TRAINSCOPE_CORPUS");
-    fs::path p = env ? fs::path(env) : fs::path(TRAINSCOPE_SOURCE_DIR) / ".." / "shared" / "corpus";
+    fs::path p = env ? fs::path(env) : fs::path(TS_DEFAULT_CORPUS);
     std::error_code ec;
     if (!fs::is_directory(p, ec)) return {};
     return fs::canonical(p, ec);
@@ -39,7 +39,7 @@ fs::path tempDir(const std::string& tag) {
 
 std::string cliPath() {
     const char* env = std::getenv("TRAINSCOPE_CLI");
-    return env ? env : "trainscope-cli";
+    return env ? env : TS_DEFAULT_CLI;
 }
 
 

@@ -1,0 +1,55 @@
+#include "app/gui/screenshot.h"
+
+#include <QPixmap>
+#include <QTabWidget>
+#include <QTimer>
+
+#include "app/gui/main_window.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+
+namespace {
+constexpr int kPollMs = 100;
+constexpr int kIdlePollsNeeded = 5;  // idle for half a second: follow-up jobs have started
+}
+
+ScreenshotTaker::ScreenshotTaker(MainWindow* window, QString outPath, QString viewName,
+                                 QObject* parent)
+    : QObject(parent), m_window(window), m_out(std::move(outPath)), m_view(std::move(viewName)) {}
+
+void ScreenshotTaker::start(int timeoutMs) {
+    m_timeoutMs = timeoutMs;
+    QTimer::singleShot(kPollMs, this, &ScreenshotTaker::poll);
+}
+
+void ScreenshotTaker::poll() {
+    m_elapsedMs += kPollMs;
+    if (!m_view.isEmpty() && m_window->showView(m_view) == nullptr) {
+        emit done(false, QStringLiteral("unknown view '%1'").arg(m_view));
+        return;
+    }
+    const bool idle = m_window->context()->jobs()->idle();
+    m_idlePolls = idle ? m_idlePolls + 1 : 0;
+    if (m_idlePolls >= kIdlePollsNeeded || m_elapsedMs >= m_timeoutMs) {
+        QString message;
+        const bool ok = save(&message);
+        if (ok && m_elapsedMs >= m_timeoutMs && !idle)
+            message += QStringLiteral(" (saved after a %1 s timeout with jobs still running)")
+                           .arg(m_timeoutMs / 1000);
+        emit done(ok, message);
+        return;
+    }
+    QTimer::singleShot(kPollMs, this, &ScreenshotTaker::poll);
+}
+
+bool ScreenshotTaker::save(QString* message) {
+    QWidget* target = m_window;
+    if (!m_view.isEmpty()) target = m_window->showView(m_view);
+    const QPixmap pix = target->grab();
+    if (pix.isNull() || !pix.save(m_out, "PNG")) {
+        *message = QStringLiteral("cannot write %1").arg(m_out);
+        return false;
+    }
+    *message = QStringLiteral("saved %1 (%2x%3)").arg(m_out).arg(pix.width()).arg(pix.height());
+    return true;
+}

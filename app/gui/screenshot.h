@@ -1,0 +1,29 @@
+#pragma once
+// Waits until the studio has nothing left to do (no background job for a moment), then
+// saves the main window — or one view's tab — as a PNG. Used by `trainscope --screenshot`.
+#include <QObject>
+#include <QString>
+
+class MainWindow;
+
+class ScreenshotTaker : public QObject {
+    Q_OBJECT
+public:
+    ScreenshotTaker(MainWindow* window, QString outPath, QString viewName, QObject* parent = nullptr);
+    /// Starts polling; emits done(ok) after saving or after `timeoutMs`.
+    void start(int timeoutMs = 120000);
+
+signals:
+    void done(bool ok, const QString& message);
+
+private:
+    void poll();
+    bool save(QString* message);
+
+    MainWindow* m_window;
+    QString m_out;
+    QString m_view;
+    int m_idlePolls = 0;
+    int m_elapsedMs = 0;
+    int m_timeoutMs = 0;
+};

@@ -1,0 +1,115 @@
+#include "app/gui/session_document.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include "core/store/trace_store.h"
+#include "importers/registry.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+
+using ts::store::TraceStore;
+
+SessionDocument::SessionDocument(SessionContext* ctx, QObject* parent)
+    : QObject(parent), m_ctx(ctx) {}
+
+QString SessionDocument::sessionsDir() {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (dir.isEmpty()) dir = QDir::tempPath() + "/trainscope";
+    dir += "/sessions";
+    QDir().mkpath(dir);
+    return dir;
+}
+
+bool SessionDocument::isSessionFile(const QString& path) {
+    if (path.endsWith(QStringLiteral(".tscope"), Qt::CaseInsensitive)) return true;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    return f.read(16) == QByteArray("SQLite format 3\0", 16) &&
+           !path.endsWith(QStringLiteral(".sqlite"), Qt::CaseInsensitive);
+}
+
+void SessionDocument::openSession(const QString& path) {
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("open-session"), tr("Opening %1").arg(QFileInfo(path).fileName()),
+        [p = path.toStdString()](ts::JobControl&) {
+            auto s = TraceStore::open(p, TraceStore::Mode::ReadWrite);
+            return s ? QString() : QString::fromStdString(s.error());
+        },
+        [this, path](QString error) {
+            if (!error.isEmpty()) {
+                emit failed(error);
+                return;
+            }
+            m_ctx->setSessionPath(QFileInfo(path).absoluteFilePath());
+            emit sessionOpened(path);
+        });
+}
+
+QString SessionDocument::newSession(const QString& stem) {
+    const QString path = sessionsDir() + "/" + stem + "-" +
+                         QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") + ".tscope";
+    auto s = TraceStore::open(path.toStdString(), TraceStore::Mode::Create);
+    if (!s) {
+        emit failed(QString::fromStdString(s.error()));
+        return {};
+    }
+    s.value().reset();
+    m_ctx->setSessionPath(path);
+    emit sessionOpened(path);
+    return path;
+}
+
+bool SessionDocument::openDemo() {
+    const QString built = QStringLiteral(TRAINSCOPE_DEMO_SESSION);
+    if (!QFileInfo::exists(built)) {
+        emit failed(tr("The demo session was not built (%1). Build the 'demo_session' target.")
+                        .arg(built));
+        return false;
+    }
+    const QString copy = sessionsDir() + "/demo.tscope";
+    for (const char* ext : {"", "-wal", "-shm"}) QFile::remove(copy + ext);
+    if (!QFile::copy(built, copy)) {
+        emit failed(tr("Cannot copy the demo session to %1").arg(copy));
+        return false;
+    }
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup);
+    openSession(copy);
+    return true;
+}
+
+void SessionDocument::importFiles(const QStringList& paths) {
+    if (paths.isEmpty()) return;
+    if (m_ctx->sessionPath().isEmpty()) newSession(QFileInfo(paths.first()).completeBaseName());
+    const QString session = m_ctx->sessionPath();
+    if (session.isEmpty()) return;
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    const QString title = paths.size() == 1 ? tr("Importing %1").arg(QFileInfo(paths[0]).fileName())
+                                            : tr("Importing %1 files").arg(paths.size());
+    using Reports = std::vector<ts::importers::ImportReport>;
+    m_ctx->jobs()->run<Reports>(
+        this, QString(), title,
+        [files, s = session.toStdString()](ts::JobControl& jc) {
+            Reports reports;
+            auto store = TraceStore::open(s, TraceStore::Mode::ReadWrite);
+            if (!store) {
+                ts::importers::ImportReport r;
+                r.error = store.error();
+                reports.push_back(r);
+                return reports;
+            }
+            for (const auto& f : files) {
+                if (jc.cancelled()) break;
+                reports.push_back(ts::importers::importFile(f, *store.value(), jc));
+            }
+            return reports;
+        },
+        [this](Reports reports) {
+            m_ctx->notifyDataChanged();
+            emit imported(reports);
+        });
+}

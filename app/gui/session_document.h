@@ -1,0 +1,35 @@
+#pragma once
+// SessionDocument: the session the main window has open, and the imports into it.
+// Every file operation runs as a JobTracker job; results come back as signals.
+#include <QObject>
+#include <QStringList>
+
+#include "importers/import_report.h"
+
+class SessionContext;
+
+class SessionDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionDocument(SessionContext* ctx, QObject* parent = nullptr);
+
+    /// Opens an existing *.tscope (checked on a job; sessionOpened or failed follows).
+    void openSession(const QString& path);
+    /// Creates a new empty session under the user's data folder and opens it.
+    QString newSession(const QString& stem = QStringLiteral("session"));
+    /// Opens the bundled demo session (a writable copy of the one built with the studio).
+    bool openDemo();
+    /// Imports trace/profile files into the open session (a new one when none is open).
+    void importFiles(const QStringList& paths);
+
+    static QString sessionsDir();
+    static bool isSessionFile(const QString& path);
+
+signals:
+    void sessionOpened(const QString& path);
+    void imported(const std::vector<ts::importers::ImportReport>& reports);
+    void failed(const QString& message);
+
+private:
+    SessionContext* m_ctx;
+};

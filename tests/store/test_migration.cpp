@@ -1,0 +1,87 @@
+// Schema versions: older files migrate forward with their data; newer files are refused
+// and left byte-for-byte untouched.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/store/schema.h"
+#include "core/store/trace_store.h"
+#include "tests/common/test_support.h"
+
+using namespace ts::store;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Writes a session as build `version` would have: migrations up to it, its marker, data.
+void writeFixture(const std::string& path, int version) {
+    auto db = SqliteDb::open(path, SqliteDb::Mode::Create).value();
+    for (const Migration& m : migrations()) {
+        if (m.toVersion <= version) {
+            ASSERT_TRUE(db.exec(m.sql).ok());
+        }
+    }
+    ASSERT_TRUE(db.exec("INSERT INTO meta VALUES('application','trainscope');"
+                        "INSERT INTO strings(id, str) VALUES(1, 'MatMul');"
+                        "INSERT INTO sources(id, path, kind, status, slices) "
+                        "VALUES(1, 'old.json', 'chrome_json', 'complete', 1);"
+                        "INSERT INTO processes(id, source_id, pid) VALUES(1, 1, '42');"
+                        "INSERT INTO tracks(id, source_id, kind, process_id) VALUES(1, 1, 'thread', 1);"
+                        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
+                        "VALUES(1, 1, 100, 50, 0, 1);"
+                        "PRAGMA user_version=" +
+                        std::to_string(version))
+                    .ok());
+}
+
+}  // namespace
+
+TEST(Migration, EveryOlderVersionOpensWithItsDataKept) {
+    for (int v = 1; v < currentSchemaVersion(); ++v) {
+        SCOPED_TRACE("from schema v" + std::to_string(v));
+        const std::string path = (ts::test::tempDir("mig") / "old.tscope").string();
+        writeFixture(path, v);
+        auto s = TraceStore::open(path, TraceStore::Mode::ReadWrite);
+        ASSERT_TRUE(s.ok()) << s.error();
+        EXPECT_EQ(s.value()->schemaVersion(), currentSchemaVersion());
+        EXPECT_EQ(s.value()->db().queryInt("PRAGMA user_version").value(), currentSchemaVersion());
+        EXPECT_EQ(s.value()->db().queryInt("SELECT dur FROM slices WHERE id=1").value(), 50);
+        EXPECT_EQ(s.value()->string(1), "MatMul");
+        // Tables of later versions exist and work.
+        EXPECT_TRUE(s.value()->beginRun("after-upgrade", "{}").ok());
+        EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM rdr_records").value(), 0);
+    }
+}
+
+TEST(Migration, ReadOnlyOpenOfOlderFileUpgradesIt) {
+    const std::string path = (ts::test::tempDir("mig") / "old.tscope").string();
+    writeFixture(path, 1);
+    auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly);
+    ASSERT_TRUE(s.ok()) << s.error();
+    EXPECT_EQ(s.value()->schemaVersion(), currentSchemaVersion());
+    EXPECT_EQ(s.value()->sources().value().size(), 1u);
+}
+
+TEST(Migration, NewerFileIsRefusedAndLeftUntouched) {
+    const std::string path = (ts::test::tempDir("mig") / "new.tscope").string();
+    writeFixture(path, currentSchemaVersion());
+    {
+        auto db = SqliteDb::open(path, SqliteDb::Mode::ReadWrite).value();
+        ASSERT_TRUE(db.exec("PRAGMA user_version=" + std::to_string(currentSchemaVersion() + 7)).ok());
+    }
+    const std::string before = slurp(path);
+    for (auto mode : {TraceStore::Mode::ReadOnly, TraceStore::Mode::ReadWrite}) {
+        auto s = TraceStore::open(path, mode);
+        ASSERT_FALSE(s.ok());
+        EXPECT_NE(s.error().find("newer TrainScope"), std::string::npos) << s.error();
+        EXPECT_NE(s.error().find("v" + std::to_string(currentSchemaVersion() + 7)), std::string::npos);
+    }
+    EXPECT_EQ(slurp(path), before);
+}
