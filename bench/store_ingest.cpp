@@ -26,7 +26,6 @@ int main(int argc, char** argv) {
     auto src = store.beginSource("synthetic", "bench");
     {
         StoreWriter w(store, src.value());
-        if (!std::getenv("KEEP_INDEXES")) store.dropIndexes();
         constexpr int kThreads = 8;
         int64_t tracks[kThreads];
         const int64_t pidId = w.addProcess("1", "bench");
@@ -35,14 +34,17 @@ int main(int argc, char** argv) {
         int64_t names[64];
         for (int i = 0; i < 64; ++i) names[i] = w.intern("op_" + std::to_string(i));
         const int64_t cat = w.intern("cpu_op");
+        // Importers sort each track by time before writing (depth needs it), so slices
+        // arrive track by track in time order, as they do here.
         std::mt19937_64 rng(42);
-        int64_t ts[kThreads] = {};
-        for (int64_t i = 0; i < n; ++i) {
-            const int t = static_cast<int>(i % kThreads);
-            const int depth = static_cast<int>((i / kThreads) % 4);
-            ts[t] += 1000 + static_cast<int64_t>(rng() % 500);
-            w.addSlice({tracks[t], ts[t], 800 - depth * 100, depth,
-                        names[rng() % 64], cat, 0, 0});
+        for (int t = 0; t < kThreads; ++t) {
+            int64_t ts = 0;
+            const int64_t perTrack = n / kThreads + (t < n % kThreads ? 1 : 0);
+            for (int64_t i = 0; i < perTrack; ++i) {
+                const int depth = static_cast<int>(i % 4);
+                ts += 1000 + static_cast<int64_t>(rng() % 500);
+                w.addSlice({tracks[t], ts, 800 - depth * 100, depth, names[rng() % 64], cat, 0, 0});
+            }
         }
         w.flush();
         if (!w.error().empty()) std::fprintf(stderr, "writer error: %s\n", w.error().c_str());

@@ -41,12 +41,16 @@ CREATE TABLE tracks(
   process_id INTEGER, thread_id INTEGER, name_id INTEGER, sort_index INTEGER);
 -- JSON object of event arguments, shared by the rows that reference it.
 CREATE TABLE args(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, json TEXT NOT NULL);
--- Duration events. depth: nesting level on its track (0 = top).
+-- Duration events, clustered by (track_id, ts): a time-range query on one track is a
+-- range scan of the table itself, and rows written in that order (importers sort each
+-- track) append without a secondary index to maintain. id: unique, assigned by the writer,
+-- referenced by flows. depth: nesting level on its track (0 = top).
 -- flags: bit 0 = unfinished (no end seen; dur runs to the end of the track's data).
 CREATE TABLE slices(
-  id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL,
+  id INTEGER NOT NULL, track_id INTEGER NOT NULL, ts INTEGER NOT NULL,
   dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL,
-  cat_id INTEGER, arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0);
+  cat_id INTEGER, arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(track_id, ts, id)) WITHOUT ROWID;
 -- By-name totals per track, kept by the writer as it ingests, so whole-session by-name
 -- aggregation reads a few rows instead of every slice. dur sums include unfinished slices.
 CREATE TABLE slice_name_stats(
@@ -114,10 +118,10 @@ constexpr std::array<Migration, 3> kMigrations = {{
     {3, "dumps, overflow findings, RDR records", kV3},
 }};
 
-// Indexes: time-range queries on one track, flows by slice. By-name aggregation reads
-// slice_name_stats (whole tracks) or the track index (a time range).
+// Indexes: time-range queries on instants and counters of one track, flows by slice.
+// Slices need none (clustered by track and time); by-name aggregation reads
+// slice_name_stats (whole tracks) or the clustered slices (a time range).
 constexpr std::string_view kIndexes = R"SQL(
-CREATE INDEX IF NOT EXISTS slices_track_ts ON slices(track_id, ts);
 CREATE INDEX IF NOT EXISTS instants_track_ts ON instants(track_id, ts);
 CREATE INDEX IF NOT EXISTS counters_track_ts ON counters(track_id, ts);
 CREATE INDEX IF NOT EXISTS flows_out ON flows(slice_out);
@@ -127,7 +131,6 @@ CREATE INDEX IF NOT EXISTS logs_ts ON logs(ts);
 )SQL";
 
 constexpr std::string_view kDropIndexes = R"SQL(
-DROP INDEX IF EXISTS slices_track_ts;
 DROP INDEX IF EXISTS instants_track_ts;
 DROP INDEX IF EXISTS counters_track_ts;
 DROP INDEX IF EXISTS flows_out;

@@ -88,6 +88,7 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
         }
     }
 
+    if (fresh) d.exec("PRAGMA page_size=16384");  // before the first table: fewer, larger pages
     if (!store->readOnly()) {
         if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s)
             return Error{"cannot open session '" + path + "': " + s.error()};
