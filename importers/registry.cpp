@@ -8,10 +8,16 @@
 namespace ts::importers {
 
 // Each format's entry point; defined in its folder.
+Importer logFileImporter();
+Importer tfeventsImporter();
+Importer chromeJsonImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
         std::vector<Importer> v;
+        v.push_back(logFileImporter());
+        v.push_back(tfeventsImporter());
+        v.push_back(chromeJsonImporter());
         return v;
     }();
     return list;

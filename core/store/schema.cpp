@@ -68,6 +68,15 @@ CREATE TABLE counters(
 CREATE TABLE flows(
   id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, slice_out INTEGER NOT NULL,
   slice_in INTEGER NOT NULL, name_id INTEGER, cat_id INTEGER);
+-- Timeline read cache: one row per level of the timeline model (core/timeline), the
+-- columns of its slices as native-endian arrays (ts, dur: int64; name_id: uint32;
+-- slice_id: int64), so a session opens without reading every slice row. Valid only while
+-- meta 'timeline_cache_key' equals the key computed from the slices (see timeline_cache.cpp);
+-- rebuilt by the timeline when stale. Safe to delete.
+CREATE TABLE timeline_cache(
+  track_id INTEGER NOT NULL, level INTEGER NOT NULL, depth INTEGER NOT NULL,
+  count INTEGER NOT NULL, ts BLOB NOT NULL, dur BLOB NOT NULL, name_id BLOB NOT NULL,
+  slice_id BLOB NOT NULL);
 -- Problems met while importing: stable key (e.g. 'json_missing_ts'), where, and what.
 CREATE TABLE import_log(
   id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, key TEXT NOT NULL,

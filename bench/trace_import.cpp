@@ -1,0 +1,112 @@
+// bench: import a Chrome JSON trace into a fresh session (indexes built) and print events/s,
+// then run the Python peer (bench/peer_json_sqlite.py: json.load + sqlite3 executemany) on
+// the same file and print its figure and the ratio.
+// usage: trace_import [TRACE.json] [--events N] [--no-peer]
+// Without a path it writes a synthetic Kineto-like trace of N events (default 2,000,000).
+#include <unistd.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "importers/registry.h"
+
+namespace {
+
+// Nested CPU ops (3 levels) on 4 threads plus GPU kernels with args, as Kineto writes them.
+void writeSynthetic(const std::string& path, long events) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs("{\"schemaVersion\":1,\"traceEvents\":[\n", f);
+    long written = 0;
+    long long ts = 1700000000000000LL;
+    for (long step = 0; written < events; ++step) {
+        for (int tid = 0; tid < 4 && written < events; ++tid) {
+            std::fprintf(
+                f,
+                "%s{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":%d,"
+                "\"ts\":%lld.125,\"dur\":30.5,\"args\":{\"External id\":%ld,\"Sequence "
+                "number\":%ld}}",
+                written ? ",\n" : "", tid, ts, written, step);
+            ++written;
+            for (int k = 0; k < 3 && written < events; ++k, ++written)
+                std::fprintf(f,
+                             ",\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm_%d\",\"pid\":"
+                             "1,\"tid\":%d,"
+                             "\"ts\":%lld.5,\"dur\":8.25}",
+                             k, tid, ts + 1 + k * 9);
+            if (written < events) {
+                std::fprintf(
+                    f,
+                    ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"sgemm_128x64\",\"pid\":0,"
+                    "\"tid\":7,"
+                    "\"ts\":%lld.750,\"dur\":12.0,\"args\":{\"stream\":7,\"correlation\":%ld}}",
+                    ts + tid * 3, written);
+                ++written;
+            }
+        }
+        ts += 40;
+    }
+    std::fputs("\n]}\n", f);
+    std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string path;
+    long events = 2000000;
+    bool peer = true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--events" && i + 1 < argc)
+            events = std::atol(argv[++i]);
+        else if (a == "--no-peer")
+            peer = false;
+        else
+            path = a;
+    }
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("ts_bench_import_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    if (path.empty()) {
+        path = (dir / "synthetic.json").string();
+        writeSynthetic(path, events);
+    }
+    const std::string session = (dir / "bench.tscope").string();
+    auto store = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::Create);
+    if (!store) {
+        std::fprintf(stderr, "%s\n", store.error().c_str());
+        return 1;
+    }
+    ts::JobControl control;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto report = ts::importers::importFile(path, *store.value(), control);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double ours = static_cast<double>(report.events) / secs;
+    std::printf("trace: %s (%.1f MB)\n", path.c_str(),
+                static_cast<double>(std::filesystem::file_size(path)) / 1e6);
+    std::printf("trainscope import: %s, %lld events in %.3f s = %.0f events/s (indexes built)\n",
+                report.status.c_str(), static_cast<long long>(report.events), secs, ours);
+    int rc = report.status == "complete" ? 0 : 1;
+    if (peer) {
+        const std::string script =
+            std::filesystem::path(__FILE__).parent_path() / "peer_json_sqlite.py";
+        const std::string cmd = "python3 '" + script + "' '" + path + "'";
+        FILE* p = popen(cmd.c_str(), "r");
+        double peerRate = 0;
+        char line[512];
+        while (p && std::fgets(line, sizeof line, p))
+            if (const char* k = std::strstr(line, "events_per_s ")) peerRate = std::atof(k + 13);
+        if (p) pclose(p);
+        if (peerRate > 0)
+            std::printf("python json.load + sqlite3 executemany: %.0f events/s\nratio: %.1fx\n",
+                        peerRate, ours / peerRate);
+        else
+            std::printf("python peer did not run (%s)\n", cmd.c_str());
+    }
+    std::filesystem::remove_all(dir);
+    return rc;
+}

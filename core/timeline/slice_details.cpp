@@ -1,0 +1,107 @@
+#include "core/timeline/slice_details.h"
+
+#include <rapidjson/memorystream.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+
+#include "core/store/trace_store.h"
+
+namespace ts::timeline {
+
+namespace {
+/// Forwards SAX events to a PrettyWriter, writing numbers as their exact source text (so
+/// integers beyond 64 bits and long decimals survive).
+struct ExactNumbers {
+    using W = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+    W& w;
+    bool Null() { return w.Null(); }
+    bool Bool(bool b) { return w.Bool(b); }
+    bool Int(int i) { return w.Int(i); }
+    bool Uint(unsigned u) { return w.Uint(u); }
+    bool Int64(int64_t i) { return w.Int64(i); }
+    bool Uint64(uint64_t u) { return w.Uint64(u); }
+    bool Double(double d) { return w.Double(d); }
+    bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+        return w.RawValue(s, n, rapidjson::kNumberType);
+    }
+    bool String(const char* s, rapidjson::SizeType n, bool c) { return w.String(s, n, c); }
+    bool StartObject() { return w.StartObject(); }
+    bool Key(const char* s, rapidjson::SizeType n, bool c) { return w.Key(s, n, c); }
+    bool EndObject(rapidjson::SizeType n) { return w.EndObject(n); }
+    bool StartArray() { return w.StartArray(); }
+    bool EndArray(rapidjson::SizeType n) { return w.EndArray(n); }
+};
+}  // namespace
+
+std::string prettyJson(std::string_view json) {
+    rapidjson::StringBuffer buf;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+    w.SetIndent(' ', 2);
+    ExactNumbers h{w};
+    rapidjson::Reader reader;
+    rapidjson::MemoryStream ms(json.data(), json.size());
+    if (reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(ms, h).IsError())
+        return std::string(json);
+    return buf.GetString();
+}
+
+Result<SliceDetails> readSliceDetails(store::TraceStore& s, int64_t id) {
+    store::Statement st = s.db().prepare(
+        "SELECT sl.ts, sl.dur, sl.depth, sl.name_id, coalesce(sl.cat_id, 0), sl.flags, "
+        "a.json, sl.track_id, coalesce(t.name_id, 0), coalesce(th.name, ''), coalesce(th.tid, '') "
+        "FROM slices sl LEFT JOIN args a ON a.id = sl.arg_set_id "
+        "LEFT JOIN tracks t ON t.id = sl.track_id LEFT JOIN threads th ON th.id = t.thread_id "
+        "WHERE sl.id = ?");
+    st.bind(1, id);
+    if (!st.step())
+        return Error{st.error().empty() ? "no slice " + std::to_string(id) : st.error()};
+    SliceDetails d;
+    d.id = id;
+    d.ts = st.int64(0);
+    d.dur = st.int64(1);
+    d.depth = static_cast<int32_t>(st.int64(2));
+    d.name = s.string(st.int64(3));
+    d.category = s.string(st.int64(4));
+    d.unfinished = (st.int64(5) & 1) != 0;
+    if (!st.isNull(6)) d.argsJson = prettyJson(st.textView(6));
+    const int64_t track = st.int64(7);
+    d.track = s.string(st.int64(8));
+    if (d.track.empty() && !st.textView(10).empty())
+        d.track = (st.textView(9).empty() ? "Thread" : st.text(9)) + " (" + st.text(10) + ")";
+    // Direct children: slices one level deeper on the same track that start inside it.
+    store::Statement ch = s.db().prepare(
+        "SELECT ts, dur FROM slices WHERE track_id = ? AND depth = ? AND ts >= ? AND ts < ?");
+    ch.bind(1, track)
+        .bind(2, int64_t{d.depth} + 1)
+        .bind(3, d.ts)
+        .bind(4, d.ts + std::max<int64_t>(d.dur, 1));
+    int64_t children = 0;
+    while (ch.step()) children += std::min(ch.int64(0) + ch.int64(1), d.ts + d.dur) - ch.int64(0);
+    d.selfNs = std::max<int64_t>(0, d.dur - children);
+    auto flows = [&](const char* sql, std::vector<FlowLink>& out) {
+        store::Statement f = s.db().prepare(sql);
+        f.bind(1, id);
+        while (f.step())
+            out.push_back({f.int64(0), s.string(f.int64(1)), s.string(f.int64(2)), f.int64(3)});
+    };
+    flows(
+        "SELECT f.slice_in, coalesce(o.name_id, 0), coalesce(f.name_id, 0), coalesce(o.ts, 0) "
+        "FROM flows f LEFT JOIN slices o ON o.id = f.slice_in WHERE f.slice_out = ?",
+        d.flowsOut);
+    flows(
+        "SELECT f.slice_out, coalesce(o.name_id, 0), coalesce(f.name_id, 0), coalesce(o.ts, 0) "
+        "FROM flows f LEFT JOIN slices o ON o.id = f.slice_out WHERE f.slice_in = ?",
+        d.flowsIn);
+    return d;
+}
+
+Result<SliceDetails> readSliceDetails(const std::string& path, int64_t id) {
+    auto opened = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
+    if (!opened) return Error{opened.error()};
+    return readSliceDetails(*opened.value(), id);
+}
+
+}  // namespace ts::timeline

@@ -1,0 +1,90 @@
+#include "core/timeline/time_axis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ts::timeline {
+
+void TimeAxis::reset(int64_t boundsStart, int64_t boundsEnd, double widthPx) {
+    m_boundsStart = boundsStart;
+    m_boundsEnd = std::max(boundsEnd, boundsStart + 1);
+    m_width = std::max(1.0, widthPx);
+    showAll();
+}
+
+void TimeAxis::setWidth(double widthPx) {
+    const double span = end() - m_start;
+    m_width = std::max(1.0, widthPx);
+    m_nsPerPx = span / m_width;
+    clamp();
+}
+
+void TimeAxis::zoomAt(double x, double factor) {
+    if (!(factor > 0)) return;
+    const double t = timeAt(x);
+    m_nsPerPx /= factor;
+    clamp();
+    m_start = t - x * m_nsPerPx;
+    clamp();
+}
+
+void TimeAxis::panPixels(double dx) {
+    m_start += dx * m_nsPerPx;
+    clamp();
+}
+
+void TimeAxis::showRange(double a, double b, double marginFraction) {
+    if (b < a) std::swap(a, b);
+    const double margin = (b - a) * marginFraction;
+    a -= margin;
+    b += margin;
+    m_nsPerPx = std::max(b - a, 1.0) / m_width;
+    m_start = a;
+    clamp();
+}
+
+void TimeAxis::clamp() {
+    const double span = static_cast<double>(m_boundsEnd - m_boundsStart);
+    const double maxNsPerPx = span * 1.2 / m_width;
+    m_nsPerPx = std::clamp(m_nsPerPx, 0.01, std::max(maxNsPerPx, 0.01));
+    const double visible = m_width * m_nsPerPx;
+    const double lo = static_cast<double>(m_boundsStart) - span * 0.1;
+    const double hi = static_cast<double>(m_boundsEnd) + span * 0.1 - visible;
+    m_start = hi < lo ? (lo + hi) / 2 : std::clamp(m_start, lo, hi);
+}
+
+std::string formatDuration(double ns, int significant) {
+    const double a = std::fabs(ns);
+    const char* unit = "ns";
+    double v = ns;
+    if (a >= 1e9)
+        v = ns / 1e9, unit = "s";
+    else if (a >= 1e6)
+        v = ns / 1e6, unit = "ms";
+    else if (a >= 1e3)
+        v = ns / 1e3, unit = "us";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g %s", significant, v, unit);
+    return buf;
+}
+
+std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double minSpacingPx) {
+    std::vector<RulerTick> ticks;
+    const double minStep = axis.nsPerPixel() * minSpacingPx;
+    double step = std::pow(10.0, std::floor(std::log10(std::max(minStep, 1e-3))));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (step * m >= minStep) {
+            step *= m;
+            break;
+        }
+    const double first = std::ceil((axis.start() - origin) / step) * step + origin;
+    for (double t = first; t <= axis.end() && ticks.size() < 1000; t += step) {
+        const double rel = t - origin;
+        const bool major = std::fmod(std::fabs(std::round(rel / step)), 5.0) == 0.0;
+        ticks.push_back({t, formatDuration(std::round(rel / step) * step, 6), major});
+    }
+    return ticks;
+}
+
+}  // namespace ts::timeline

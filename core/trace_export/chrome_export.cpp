@@ -1,0 +1,276 @@
+#include "core/trace_export/chrome_export.h"
+
+#include <cstdio>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ts::trace_export {
+namespace {
+
+std::string jsonString(std::string_view s) {
+    std::string out = "\"";
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '"')
+            out += "\\\"";
+        else if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else {
+            out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+// pid/tid as a JSON number when the stored text is a plain integer, else a string.
+std::string idValue(std::string_view s) {
+    if (s.empty() || s.size() > 18) return jsonString(s);
+    for (size_t i = 0; i < s.size(); ++i)
+        if (!(s[i] >= '0' && s[i] <= '9') && !(i == 0 && s[i] == '-' && s.size() > 1))
+            return jsonString(s);
+    if (s.size() > 1 && s[0] == '0') return jsonString(s);
+    return std::string(s);
+}
+
+struct Where {
+    std::string pid, tid;  // JSON values
+    std::string kind;
+    bool hasThread = false, hasProcess = false;
+};
+
+class Out {
+public:
+    explicit Out(FILE* f) : m_f(f) {}
+    void event(const std::string& body) {
+        std::fputs(m_first ? "\n" : ",\n", m_f);
+        m_first = false;
+        std::fputs(body.c_str(), m_f);
+        ++count;
+    }
+    int64_t count = 0;
+
+private:
+    FILE* m_f;
+    bool m_first = true;
+};
+
+}  // namespace
+
+std::string nsToMicros(int64_t ns) {
+    const bool neg = ns < 0;
+    const uint64_t a = neg ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "",
+                  static_cast<unsigned long long>(a / 1000),
+                  static_cast<unsigned long long>(a % 1000));
+    return buf;
+}
+
+Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std::string& outPath,
+                                            std::optional<int64_t> sourceId) {
+    store::SqliteDb& db = store.db();
+    const std::string srcFilter =
+        sourceId ? " = " + std::to_string(*sourceId) : " IN (SELECT id FROM sources)";
+    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(outPath.c_str(), "wb"), &std::fclose);
+    if (!f) return Error{"cannot write " + outPath};
+    std::fputs(
+        "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"trainscope\"},\"traceEvents\":[",
+        f.get());
+    Out out(f.get());
+    ChromeExportStats st;
+
+    // processes and threads: M events; pids get the process row id when two sources clash
+    std::unordered_map<int64_t, std::string> procPid;
+    std::unordered_map<int64_t, std::pair<std::string, std::string>> threadIds;
+    {
+        store::Statement q = db.prepare(
+            "SELECT id, pid, name, sort_index, labels FROM processes WHERE source_id" + srcFilter);
+        while (q.step()) {
+            const std::string pid = sourceId ? idValue(q.textView(1)) : std::to_string(q.int64(0));
+            procPid[q.int64(0)] = pid;
+            if (!q.isNull(2))
+                out.event("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid +
+                          ",\"tid\":0,\"args\":{\"name\":" + jsonString(q.textView(2)) + "}}");
+            if (!q.isNull(3) && q.int64(3) != 0)
+                out.event("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + pid +
+                          ",\"tid\":0,\"args\":{\"sort_index\":" + std::to_string(q.int64(3)) +
+                          "}}");
+            if (!q.isNull(4))
+                out.event("{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":" + pid +
+                          ",\"tid\":0,\"args\":{\"labels\":" + jsonString(q.textView(4)) + "}}");
+        }
+        store::Statement t = db.prepare(
+            "SELECT t.id, t.process_id, t.tid, t.name, t.sort_index FROM threads t JOIN processes "
+            "p "
+            "ON p.id = t.process_id WHERE p.source_id" +
+            srcFilter);
+        while (t.step()) {
+            const std::string pid = procPid[t.int64(1)];
+            const std::string tid = idValue(t.textView(2));
+            threadIds[t.int64(0)] = {pid, tid};
+            if (!t.isNull(3))
+                out.event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + pid + ",\"tid\":" +
+                          tid + ",\"args\":{\"name\":" + jsonString(t.textView(3)) + "}}");
+            if (!t.isNull(4) && t.int64(4) != 0)
+                out.event("{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + pid +
+                          ",\"tid\":" + tid +
+                          ",\"args\":{\"sort_index\":" + std::to_string(t.int64(4)) + "}}");
+        }
+    }
+    // tracks: where their events go
+    std::unordered_map<int64_t, Where> where;
+    {
+        store::Statement q = db.prepare(
+            "SELECT t.id, t.kind, t.process_id, t.thread_id, coalesce(s.str, '') FROM tracks t "
+            "LEFT JOIN strings s ON s.id = t.name_id WHERE t.source_id" +
+            srcFilter);
+        while (q.step()) {
+            Where w;
+            w.kind = q.text(1);
+            w.hasProcess = !q.isNull(2);
+            w.hasThread = !q.isNull(3);
+            w.pid = w.hasProcess ? procPid[q.int64(2)] : "0";
+            w.tid = w.hasThread ? threadIds[q.int64(3)].second : "0";
+            if (w.kind == "counter") w.tid = jsonString(q.textView(4));  // counter name
+            where[q.int64(0)] = std::move(w);
+        }
+    }
+    auto nameCat = [](store::Statement& q, int nameCol) {
+        std::string s = ",\"name\":" + jsonString(q.textView(nameCol));
+        if (!q.isNull(nameCol + 1)) s += ",\"cat\":" + jsonString(q.textView(nameCol + 1));
+        if (!q.isNull(nameCol + 2)) s += ",\"args\":" + std::string(q.textView(nameCol + 2));
+        return s;
+    };
+    // slices, one track at a time in (ts, depth) order
+    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> sliceAt;  // id -> (track, ts)
+    {
+        store::Statement q = db.prepare(
+            "SELECT s.id, s.track_id, s.ts, s.dur, s.flags, n.str, c.str, a.json FROM slices s "
+            "JOIN tracks t ON t.id = s.track_id LEFT JOIN strings n ON n.id = s.name_id "
+            "LEFT JOIN strings c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.arg_set_id "
+            "WHERE t.source_id" +
+            srcFilter + " ORDER BY s.track_id, s.ts, s.dur DESC, s.id");
+        struct Open {
+            int64_t end;
+            std::string id, cat;  // cat: ",\"cat\":..." or ""
+        };
+        std::vector<Open> asyncOpen;
+        int64_t curTrack = -1;
+        auto closeAsync = [&](int64_t upTo, const Where& w) {
+            while (!asyncOpen.empty() && asyncOpen.back().end <= upTo) {
+                const Open& o = asyncOpen.back();
+                out.event("{\"ph\":\"e\",\"pid\":" + w.pid + ",\"tid\":0,\"id\":\"" + o.id +
+                          "\",\"ts\":" + nsToMicros(o.end) + o.cat + "}");
+                asyncOpen.pop_back();
+            }
+        };
+        while (q.step()) {
+            const int64_t track = q.int64(1), ts = q.int64(2), dur = q.int64(3);
+            const Where& w = where[track];
+            if (track != curTrack) {
+                if (curTrack >= 0) closeAsync(INT64_MAX, where[curTrack]);
+                curTrack = track;
+            }
+            sliceAt[q.int64(0)] = {track, ts};
+            const bool unfinished = (q.int64(4) & 1) != 0;
+            if (w.kind == "async") {
+                closeAsync(ts, w);
+                const std::string id = "t" + std::to_string(track);
+                // n: zero-length markers; b without e: unfinished slices
+                const char* ph = dur == 0 && !unfinished ? "n" : "b";
+                out.event(std::string("{\"ph\":\"") + ph + "\",\"pid\":" + w.pid +
+                          ",\"tid\":0,\"id\":\"" + id + "\",\"ts\":" + nsToMicros(ts) +
+                          nameCat(q, 5) + "}");
+                if (*ph == 'b' && !unfinished)
+                    asyncOpen.push_back(
+                        {ts + dur, id, q.isNull(6) ? "" : ",\"cat\":" + jsonString(q.textView(6))});
+                ++st.asyncSlices;
+                continue;
+            }
+            const std::string head =
+                "{\"pid\":" + w.pid + ",\"tid\":" + w.tid + ",\"ts\":" + nsToMicros(ts);
+            if (unfinished)
+                out.event(head + ",\"ph\":\"B\"" + nameCat(q, 5) + "}");
+            else
+                out.event(head + ",\"ph\":\"X\",\"dur\":" + nsToMicros(dur) + nameCat(q, 5) + "}");
+            ++st.slices;
+        }
+        if (curTrack >= 0) closeAsync(INT64_MAX, where[curTrack]);
+    }
+    // instants
+    {
+        store::Statement q = db.prepare(
+            "SELECT i.track_id, i.ts, coalesce(i.scope, 't'), n.str, c.str, a.json FROM instants i "
+            "JOIN tracks t ON t.id = i.track_id LEFT JOIN strings n ON n.id = i.name_id "
+            "LEFT JOIN strings c ON c.id = i.cat_id LEFT JOIN args a ON a.id = i.arg_set_id "
+            "WHERE t.source_id" +
+            srcFilter + " ORDER BY i.ts");
+        while (q.step()) {
+            const Where& w = where[q.int64(0)];
+            const std::string scope = q.text(2);
+            const char s = !w.hasProcess ? 'g' : !w.hasThread ? 'p' : 't';
+            const std::string ph =
+                scope == "o" ? "\"O\"" : "\"i\",\"s\":\"" + std::string(1, s) + "\"";
+            out.event("{\"ph\":" + ph + ",\"pid\":" + w.pid +
+                      ",\"tid\":" + (w.hasThread ? w.tid : "0") +
+                      ",\"ts\":" + nsToMicros(q.int64(1)) + nameCat(q, 3) + "}");
+            ++st.instants;
+        }
+    }
+    // counters: one C series per track, named as the track
+    {
+        store::Statement q = db.prepare(
+            "SELECT c.track_id, c.ts, c.value FROM counters c JOIN tracks t ON t.id = c.track_id "
+            "WHERE t.source_id" +
+            srcFilter + " ORDER BY c.track_id, c.ts");
+        char num[64];
+        while (q.step()) {
+            const Where& w = where[q.int64(0)];
+            std::snprintf(num, sizeof num, "%.17g", q.real(2));
+            out.event("{\"ph\":\"C\",\"pid\":" + w.pid +
+                      ",\"tid\":0,\"ts\":" + nsToMicros(q.int64(1)) + ",\"name\":" + w.tid +
+                      ",\"args\":{\"value\":" + num + "}}");
+            ++st.counterSamples;
+        }
+    }
+    // flows: s at the source slice, f (bp e) at the target slice
+    {
+        store::Statement q = db.prepare(
+            "SELECT f.id, f.slice_out, f.slice_in, n.str, c.str FROM flows f "
+            "LEFT JOIN strings n ON n.id = f.name_id LEFT JOIN strings c ON c.id = f.cat_id "
+            "WHERE f.source_id" +
+            srcFilter);
+        while (q.step()) {
+            auto a = sliceAt.find(q.int64(1)), b = sliceAt.find(q.int64(2));
+            if (a == sliceAt.end() || b == sliceAt.end()) continue;
+            const Where& wa = where[a->second.first];
+            const Where& wb = where[b->second.first];
+            if (!wa.hasThread || !wb.hasThread) continue;
+            const std::string id = std::to_string(q.int64(0));
+            const std::string nc = ",\"name\":" + jsonString(q.isNull(3) ? "flow" : q.textView(3)) +
+                                   ",\"cat\":" + jsonString(q.isNull(4) ? "flow" : q.textView(4));
+            out.event("{\"ph\":\"s\",\"id\":" + id + ",\"pid\":" + wa.pid + ",\"tid\":" + wa.tid +
+                      ",\"ts\":" + nsToMicros(a->second.second) + nc + "}");
+            out.event("{\"ph\":\"f\",\"bp\":\"e\",\"id\":" + id + ",\"pid\":" + wb.pid +
+                      ",\"tid\":" + wb.tid + ",\"ts\":" + nsToMicros(b->second.second) + nc + "}");
+            ++st.flows;
+        }
+    }
+    std::fputs("\n]}\n", f.get());
+    st.events = out.count;
+    if (std::ferror(f.get())) return Error{"write error on " + outPath};
+    return st;
+}
+
+}  // namespace ts::trace_export

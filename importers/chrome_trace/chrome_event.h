@@ -1,0 +1,35 @@
+#pragma once
+// One Chrome Trace Event as the tokenizer hands it over: fields as raw text (numbers in
+// their JSON spelling, so nothing is rounded), `args` as its whole JSON text. Reused from
+// event to event, so its strings keep their capacity.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ts::importers::chrome {
+
+struct ChromeEvent {
+    std::string ph, name, cat, pid, tid, id, bindId, bp, scope, ts, dur;
+    bool hasPh = false, hasName = false, hasTs = false, hasDur = false, hasPid = false,
+         hasTid = false, hasId = false, hasBindId = false;
+    bool flowIn = false, flowOut = false;
+    std::string args;  // "" when absent
+    /// Top-level members of `args` that are numbers (for C) or strings (for M), raw text.
+    std::vector<std::pair<std::string, std::string>> argNumbers, argStrings;
+    size_t argNumberCount = 0, argStringCount = 0;
+    int64_t offset = 0;  // byte offset of the event's '{' in the (decompressed) JSON
+
+    void clear();
+    /// The value of string arg `key`, or nullptr.
+    const std::string* argString(std::string_view key) const;
+    const std::string* argNumber(std::string_view key) const;
+};
+
+/// Microseconds written as JSON number or decimal string ("12", "1.5", "1704161511420306.491",
+/// "1e3") -> integer nanoseconds, exact for plain decimals (rounded half away from zero past
+/// the ns digit). nullopt when it is not a number.
+std::optional<int64_t> microsToNs(std::string_view text);
+
+}  // namespace ts::importers::chrome

@@ -1,0 +1,128 @@
+// The Chrome Trace Event Format importer ("chrome_json"): JSON array or object form, plain,
+// gzip or zip. Stages: InputStream (bytes) -> readChromeJson (SAX tokenizer, one event at a
+// time) -> ChromeTraceBuilder (trackers that own the writes).
+#include <filesystem>
+
+#include "core/store/store_writer.h"
+#include "importers/chrome_trace/chrome_json_reader.h"
+#include "importers/chrome_trace/chrome_trace_builder.h"
+#include "importers/registry.h"
+
+namespace ts::importers {
+namespace {
+
+int sniffChrome(const std::string& path, std::string_view head) {
+    std::string name = std::filesystem::path(path).filename().string();
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (head.size() >= 4 && head.substr(0, 4) == std::string_view("PK\x03\x04", 4))
+        return name.ends_with(".zip") ? 60 : 30;
+    const size_t i = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    if (i == std::string_view::npos)
+        return name.ends_with(".json") || name.ends_with(".json.gz") ? 10 : 0;
+    const char c = head[i];
+    int score = 0;
+    if (c == '[' || c == '{') score = 40;
+    if (head.find("\"traceEvents\"") != std::string_view::npos ||
+        head.find("\"ph\"") != std::string_view::npos)
+        score = 80;
+    // A file named like a trace still goes here, so a damaged one gets a clear JSON error.
+    if (score == 0 && (name.ends_with(".json") || name.ends_with(".json.gz"))) score = 10;
+    return score;
+}
+
+ImportReport runChrome(const std::string& path, store::TraceStore& store, JobControl& control) {
+    ImportReport report;
+    report.path = path;
+    report.kind = "chrome_json";
+    auto in = InputStream::open(path);
+    if (!in) {
+        report.error = in.error();
+        return report;
+    }
+    control.setTotal(in.value()->fileSize());
+    auto source = store.beginSource(path, "chrome_json");
+    if (!source) {
+        report.error = source.error();
+        return report;
+    }
+    report.sourceId = source.value();
+    chrome::ReadOutcome outcome;
+    std::string writeError;
+    {
+        store::StoreWriter writer(store, report.sourceId);
+        chrome::ChromeTraceBuilder builder(writer, report);
+        outcome = chrome::readChromeJson(*in.value(), control,
+                                         [&](const chrome::ChromeEvent& e) { builder.add(e); });
+        if (outcome.kind != chrome::ReadOutcome::Kind::Cancelled &&
+            outcome.kind != chrome::ReadOutcome::Kind::NotChromeTrace &&
+            outcome.kind != chrome::ReadOutcome::Kind::NotJson) {
+            builder.finish();
+            if (outcome.kind == chrome::ReadOutcome::Kind::Truncated)
+                writer.logProblem("json_truncated", outcome.errorOffset, {}, outcome.error);
+        }
+        if (outcome.nonObjectEvents > 0) {
+            report.skipped += outcome.nonObjectEvents;
+            report.skippedReasons["json_event_not_object"] += outcome.nonObjectEvents;
+            for (int64_t i = 0; i < outcome.nonObjectEvents; ++i)
+                writer.logProblem("json_event_not_object", -1, {},
+                                  "a value in the events array that is not an object");
+        }
+        writeError = writer.error();
+    }
+    using K = chrome::ReadOutcome::Kind;
+    if (outcome.kind == K::Cancelled || control.cancelled()) {
+        (void)store.deleteSource(report.sourceId);
+        report = ImportReport{};
+        report.path = path;
+        report.kind = "chrome_json";
+        report.status = "cancelled";
+        report.error = "cancelled";
+        return report;
+    }
+    std::string extra = "{\"top_level_keys\":[";
+    for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i)
+        extra += (i ? ",\"" : "\"") + outcome.topLevelKeys[i] + "\"";
+    extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"}";
+    report.extraJson = extra;
+    report.error = outcome.error;
+    if (!writeError.empty()) {
+        report.status = "failed";
+        report.error = "store write failed: " + writeError;
+    } else if (outcome.kind == K::NotJson || outcome.kind == K::NotChromeTrace) {
+        report.status = "failed";
+    } else if (outcome.kind == K::Truncated) {
+        report.status = "partial";
+    } else if (report.events > 0 && report.skippedReasons.count("json_missing_ph") &&
+               report.events == report.skippedReasons.at("json_missing_ph")) {
+        report.status = "failed";
+        report.error = "not a Chrome trace: no event has a \"ph\" phase";
+    } else {
+        report.status = "complete";
+    }
+    if (report.status == "failed") {  // keep nothing of a file that is not a trace
+        (void)store.deleteSource(report.sourceId);
+        auto again = store.beginSource(path, "chrome_json");
+        report.sourceId = again ? again.value() : 0;
+    }
+    store::SourceSummary summary;
+    summary.status = report.status;
+    summary.error = report.error;
+    summary.events = report.events;
+    summary.slices = report.slices;
+    summary.skipped = report.skipped;
+    summary.tsMin = report.tsMinNs;
+    summary.tsMax = report.tsMaxNs;
+    summary.statsJson = report.statsJson();
+    if (report.sourceId) (void)store.finishSource(report.sourceId, summary);
+    (void)store.buildIndexes();
+    return report;
+}
+
+}  // namespace
+
+Importer chromeJsonImporter() {
+    return Importer{"chrome_json", "Chrome trace JSON (.json, .json.gz, .zip)", sniffChrome,
+                    runChrome};
+}
+
+}  // namespace ts::importers

@@ -1,0 +1,365 @@
+#include "importers/chrome_trace/chrome_json_reader.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace ts::importers::chrome {
+namespace {
+
+// RapidJSON input stream over an InputStream, refilled 1 MiB at a time ('\0' past the end).
+class ChunkStream {
+public:
+    using Ch = char;
+    ChunkStream(InputStream& in, JobControl& control) : m_in(in), m_control(control) {
+        m_buf.resize(kChunk + 1);
+        m_cur = m_end = m_buf.data();
+        fill();
+    }
+    Ch Peek() const { return *m_cur; }
+    Ch Take() {
+        const Ch c = *m_cur;
+        if (++m_cur == m_end) fill();
+        return c;
+    }
+    size_t Tell() const { return m_base + static_cast<size_t>(m_cur - m_buf.data()); }
+    Ch* PutBegin() { return nullptr; }
+    void Put(Ch) {}
+    void Flush() {}
+    size_t PutEnd(Ch*) { return 0; }
+    bool atEnd() const { return m_eof && m_cur == m_end; }
+
+private:
+    static constexpr size_t kChunk = 1 << 20;
+    void fill() {
+        if (m_eof) return;
+        m_base += static_cast<size_t>(m_end - m_buf.data());
+        const size_t n = m_in.read(m_buf.data(), kChunk);
+        m_buf[n] = '\0';
+        m_cur = m_buf.data();
+        m_end = m_buf.data() + n;
+        if (n == 0) m_eof = true;
+        m_control.setDone(m_in.fileOffset());
+        if (m_control.cancelled()) m_eof = true;
+    }
+    InputStream& m_in;
+    JobControl& m_control;
+    std::string m_buf;
+    char* m_cur = nullptr;
+    char* m_end = nullptr;
+    size_t m_base = 0;
+    bool m_eof = false;
+};
+
+enum class Field {
+    None,
+    Ph,
+    Name,
+    Cat,
+    Pid,
+    Tid,
+    Id,
+    BindId,
+    Bp,
+    Scope,
+    Ts,
+    Dur,
+    Args,
+    Id2,
+    FlowIn,
+    FlowOut
+};
+
+Field fieldOf(const char* k, size_t n) {
+    const std::string_view s(k, n);
+    if (s == "ph") return Field::Ph;
+    if (s == "name") return Field::Name;
+    if (s == "ts") return Field::Ts;
+    if (s == "dur") return Field::Dur;
+    if (s == "pid") return Field::Pid;
+    if (s == "tid") return Field::Tid;
+    if (s == "cat") return Field::Cat;
+    if (s == "args") return Field::Args;
+    if (s == "id") return Field::Id;
+    if (s == "bind_id") return Field::BindId;
+    if (s == "bp") return Field::Bp;
+    if (s == "s") return Field::Scope;
+    if (s == "id2") return Field::Id2;
+    if (s == "flow_in") return Field::FlowIn;
+    if (s == "flow_out") return Field::FlowOut;
+    return Field::None;
+}
+
+// The SAX handler: a small state machine over the document's nesting.
+class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
+public:
+    Handler(ReadOutcome& out, const std::function<void(const ChromeEvent&)>& onEvent,
+            const ChunkStream& stream)
+        : m_out(out), m_onEvent(onEvent), m_stream(stream) {}
+
+    bool inEvent() const { return m_inEvent; }
+    bool betweenEvents() const { return m_eventsOpen && !m_inEvent && m_skipDepth == 0; }
+    bool sawRoot() const { return m_rootSeen; }
+
+    bool Null() { return scalar("null", 4, false, false); }
+    bool Bool(bool b) {
+        return b ? scalar("true", 4, false, true) : scalar("false", 5, false, true);
+    }
+    bool RawNumber(const char* s, rapidjson::SizeType n, bool) { return scalar(s, n, true, false); }
+    bool String(const char* s, rapidjson::SizeType n, bool) {
+        return scalar(s, n, false, false, true);
+    }
+
+    bool Key(const char* s, rapidjson::SizeType n, bool) {
+        if (m_capture > 0) {
+            if (m_capture == 1) m_argKey.assign(s, n);
+            return m_writer.Key(s, n);
+        }
+        if (m_skipDepth > 0) return true;
+        if (m_inEvent) {
+            m_field = fieldOf(s, n);
+            return true;
+        }
+        // top-level object key
+        m_topKey.assign(s, n);
+        m_out.topLevelKeys.push_back(m_topKey);
+        return true;
+    }
+
+    bool StartObject() { return start(true); }
+    bool StartArray() { return start(false); }
+    bool EndObject(rapidjson::SizeType) { return end(true); }
+    bool EndArray(rapidjson::SizeType) { return end(false); }
+
+private:
+    bool start(bool object) {
+        if (m_capture > 0) {
+            ++m_capture;
+            return object ? m_writer.StartObject() : m_writer.StartArray();
+        }
+        if (m_skipDepth > 0) {
+            ++m_skipDepth;
+            return true;
+        }
+        if (!m_rootSeen) {
+            m_rootSeen = true;
+            m_rootIsArray = !object;
+            if (!object) m_eventsOpen = true;
+            return true;
+        }
+        if (m_inEvent) {
+            if (m_field == Field::Args || m_field == Field::Id2) {
+                m_captureField = m_field;
+                m_buf.Clear();
+                m_writer.Reset(m_buf);
+                m_capture = 1;
+                m_argKey.clear();
+                return object ? m_writer.StartObject() : m_writer.StartArray();
+            }
+            m_skipDepth = 1;
+            return true;
+        }
+        if (m_eventsOpen) {
+            if (!object) {
+                m_out.kind = ReadOutcome::Kind::NotChromeTrace;
+                m_out.error = "not a Chrome trace: the events array holds arrays (a list of lists)";
+                return false;
+            }
+            m_inEvent = true;
+            m_event.clear();
+            m_event.offset = static_cast<int64_t>(m_stream.Tell()) - 1;
+            m_field = Field::None;
+            return true;
+        }
+        // a value of a top-level key
+        if (!object && m_topKey == "traceEvents" && !m_rootIsArray) {
+            m_eventsOpen = true;
+            m_sawTraceEvents = true;
+            return true;
+        }
+        m_skipDepth = 1;
+        return true;
+    }
+
+    bool end(bool object) {
+        if (m_capture > 0) {
+            const bool ok = object ? m_writer.EndObject() : m_writer.EndArray();
+            if (--m_capture == 0) {
+                if (m_captureField == Field::Args) {
+                    m_event.args.assign(m_buf.GetString(), m_buf.GetSize());
+                } else {
+                    m_event.id.assign(m_buf.GetString(), m_buf.GetSize());
+                    m_event.hasId = true;
+                }
+            }
+            return ok;
+        }
+        if (m_skipDepth > 0) {
+            --m_skipDepth;
+            return true;
+        }
+        if (m_inEvent) {
+            m_inEvent = false;
+            ++m_out.eventObjects;
+            m_onEvent(m_event);
+            return true;
+        }
+        if (m_eventsOpen) {
+            m_eventsOpen = false;
+            return true;
+        }
+        // end of the root object
+        if (object && !m_sawTraceEvents) {
+            m_out.kind = ReadOutcome::Kind::NotChromeTrace;
+            std::string keys;
+            for (size_t i = 0; i < m_out.topLevelKeys.size() && i < 8; ++i)
+                keys += (i ? ", " : "") + m_out.topLevelKeys[i];
+            m_out.error =
+                "not a Chrome trace: JSON object without \"traceEvents\" (keys: " + keys + ")";
+            return false;
+        }
+        return true;
+    }
+
+    bool scalar(const char* s, size_t n, bool number, bool boolean, bool string = false) {
+        if (m_capture > 0) {
+            if (m_capture == 1 && m_captureField == Field::Args) {
+                auto& vec = number ? m_event.argNumbers : m_event.argStrings;
+                size_t& count = number ? m_event.argNumberCount : m_event.argStringCount;
+                if (number || string) {
+                    if (vec.size() <= count) vec.emplace_back();
+                    vec[count].first = m_argKey;
+                    vec[count].second.assign(s, n);
+                    ++count;
+                }
+            }
+            if (number) return m_writer.RawNumber(s, static_cast<rapidjson::SizeType>(n));
+            if (string) return m_writer.String(s, static_cast<rapidjson::SizeType>(n));
+            if (boolean) return m_writer.Bool(n == 4);
+            return m_writer.Null();
+        }
+        if (m_skipDepth > 0) return true;
+        if (!m_rootSeen) {
+            m_rootSeen = true;
+            m_out.kind = ReadOutcome::Kind::NotChromeTrace;
+            m_out.error = "not a Chrome trace: the JSON document is a single value";
+            return false;
+        }
+        if (m_inEvent) {
+            ChromeEvent& e = m_event;
+            auto set = [&](std::string& dst, bool& has) {
+                dst.assign(s, n);
+                has = true;
+            };
+            bool dummy = false;
+            switch (m_field) {
+                case Field::Ph:
+                    set(e.ph, e.hasPh);
+                    break;
+                case Field::Name:
+                    set(e.name, e.hasName);
+                    break;
+                case Field::Cat:
+                    set(e.cat, dummy);
+                    break;
+                case Field::Pid:
+                    set(e.pid, e.hasPid);
+                    break;
+                case Field::Tid:
+                    set(e.tid, e.hasTid);
+                    break;
+                case Field::Id:
+                    set(e.id, e.hasId);
+                    break;
+                case Field::BindId:
+                    set(e.bindId, e.hasBindId);
+                    break;
+                case Field::Bp:
+                    set(e.bp, dummy);
+                    break;
+                case Field::Scope:
+                    set(e.scope, dummy);
+                    break;
+                case Field::Ts:
+                    if (number || string) set(e.ts, e.hasTs);
+                    break;
+                case Field::Dur:
+                    if (number || string) set(e.dur, e.hasDur);
+                    break;
+                case Field::FlowIn:
+                    e.flowIn = boolean && n == 4;
+                    break;
+                case Field::FlowOut:
+                    e.flowOut = boolean && n == 4;
+                    break;
+                default:
+                    break;
+            }
+            return true;
+        }
+        if (m_eventsOpen) {
+            ++m_out.nonObjectEvents;
+            return true;
+        }
+        if (m_topKey == "displayTimeUnit" && string) m_out.displayTimeUnit.assign(s, n);
+        return true;
+    }
+
+    ReadOutcome& m_out;
+    const std::function<void(const ChromeEvent&)>& m_onEvent;
+    const ChunkStream& m_stream;
+    ChromeEvent m_event;
+    Field m_field = Field::None;
+    Field m_captureField = Field::None;
+    std::string m_topKey, m_argKey;
+    rapidjson::StringBuffer m_buf;
+    rapidjson::Writer<rapidjson::StringBuffer> m_writer{m_buf};
+    int m_capture = 0;
+    int m_skipDepth = 0;
+    bool m_rootSeen = false, m_rootIsArray = false, m_eventsOpen = false, m_inEvent = false,
+         m_sawTraceEvents = false;
+};
+
+}  // namespace
+
+ReadOutcome readChromeJson(InputStream& in, JobControl& control,
+                           const std::function<void(const ChromeEvent&)>& onEvent) {
+    ReadOutcome out;
+    ChunkStream stream(in, control);
+    Handler handler(out, onEvent, stream);
+    rapidjson::Reader reader;
+    constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag |
+                                rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;
+    const rapidjson::ParseResult r = reader.Parse<kFlags>(stream, handler);
+    if (control.cancelled()) {
+        out.kind = ReadOutcome::Kind::Cancelled;
+        return out;
+    }
+    if (out.kind == ReadOutcome::Kind::NotChromeTrace) return out;
+    if (!r && !in.error().empty() && handler.sawRoot()) {
+        out.kind = ReadOutcome::Kind::Truncated;
+        out.errorOffset = static_cast<int64_t>(r.Offset());
+        out.error = in.error() + "; JSON cut at byte " + std::to_string(r.Offset());
+        return out;
+    }
+    if (!r) {
+        out.errorOffset = static_cast<int64_t>(r.Offset());
+        // The array form may legally omit its closing ']' (Trace Event Format spec).
+        if (stream.atEnd() && handler.betweenEvents() &&
+            r.Code() != rapidjson::kParseErrorDocumentEmpty)
+            return out;
+        const std::string msg = rapidjson::GetParseError_En(r.Code());
+        if (!handler.sawRoot() || (out.eventObjects == 0 && !handler.inEvent())) {
+            out.kind = ReadOutcome::Kind::NotJson;
+            out.error = "not JSON: " + msg + " at byte " + std::to_string(r.Offset());
+        } else {
+            out.kind = ReadOutcome::Kind::Truncated;
+            out.error = (stream.atEnd() ? "JSON ends early at byte " : "JSON damaged at byte ") +
+                        std::to_string(r.Offset()) + ": " + msg;
+        }
+    }
+    return out;
+}
+
+}  // namespace ts::importers::chrome

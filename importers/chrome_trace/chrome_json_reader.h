@@ -1,0 +1,37 @@
+#pragma once
+// ChromeJsonReader: streams a Chrome Trace Event Format JSON document (array form or object
+// form with `traceEvents`) through RapidJSON's SAX Reader with kParseNumbersAsStringsFlag and
+// hands each event object to a callback as a ChromeEvent. Memory stays bounded by one event.
+// Refuses JSON that is not a Chrome trace (object without traceEvents, list of lists).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/common/job_control.h"
+#include "importers/chrome_trace/chrome_event.h"
+#include "importers/common/input_stream.h"
+
+namespace ts::importers::chrome {
+
+struct ReadOutcome {
+    enum class Kind {
+        Complete,
+        Truncated,
+        NotJson,
+        NotChromeTrace,
+        Cancelled
+    } kind = Kind::Complete;
+    std::string error;
+    int64_t errorOffset = -1;               // byte offset (decompressed) of a parse error
+    int64_t eventObjects = 0;               // objects seen in the events array
+    int64_t nonObjectEvents = 0;            // scalars in the events array (skipped)
+    std::vector<std::string> topLevelKeys;  // object form: every top-level key
+    std::string displayTimeUnit;
+};
+
+/// Reads all events of `in`; `onEvent` gets each complete event in file order.
+ReadOutcome readChromeJson(InputStream& in, JobControl& control,
+                           const std::function<void(const ChromeEvent&)>& onEvent);
+
+}  // namespace ts::importers::chrome

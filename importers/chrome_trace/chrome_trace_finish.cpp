@@ -1,0 +1,169 @@
+// ChromeTraceBuilder, second half: async and flow events, and the end of the import
+// (closing unmatched begins, sorting tracks, depth, slice rows, flow binding).
+#include <algorithm>
+#include <numeric>
+
+#include "importers/chrome_trace/chrome_trace_builder.h"
+
+namespace ts::importers::chrome {
+
+void ChromeTraceBuilder::async(const ChromeEvent& e, int64_t ts) {
+    const char ph = e.ph[0];
+    if (ph == 'p') return skip("json_unknown_phase", e, "phase 'p' is not supported");
+    Process& p = process(e.pid);
+    m_key.assign(std::to_string(p.id)).append("|").append(e.cat).append("|").append(e.id);
+    auto it = m_asyncTracks.find(m_key);
+    if (it == m_asyncTracks.end()) {
+        if (ph == 'e' || ph == 'F')
+            return skip("json_unmatched_async_end", e, "async end without a begin");
+        TrackBuf t;
+        t.trackId = m_w.addTrack("async", p.id, 0, e.name);
+        m_tracks.push_back(std::move(t));
+        it = m_asyncTracks.emplace(m_key, static_cast<uint32_t>(m_tracks.size() - 1)).first;
+    }
+    TrackBuf& t = m_tracks[it->second];
+    t.maxTs = std::max(t.maxTs, ts);
+    m_report.seeTime(ts, ts);
+    const auto seq = static_cast<uint32_t>(t.slices.size());
+    if (ph == 'b' || ph == 'S') {
+        t.slices.push_back(
+            {ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), store::kSliceUnfinished, seq});
+        t.open.push_back(seq);
+        ++m_report.asyncSlices;
+    } else if (ph == 'n' || ph == 'T') {
+        t.slices.push_back({ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
+        ++m_report.asyncSlices;
+    } else {  // 'e' / 'F': close the innermost open slice of this id
+        if (t.open.empty()) return skip("json_unmatched_async_end", e, "async end without a begin");
+        Slice& s = t.slices[t.open.back()];
+        t.open.pop_back();
+        s.dur = std::max<int64_t>(0, ts - s.ts);
+        s.flags = 0;
+    }
+}
+
+void ChromeTraceBuilder::flow(const ChromeEvent& e, int64_t ts, char phase) {
+    if (!e.hasId) return skip("json_flow_without_id", e, "flow event without \"id\"");
+    m_key.assign(e.cat).append("|").append(e.id);
+    auto [it, _] = m_flowKeys.emplace(m_key, static_cast<uint32_t>(m_flowKeys.size()));
+    const bool enclosing = phase != 'f' || e.bp == "e";
+    m_flows.push_back({it->second, thread(e), static_cast<uint32_t>(m_flows.size()), ts, phase,
+                       enclosing, -1, m_w.intern(e.name), m_w.intern(e.cat)});
+}
+
+void ChromeTraceBuilder::writeTrack(TrackBuf& t) {
+    for (uint32_t i : t.open) {  // B/b without end: runs to the end of the track's data
+        Slice& s = t.slices[i];
+        s.dur = std::max<int64_t>(0, t.maxTs - s.ts);
+        m_report.seeTime(s.ts, s.ts + s.dur);
+    }
+    t.open.clear();
+    std::sort(t.slices.begin(), t.slices.end(), [](const Slice& a, const Slice& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.dur != b.dur) return a.dur > b.dur;
+        return a.seq < b.seq;
+    });
+    const size_t n = t.slices.size();
+    t.pos.assign(n, 0);
+    t.parent.assign(n, -1);
+    std::vector<int32_t> stack;
+    t.firstId = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Slice& s = t.slices[i];
+        t.pos[s.seq] = static_cast<uint32_t>(i);
+        while (!stack.empty()) {
+            const Slice& top = t.slices[static_cast<size_t>(stack.back())];
+            if (s.ts < top.ts + top.dur) break;
+            stack.pop_back();
+        }
+        t.parent[i] = stack.empty() ? -1 : stack.back();
+        store::SliceRow row;
+        row.trackId = t.trackId;
+        row.ts = s.ts;
+        row.dur = s.dur;
+        row.depth = static_cast<int32_t>(stack.size());
+        row.nameId = s.nameId;
+        row.catId = s.catId;
+        row.argSetId = s.argId;
+        row.flags = s.flags;
+        const int64_t id = m_w.reserveSliceId();
+        if (i == 0) t.firstId = id;
+        m_w.addSliceWithId(id, row);
+        stack.push_back(static_cast<int32_t>(i));
+    }
+}
+
+int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
+    const TrackBuf& t = m_tracks[p.track];
+    if (t.slices.empty()) return 0;
+    if (p.slice >= 0) return t.firstId + t.pos[static_cast<size_t>(p.slice)];
+    auto it = std::upper_bound(t.slices.begin(), t.slices.end(), p.ts,
+                               [](int64_t ts, const Slice& s) { return ts < s.ts; });
+    if (!p.enclosing) {  // next slice: the first one starting at or after ts
+        auto next = std::lower_bound(t.slices.begin(), t.slices.end(), p.ts,
+                                     [](const Slice& s, int64_t ts) { return s.ts < ts; });
+        return next == t.slices.end() ? 0 : t.firstId + (next - t.slices.begin());
+    }
+    int64_t i = (it - t.slices.begin()) - 1;
+    while (i >= 0) {
+        const Slice& s = t.slices[static_cast<size_t>(i)];
+        if (p.ts < s.ts + s.dur || p.ts == s.ts) return t.firstId + i;
+        i = t.parent[static_cast<size_t>(i)];
+    }
+    return 0;
+}
+
+void ChromeTraceBuilder::finish() {
+    for (TrackBuf& t : m_tracks) writeTrack(t);
+    std::stable_sort(m_flows.begin(), m_flows.end(), [](const FlowPoint& a, const FlowPoint& b) {
+        // within one id: in time order, a start before a step before a finish at equal ts
+        auto rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+        if (a.key != b.key) return a.key < b.key;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return rank(a.phase) < rank(b.phase);
+    });
+    int64_t prev = 0, prevName = 0, prevCat = 0;
+    bool open = false;  // an 's' of this id came before (a chain is running)
+    uint32_t prevKey = UINT32_MAX;
+    for (const FlowPoint& p : m_flows) {
+        if (p.key != prevKey) prev = 0, open = false;
+        prevKey = p.key;
+        const int64_t slice = bind(p);
+        if (!slice) {
+            m_report.skip("json_flow_unbound");
+            m_w.logProblem("json_flow_unbound", -1, std::string(1, p.phase),
+                           "flow endpoint with no slice to bind to on its thread");
+        }
+        if (p.phase == 's') {
+            open = true;
+            prev = slice;
+            prevName = p.nameId;
+            prevCat = p.catId;
+            continue;
+        }
+        if (!open) {
+            m_report.skip("json_flow_without_start");
+            m_w.logProblem("json_flow_without_start", -1, std::string(1, p.phase),
+                           "flow step or end whose id has no start before it");
+            continue;
+        }
+        if (prev && slice) {
+            m_w.addFlow(prev, slice, prevName ? prevName : p.nameId, prevCat ? prevCat : p.catId);
+            ++m_report.flows;
+        }
+        if (p.phase == 't') {
+            if (slice) prev = slice;  // an unbound step keeps the chain on its last slice
+        } else {
+            open = false;
+            prev = 0;
+        }
+    }
+    m_flows.clear();
+    for (TrackBuf& t : m_tracks) {
+        std::vector<Slice>().swap(t.slices);
+        std::vector<uint32_t>().swap(t.pos);
+        std::vector<int32_t>().swap(t.parent);
+    }
+}
+
+}  // namespace ts::importers::chrome

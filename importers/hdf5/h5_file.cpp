@@ -1,0 +1,211 @@
+#include "importers/hdf5/h5_file.h"
+
+#include <filesystem>
+#include <set>
+
+namespace ts::h5 {
+namespace {
+
+std::string clean(const std::string& p) {
+    size_t a = 0;
+    while (a < p.size() && p[a] == '/') ++a;
+    return p.substr(a);
+}
+
+std::string h5path(const std::string& p) {
+    return "/" + clean(p);
+}
+
+}  // namespace
+
+Result<File> File::open(const std::string& path) {
+    debug::silenceHdf5Errors();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return Error{"no such file: " + path};
+    htri_t is = H5Fis_hdf5(path.c_str());
+    if (is <= 0) return Error{"not an HDF5 file (no HDF5 signature): " + path};
+    File f;
+    f.m_file = debug::H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    if (!f.m_file.valid()) return Error{"damaged or truncated HDF5 file (cannot open): " + path};
+    H5G_info_t info;
+    if (H5Gget_info(f.m_file.get(), &info) < 0)
+        return Error{"damaged HDF5 file (root group unreadable): " + path};
+    f.m_path = path;
+    return f;
+}
+
+bool File::tracksCreationOrder(const std::string& groupPath) const {
+    debug::H5Id g(H5Gopen2(m_file.get(), h5path(groupPath).c_str(), H5P_DEFAULT));
+    if (!g.valid()) return false;
+    debug::H5Id pl(H5Gget_create_plist(g.get()));
+    unsigned flags = 0;
+    if (!pl.valid() || H5Pget_link_creation_order(pl.get(), &flags) < 0) return false;
+    return (flags & H5P_CRT_ORDER_INDEXED) != 0;
+}
+
+Result<std::vector<Node>> File::children(const std::string& groupPath) const {
+    const std::string gp = h5path(groupPath);
+    debug::H5Id g(H5Gopen2(m_file.get(), gp.c_str(), H5P_DEFAULT));
+    if (!g.valid()) return Error{"cannot open group " + gp};
+    H5G_info_t info;
+    if (H5Gget_info(g.get(), &info) < 0) return Error{"cannot read group " + gp};
+    const H5_index_t index = tracksCreationOrder(groupPath) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
+    std::vector<Node> out;
+    out.reserve(info.nlinks);
+    const std::string prefix = clean(groupPath).empty() ? "" : clean(groupPath) + "/";
+    for (hsize_t i = 0; i < info.nlinks; ++i) {
+        ssize_t len =
+            H5Lget_name_by_idx(g.get(), ".", index, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+        if (len < 0) return Error{"cannot read link names in " + gp};
+        std::string name(static_cast<size_t>(len), '\0');
+        H5Lget_name_by_idx(g.get(), ".", index, H5_ITER_INC, i, name.data(), name.size() + 1,
+                           H5P_DEFAULT);
+        Node n;
+        n.name = name;
+        n.path = prefix + name;
+        H5L_info_t li;
+        if (H5Lget_info(g.get(), name.c_str(), &li, H5P_DEFAULT) >= 0 && li.type != H5L_TYPE_HARD) {
+            n.kind = NodeKind::Link;
+        } else {
+            H5O_info_t oi;
+            if (H5Oget_info_by_name2(g.get(), name.c_str(), &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
+                n.kind = NodeKind::Other;
+            } else if (oi.type == H5O_TYPE_GROUP) {
+                n.kind = NodeKind::Group;
+                debug::H5Id cg(H5Gopen2(g.get(), name.c_str(), H5P_DEFAULT));
+                H5G_info_t ci;
+                if (cg.valid() && H5Gget_info(cg.get(), &ci) >= 0) n.childCount = ci.nlinks;
+            } else if (oi.type == H5O_TYPE_DATASET) {
+                n.kind = NodeKind::Dataset;
+            } else if (oi.type == H5O_TYPE_NAMED_DATATYPE) {
+                n.kind = NodeKind::NamedType;
+            }
+        }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+Result<std::vector<std::string>> File::allDatasets() const {
+    std::vector<std::string> out;
+    std::vector<std::string> stack{""};
+    std::set<uint64_t> seen;  // group object addresses: hard-link cycles are walked once
+    while (!stack.empty()) {
+        std::string g = stack.back();
+        stack.pop_back();
+        auto addr = objectAddress(g);
+        if (addr && !seen.insert(addr.value()).second) continue;
+        auto kids = children(g);
+        if (!kids) return Error{kids.error()};
+        // Push groups in reverse so the depth-first walk keeps children() order.
+        std::vector<std::string> groups;
+        for (const auto& k : kids.value()) {
+            if (k.kind == NodeKind::Dataset)
+                out.push_back(k.path);
+            else if (k.kind == NodeKind::Group)
+                groups.push_back(k.path);
+        }
+        for (auto it = groups.rbegin(); it != groups.rend(); ++it) stack.push_back(*it);
+    }
+    return out;
+}
+
+Result<uint64_t> File::objectAddress(const std::string& path) const {
+    H5O_info_t oi;
+    if (H5Oget_info_by_name2(m_file.get(), h5path(path).c_str(), &oi, H5O_INFO_BASIC, H5P_DEFAULT) <
+        0)
+        return Error{"cannot read object " + path};
+    return static_cast<uint64_t>(oi.addr);
+}
+
+Result<DatasetInfo> File::datasetInfo(const std::string& path) const {
+    debug::H5Id d(H5Dopen2(m_file.get(), h5path(path).c_str(), H5P_DEFAULT));
+    if (!d.valid()) return Error{"cannot open dataset " + clean(path)};
+    DatasetInfo info;
+    info.path = clean(path);
+    debug::H5Id type(H5Dget_type(d.get()));
+    debug::H5Id space(H5Dget_space(d.get()));
+    if (!type.valid() || !space.valid()) return Error{"cannot read type/space of " + info.path};
+    info.dtype = describeType(type.get(), &info.valueClass, &info.typeDetail);
+    info.elementSize = H5Tget_size(type.get());
+    int rank = H5Sget_simple_extent_ndims(space.get());
+    if (rank < 0) return Error{"cannot read dataspace of " + info.path};
+    std::vector<hsize_t> dims(static_cast<size_t>(rank));
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    info.count = H5Sget_simple_extent_type(space.get()) == H5S_NULL ? 0 : 1;
+    for (auto v : dims) {
+        info.shape.push_back(v);
+        info.count *= v;
+    }
+    info.storageBytes = H5Dget_storage_size(d.get());
+    debug::H5Id dcpl(H5Dget_create_plist(d.get()));
+    if (dcpl.valid()) {
+        switch (H5Pget_layout(dcpl.get())) {
+            case H5D_CHUNKED: {
+                info.layout = "chunked";
+                std::vector<hsize_t> ch(static_cast<size_t>(std::max(rank, 1)));
+                int cr = H5Pget_chunk(dcpl.get(), rank, ch.data());
+                for (int i = 0; i < cr; ++i) info.chunks.push_back(ch[static_cast<size_t>(i)]);
+                break;
+            }
+            case H5D_COMPACT:
+                info.layout = "compact";
+                break;
+            case H5D_VIRTUAL:
+                info.layout = "virtual";
+                break;
+            default:
+                info.layout = "contiguous";
+                break;
+        }
+        int nf = H5Pget_nfilters(dcpl.get());
+        for (int i = 0; i < nf; ++i) {
+            unsigned flags = 0, config = 0;
+            size_t nelem = 8;
+            unsigned cd[8] = {};
+            char name[128] = {};
+            H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nelem,
+                                             cd, sizeof(name), name, &config);
+            std::string f;
+            switch (id) {
+                case H5Z_FILTER_DEFLATE:
+                    f = "gzip(" + std::to_string(nelem ? cd[0] : 0) + ")";
+                    break;
+                case H5Z_FILTER_SHUFFLE:
+                    f = "shuffle";
+                    break;
+                case H5Z_FILTER_FLETCHER32:
+                    f = "fletcher32";
+                    break;
+                case H5Z_FILTER_SZIP:
+                    f = "szip";
+                    break;
+                case H5Z_FILTER_NBIT:
+                    f = "nbit";
+                    break;
+                case H5Z_FILTER_SCALEOFFSET:
+                    f = "scaleoffset";
+                    break;
+                default:
+                    f = std::string(name[0] ? name : "filter") + " (id " + std::to_string(id) + ")";
+            }
+            if (H5Zfilter_avail(id) <= 0) f += " [unavailable]";
+            info.filters.push_back(f);
+        }
+    }
+    return info;
+}
+
+bool File::intAttribute(const std::string& path, const char* name, int64_t& out) const {
+    const std::string p = h5path(path);
+    if (H5Aexists_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT) <= 0) return false;
+    debug::H5Id a(H5Aopen_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
+    if (!a.valid()) return false;
+    debug::H5Id t(H5Aget_type(a.get()));
+    debug::H5Id s(H5Aget_space(a.get()));
+    if (H5Tget_class(t.get()) != H5T_INTEGER || H5Sget_simple_extent_npoints(s.get()) != 1)
+        return false;
+    return H5Aread(a.get(), H5T_NATIVE_INT64, &out) >= 0;
+}
+
+}  // namespace ts::h5

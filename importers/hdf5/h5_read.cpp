@@ -1,0 +1,185 @@
+#include "importers/hdf5/h5_read.h"
+
+#include <algorithm>
+
+namespace ts::h5 {
+namespace {
+std::string slashed(const std::string& p) {
+    return p.empty() || p[0] != '/' ? "/" + p : p;
+}
+}  // namespace
+
+Result<BlockReader> BlockReader::open(const File& file, const std::string& path, bool asDouble,
+                                      uint64_t targetElems) {
+    auto info = file.datasetInfo(path);
+    if (!info) return Error{info.error()};
+    if (!info->numeric())
+        return Error{"dataset " + info->path + " is not numeric (" + info->dtype + ")"};
+    BlockReader r;
+    r.m_info = std::move(info.value());
+    r.m_dset = debug::H5Id(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    if (!r.m_dset.valid()) return Error{"cannot open dataset " + r.m_info.path};
+    r.m_float = !asDouble && r.m_info.valueClass == ValueClass::Float && r.m_info.elementSize <= 4;
+    auto s = r.setup(std::max<uint64_t>(targetElems, 1));
+    if (!s) return Error{s.error()};
+    return r;
+}
+
+Status BlockReader::setup(uint64_t targetElems) {
+    m_fspace = debug::H5Id(H5Dget_space(m_dset.get()));
+    if (!m_fspace.valid()) return Error{"cannot read dataspace of " + m_info.path};
+    m_scalar = m_info.shape.empty();
+    if (m_scalar) return {};
+    for (auto d : m_info.shape) m_dims.push_back(d);
+    // Split at the outermost dim whose inner product fits the target.
+    const size_t rank = m_dims.size();
+    m_split = rank - 1;
+    uint64_t inner = 1;
+    for (size_t k = rank; k-- > 0;) {
+        m_split = k;
+        if (k + 1 < rank) inner *= m_dims[k + 1];
+        if (inner * m_dims[k] > targetElems || k == 0) break;
+    }
+    // Recompute inner for the chosen split.
+    m_inner = 1;
+    for (size_t k = m_split + 1; k < rank; ++k) m_inner *= m_dims[k];
+    m_blockLen = std::max<hsize_t>(1, targetElems / std::max<uint64_t>(m_inner, 1));
+    if (!m_info.chunks.empty() && m_info.chunks.size() == rank &&
+        m_blockLen > m_info.chunks[m_split])
+        m_blockLen -= m_blockLen % m_info.chunks[m_split];  // whole chunks per block
+    m_blockLen = std::min<hsize_t>(m_blockLen, m_dims[m_split]);
+    m_pos.assign(m_split + 1, 0);
+    return {};
+}
+
+Result<uint64_t> BlockReader::next(std::vector<float>& fbuf, std::vector<double>& dbuf) {
+    const hid_t mt = m_float ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    if (m_scalar) {
+        if (m_done >= m_info.count) return uint64_t{0};
+        fbuf.resize(1);
+        dbuf.resize(1);
+        void* p = m_float ? static_cast<void*>(fbuf.data()) : static_cast<void*>(dbuf.data());
+        if (H5Dread(m_dset.get(), mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+            return Error{"read failed for " + m_info.path};
+        m_done = 1;
+        return uint64_t{1};
+    }
+    if (m_info.count == 0 || m_done >= m_info.count) return uint64_t{0};
+    const size_t rank = m_dims.size();
+    std::vector<hsize_t> start(rank, 0), count(rank, 1);
+    for (size_t k = 0; k < m_split; ++k) start[k] = m_pos[k];
+    start[m_split] = m_pos[m_split];
+    count[m_split] = std::min<hsize_t>(m_blockLen, m_dims[m_split] - m_pos[m_split]);
+    for (size_t k = m_split + 1; k < rank; ++k) count[k] = m_dims[k];
+    const uint64_t n = count[m_split] * m_inner;
+    if (H5Sselect_hyperslab(m_fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                            nullptr) < 0)
+        return Error{"bad selection in " + m_info.path};
+    hsize_t mn = n;
+    debug::H5Id mspace(H5Screate_simple(1, &mn, nullptr));
+    void* p;
+    if (m_float) {
+        if (fbuf.size() < n) fbuf.resize(n);
+        p = fbuf.data();
+    } else {
+        if (dbuf.size() < n) dbuf.resize(n);
+        p = dbuf.data();
+    }
+    if (H5Dread(m_dset.get(), mt, mspace.get(), m_fspace.get(), H5P_DEFAULT, p) < 0)
+        return Error{"read failed for " + m_info.path + " (damaged data or missing filter)"};
+    // Advance the odometer over dims [0, m_split].
+    m_pos[m_split] += count[m_split];
+    for (size_t k = m_split; k > 0 && m_pos[k] >= m_dims[k]; --k) {
+        m_pos[k] = 0;
+        m_pos[k - 1] += 1;
+    }
+    m_done += n;
+    return n;
+}
+
+Result<debug::TensorStats> datasetStats(const File& file, const std::string& path,
+                                        JobControl* job) {
+    auto r = BlockReader::open(file, path);
+    if (!r) return Error{r.error()};
+    debug::StatsAccumulator acc;
+    std::vector<float> fb;
+    std::vector<double> db;
+    if (job) job->setTotal(r->info().count);
+    for (;;) {
+        auto n = r->next(fb, db);
+        if (!n) return Error{n.error()};
+        if (n.value() == 0) break;
+        if (r->floatBlocks())
+            acc.add(fb.data(), n.value());
+        else
+            acc.add(db.data(), n.value());
+        if (job) {
+            job->addDone(n.value());
+            if (job->cancelled()) return Error{"cancelled"};
+        }
+    }
+    return acc.result();
+}
+
+Result<debug::Histogram> datasetHistogram(const File& file, const std::string& path, double lo,
+                                          double hi, int bins, bool logScale, JobControl* job) {
+    auto r = BlockReader::open(file, path);
+    if (!r) return Error{r.error()};
+    debug::Histogram h(lo, hi, bins, logScale);
+    std::vector<float> fb;
+    std::vector<double> db;
+    for (;;) {
+        auto n = r->next(fb, db);
+        if (!n) return Error{n.error()};
+        if (n.value() == 0) break;
+        if (r->floatBlocks())
+            h.add(fb.data(), n.value());
+        else
+            h.add(db.data(), n.value());
+        if (job && job->cancelled()) return Error{"cancelled"};
+    }
+    return h;
+}
+
+namespace {
+Status selectSlab(hid_t space, const DatasetInfo& info, const std::vector<uint64_t>& start,
+                  const std::vector<uint64_t>& count, uint64_t& n) {
+    if (start.size() != info.shape.size() || count.size() != info.shape.size())
+        return Error{"slice rank does not match dataset rank"};
+    n = 1;
+    for (size_t k = 0; k < start.size(); ++k) {
+        if (start[k] + count[k] > info.shape[k]) return Error{"slice outside the dataset"};
+        n *= count[k];
+    }
+    if (n > (uint64_t{1} << 28)) return Error{"slice too large"};
+    if (info.shape.empty()) return {};
+    std::vector<hsize_t> s(start.begin(), start.end()), c(count.begin(), count.end());
+    if (H5Sselect_hyperslab(space, H5S_SELECT_SET, s.data(), nullptr, c.data(), nullptr) < 0)
+        return Error{"bad selection"};
+    return {};
+}
+}  // namespace
+
+Result<std::vector<double>> readHyperslab(const File& file, const std::string& path,
+                                          const std::vector<uint64_t>& start,
+                                          const std::vector<uint64_t>& count) {
+    auto info = file.datasetInfo(path);
+    if (!info) return Error{info.error()};
+    if (!info->numeric())
+        return Error{"dataset " + info->path + " is not numeric (" + info->dtype + ")"};
+    debug::H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    debug::H5Id fs(H5Dget_space(d.get()));
+    uint64_t n = 0;
+    auto s = selectSlab(fs.get(), info.value(), start, count, n);
+    if (!s) return Error{s.error()};
+    std::vector<double> out(n);
+    if (n == 0) return out;
+    hsize_t mn = n;
+    debug::H5Id ms(H5Screate_simple(1, &mn, nullptr));
+    if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, info->shape.empty() ? H5S_ALL : ms.get(),
+                info->shape.empty() ? H5S_ALL : fs.get(), H5P_DEFAULT, out.data()) < 0)
+        return Error{"read failed for " + info->path};
+    return out;
+}
+
+}  // namespace ts::h5

@@ -1,0 +1,115 @@
+#include "importers/logs/log_tokenizer.h"
+
+#include <ctime>
+
+#include "importers/logs/log_line_parser.h"
+
+namespace ts::importers::logs {
+namespace {
+
+bool isIndented(std::string_view s) {
+    return !s.empty() && (s[0] == ' ' || s[0] == '\t');
+}
+
+bool isBlank(std::string_view s) {
+    return s.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+}  // namespace
+
+LogTokenizer::LogTokenizer(Emit onRecord, int year) : m_emit(std::move(onRecord)), m_year(year) {
+    if (m_year <= 0) {
+        const time_t now = time(nullptr);
+        std::tm tm{};
+        localtime_r(&now, &tm);
+        m_year = tm.tm_year + 1900;
+    }
+}
+
+void LogTokenizer::emitCurrent() {
+    if (m_current) {
+        ++m_stats.records;
+        m_emit(std::move(*m_current));
+        m_current.reset();
+    }
+    m_tb = Tb::None;
+    m_pendingBlanks = 0;
+}
+
+void LogTokenizer::start(log::LogRecord r, std::string_view format) {
+    emitCurrent();
+    m_current = std::move(r);
+    ++m_stats.formats[std::string(format)];
+}
+
+void LogTokenizer::append(std::string_view line) {
+    for (; m_pendingBlanks > 0; --m_pendingBlanks) m_current->message += '\n';
+    m_current->message += '\n';
+    m_current->message.append(line);
+    ++m_stats.continuationLines;
+}
+
+void LogTokenizer::addLine(std::string_view raw) {
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const std::string clean = sanitizeUtf8(raw);
+    const std::string_view line = clean;
+    ++m_stats.lines;
+    if (isBlank(line)) {
+        if (m_current) ++m_pendingBlanks;
+        return;
+    }
+    if (isTracebackStart(line)) {
+        if (m_current && m_tb == Tb::AwaitChained) {
+            append(line);
+            m_tb = Tb::Frames;
+            return;
+        }
+        log::LogRecord r;
+        r.level = log::Level::Error;
+        r.module = "PYTHON";
+        r.message = std::string(line);
+        start(std::move(r), "traceback");
+        m_tb = Tb::Frames;
+        return;
+    }
+    if (const int y = glogFileHeaderYear(line)) m_year = y;
+    if (auto h = parseHeaderLine(line, m_year)) {
+        start(std::move(h->record), formatName(h->format));
+        return;
+    }
+    if (m_current && m_tb != Tb::None) {
+        switch (m_tb) {
+            case Tb::Frames:
+                append(line);
+                if (!isIndented(line)) m_tb = Tb::AfterException;
+                return;
+            case Tb::AfterException:
+            case Tb::AwaitChained:
+                if (isTracebackChain(line)) {
+                    append(line);
+                    m_tb = Tb::AwaitChained;
+                    return;
+                }
+                if (isIndented(line) && m_tb == Tb::AfterException) {
+                    append(line);
+                    return;
+                }
+                break;
+            case Tb::None:
+                break;
+        }
+    } else if (m_current && isIndented(line)) {
+        append(line);
+        return;
+    }
+    log::LogRecord r;
+    r.level = guessLevel(line);
+    r.message = std::string(line);
+    start(std::move(r), "unknown");
+}
+
+void LogTokenizer::finish() {
+    emitCurrent();
+}
+
+}  // namespace ts::importers::logs

@@ -1,0 +1,44 @@
+#pragma once
+// The TensorBoard event-file importer ("tfevents"): TFRecord-framed Event protos (masked
+// CRC32C checked) whose scalar summaries (simple_value, or TF2 scalar tensors) become one
+// training run with its scalars, tagged as in the file.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/job_control.h"
+#include "core/engine/tb_events.h"
+#include "importers/registry.h"
+
+namespace ts::importers {
+
+/// Registry entry for TensorBoard event files.
+Importer tfeventsImporter();
+
+namespace tfevents {
+
+/// 90 for a file named events.out.tfevents.* or whose first record frames correctly; else 0.
+int sniffTfevents(const std::string& path, std::string_view head);
+
+struct ScalarPoint {
+    std::string tag;
+    int64_t step = 0;
+    double wallTime = 0;  // seconds
+    double value = 0;
+};
+struct ParsedEvents {
+    std::vector<ScalarPoint> scalars;
+    int64_t records = 0;
+    int64_t badRecords = 0;  // CRC mismatch or undecodable event (skipped)
+    int64_t nonScalar = 0;   // images, histograms, ... (skipped)
+    bool truncated = false;  // the file ends inside a record
+    std::string fileVersion;
+};
+/// Reads a whole event file (plain or gzip); error when it cannot be read at all.
+Result<ParsedEvents> readEventFile(const std::string& path);
+
+ImportReport importEventFile(const std::string& path, store::TraceStore& store,
+                             JobControl& control);
+
+}  // namespace tfevents
+}  // namespace ts::importers

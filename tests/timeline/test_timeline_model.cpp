@@ -1,0 +1,195 @@
+#include <gtest/gtest.h>
+
+#include "core/timeline/timeline_cache.h"
+#include "core/timeline/timeline_model.h"
+#include "tests/common/test_support.h"
+#include "tests/timeline/timeline_fixture.h"
+
+namespace ts::timeline {
+namespace {
+
+struct Loaded {
+    test::TimelineFixtureIds ids;
+    std::shared_ptr<const TimelineModel> model;
+};
+
+Loaded load(const std::string& tag) {
+    const auto path = test::tempDir(tag) / "s.tscope";
+    Loaded l;
+    l.ids = test::writeTimelineFixture(path);
+    auto m = loadTimelineModel(path.string());
+    EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error());
+    if (m) l.model = m.value();
+    return l;
+}
+
+int trackIndex(const TimelineModel& m, int64_t id) {
+    for (size_t i = 0; i < m.tracks.size(); ++i)
+        if (m.tracks[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+TEST(TimelineModel, GroupsFollowProcessSortIndex) {
+    auto l = load("tl_groups");
+    const TimelineModel& m = *l.model;
+    ASSERT_EQ(m.groups.size(), 2u);
+    EXPECT_EQ(m.groups[0].title, "gpu (200)");
+    EXPECT_EQ(m.groups[1].title, "python (100)");
+    ASSERT_EQ(m.groups[1].tracks.size(), 2u);  // counter track and the thread track
+    EXPECT_EQ(m.sliceCount, 9);
+    EXPECT_EQ(m.startNs, 0);
+    EXPECT_EQ(m.endNs, 250);
+    const int thread = trackIndex(m, l.ids.threadTrack);
+    ASSERT_GE(thread, 0);
+    EXPECT_EQ(m.tracks[thread].name, "main (1)");
+    EXPECT_EQ(m.tracks[thread].kind, TrackKind::Thread);
+}
+
+TEST(TimelineModel, LevelsAreSortedByDepthAndStart) {
+    auto l = load("tl_levels");
+    const TimelineModel& m = *l.model;
+    const TimelineTrack& t = m.tracks[trackIndex(m, l.ids.threadTrack)];
+    ASSERT_EQ(t.levels.size(), 3u);
+    EXPECT_EQ(t.levels[0].sliceId, (std::vector<int64_t>{l.ids.step1, l.ids.step2}));
+    EXPECT_EQ(t.levels[1].sliceId,
+              (std::vector<int64_t>{l.ids.linear1, l.ids.linear2, l.ids.relu}));
+    EXPECT_EQ(t.levels[2].sliceId, (std::vector<int64_t>{l.ids.addmm}));
+    EXPECT_EQ(t.levels[2].depth, 2);
+    EXPECT_EQ(t.instants.ts, (std::vector<int64_t>{5}));
+}
+
+TEST(TimelineModel, OverlappingSlicesOfOneDepthGetExtraLevels) {
+    auto l = load("tl_overlap");
+    const TimelineModel& m = *l.model;
+    const TimelineTrack& g = m.tracks[trackIndex(m, l.ids.gpuTrack)];
+    ASSERT_EQ(g.levels.size(), 2u);
+    EXPECT_EQ(g.levels[0].depth, 0);
+    EXPECT_EQ(g.levels[1].depth, 0);
+    EXPECT_EQ(g.levels[0].sliceId, (std::vector<int64_t>{l.ids.gemm1, l.ids.gemm3}));
+    EXPECT_EQ(g.levels[1].sliceId, (std::vector<int64_t>{l.ids.gemm2}));
+}
+
+TEST(TimelineModel, FindSelfTimeFlowsCounters) {
+    auto l = load("tl_find");
+    const TimelineModel& m = *l.model;
+    const SliceRef step1 = m.find(l.ids.step1);
+    ASSERT_TRUE(step1.valid());
+    EXPECT_EQ(m.name(step1), "ProfilerStep#1");
+    EXPECT_EQ(m.selfTime(step1), 50);  // 100 - 30 - 20
+    EXPECT_EQ(m.selfTime(m.find(l.ids.linear1)), 20);
+    EXPECT_EQ(m.selfTime(m.find(l.ids.addmm)), 10);
+    EXPECT_FALSE(m.find(987654).valid());
+    ASSERT_EQ(m.flows.size(), 1u);
+    EXPECT_EQ(m.flows[0].from, m.find(l.ids.addmm));
+    EXPECT_EQ(m.flows[0].to, m.find(l.ids.gemm1));
+    const TimelineTrack& c = m.tracks[trackIndex(m, l.ids.counterTrack)];
+    EXPECT_EQ(c.kind, TrackKind::Counter);
+    EXPECT_EQ(c.counter.value, (std::vector<double>{1.0, 3.0}));
+    EXPECT_EQ(c.counter.max, 3.0);
+}
+
+TEST(TimelineModel, MissingOrForeignFileIsAnError) {
+    const auto dir = test::tempDir("tl_bad");
+    EXPECT_FALSE(loadTimelineModel((dir / "nope.tscope").string()).ok());
+    std::FILE* f = std::fopen((dir / "junk.tscope").string().c_str(), "wb");
+    std::fputs("this is not sqlite at all, not even close", f);
+    std::fclose(f);
+    EXPECT_FALSE(loadTimelineModel((dir / "junk.tscope").string()).ok());
+}
+
+TEST(TimelineModel, ParallelReadMatchesSingleThread) {
+    const auto path = test::tempDir("tl_par") / "big.tscope";
+    {
+        auto s = store::TraceStore::open(path.string(), store::TraceStore::Mode::Create);
+        ASSERT_TRUE(s.ok());
+        const int64_t src = s.value()->beginSource("gen", "chrome_json").value();
+        store::StoreWriter w(*s.value(), src);
+        const int64_t p = w.addProcess("1", "p");
+        const int64_t t1 = w.addTrack("thread", p, w.addThread(p, "1"), "");
+        const int64_t t2 = w.addTrack("thread", p, w.addThread(p, "2"), "");
+        store::SliceRow r;
+        r.nameId = w.intern("x");
+        for (int i = 0; i < 300000; ++i) {
+            r.trackId = i % 3 ? t1 : t2;
+            r.ts = i * 10;
+            r.dur = 5;
+            w.addSlice(r);
+        }
+    }
+    auto one = loadTimelineModel(path.string(), nullptr, 1);
+    auto two = loadTimelineModel(path.string(), nullptr, 2);
+    ASSERT_TRUE(one.ok() && two.ok());
+    ASSERT_EQ(one.value()->sliceCount, 300000);
+    ASSERT_EQ(two.value()->sliceCount, 300000);
+    for (size_t t = 0; t < one.value()->tracks.size(); ++t) {
+        const auto& a = one.value()->tracks[t].levels;
+        const auto& b = two.value()->tracks[t].levels;
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t l = 0; l < a.size(); ++l) {
+            EXPECT_EQ(a[l].ts, b[l].ts);
+            EXPECT_EQ(a[l].sliceId, b[l].sliceId);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace ts::timeline
+
+namespace ts::timeline {
+namespace {
+
+TEST(TimelineCache, RoundTripAndStaleness) {
+    const auto path = (test::tempDir("tl_cache") / "s.tscope").string();
+    const auto ids = test::writeTimelineFixture(path);
+    auto fresh = loadTimelineModel(path);
+    ASSERT_TRUE(fresh.ok());
+    EXPECT_FALSE(fresh.value()->fromCache);
+    ASSERT_TRUE(writeTimelineCache(path, *fresh.value(), fresh.value()->cacheKey).ok());
+    auto cached = loadTimelineModel(path);
+    ASSERT_TRUE(cached.ok());
+    EXPECT_TRUE(cached.value()->fromCache);
+    const TimelineModel& a = *fresh.value();
+    const TimelineModel& b = *cached.value();
+    ASSERT_EQ(a.tracks.size(), b.tracks.size());
+    EXPECT_EQ(b.sliceCount, 9);
+    for (size_t t = 0; t < a.tracks.size(); ++t) {
+        ASSERT_EQ(a.tracks[t].levels.size(), b.tracks[t].levels.size());
+        for (size_t l = 0; l < a.tracks[t].levels.size(); ++l) {
+            EXPECT_EQ(a.tracks[t].levels[l].ts, b.tracks[t].levels[l].ts);
+            EXPECT_EQ(a.tracks[t].levels[l].dur, b.tracks[t].levels[l].dur);
+            EXPECT_EQ(a.tracks[t].levels[l].name, b.tracks[t].levels[l].name);
+            EXPECT_EQ(a.tracks[t].levels[l].sliceId, b.tracks[t].levels[l].sliceId);
+            EXPECT_EQ(a.tracks[t].levels[l].depth, b.tracks[t].levels[l].depth);
+            EXPECT_EQ(a.tracks[t].levels[l].bigMax, b.tracks[t].levels[l].bigMax);
+        }
+    }
+    EXPECT_EQ(b.flows.size(), 1u);
+    EXPECT_EQ(b.selfTime(b.find(ids.step1)), 50);
+
+    // New slices make the cache stale: the model is read from the slices table again.
+    {
+        auto s = store::TraceStore::open(path, store::TraceStore::Mode::ReadWrite);
+        ASSERT_TRUE(s.ok());
+        store::StoreWriter w(*s.value(), ids.sourceId);
+        store::SliceRow r;
+        r.trackId = ids.threadTrack;
+        r.ts = 300;
+        r.dur = 10;
+        r.nameId = w.intern("late");
+        w.addSlice(r);
+    }
+    auto after = loadTimelineModel(path);
+    ASSERT_TRUE(after.ok());
+    EXPECT_FALSE(after.value()->fromCache);
+    EXPECT_EQ(after.value()->sliceCount, 10);
+    // A writer that saw other data refuses to store its model as the cache.
+    EXPECT_FALSE(writeTimelineCache(path, *cached.value(), cached.value()->cacheKey).ok());
+    ASSERT_TRUE(buildTimelineCache(path).ok());
+    auto rebuilt = loadTimelineModel(path);
+    ASSERT_TRUE(rebuilt.ok());
+    EXPECT_TRUE(rebuilt.value()->fromCache);
+    EXPECT_EQ(rebuilt.value()->sliceCount, 10);
+}
+
+}  // namespace
+}  // namespace ts::timeline
