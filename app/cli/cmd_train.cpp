@@ -1,0 +1,168 @@
+// trainscope-cli train: runs the engine headless (same Trainer as the GUI's Training panel),
+// records the run and its scalars into a session, and prints
+// {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
+//  "eval":{"accuracy","loss","precision","recall","f1"}} with --json.
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "core/engine/callbacks.h"
+#include "core/engine/run_recorder.h"
+#include "core/engine/trainer.h"
+
+namespace ts::cli {
+namespace {
+
+double parseNumber(const Args& args, const std::string& name, double fallback) {
+    auto v = args.value(name);
+    if (!v) return fallback;
+    size_t used = 0;
+    double d = 0;
+    try {
+        d = std::stod(*v, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != v->size() || !std::isfinite(d))
+        throw CliError{"--" + name + ": '" + *v + "' is not a number"};
+    return d;
+}
+
+int64_t parseInt(const Args& args, const std::string& name, int64_t fallback, int64_t min) {
+    const double d = parseNumber(args, name, static_cast<double>(fallback));
+    if (d != std::floor(d) || d < static_cast<double>(min))
+        throw CliError{"--" + name + ": expects an integer >= " + std::to_string(min)};
+    return static_cast<int64_t>(d);
+}
+
+int runTrain(const Args& args) {
+    engine::TrainConfig c;
+    c.model = args.valueOr("model", "mlp");
+    c.dataset = args.valueOr("dataset", "fashion-mnist");
+    c.datasetDir = args.valueOr("data-dir", "");
+    c.epochs = static_cast<int>(parseInt(args, "epochs", 1, 1));
+    c.batchSize = parseInt(args, "batch-size", 64, 1);
+    c.optimizer = args.valueOr("optimizer", "sgd");
+    c.lr = parseNumber(args, "lr", 0.05);
+    c.momentum = parseNumber(args, "momentum", c.optimizer == "sgd" ? 0.9 : 0.0);
+    c.nesterov = args.has("nesterov");
+    c.weightDecay = parseNumber(args, "weight-decay", 0.0);
+    c.lrSchedule = args.valueOr("lr-schedule", "constant");
+    c.clipNorm = parseNumber(args, "clip-norm", 0.0);
+    c.seed = static_cast<uint64_t>(parseInt(args, "seed", 1, 0));
+    c.amp = args.valueOr("amp", "O0");
+    c.lossScale = args.valueOr("loss-scale", "none");
+    c.numShards = parseInt(args, "num-shards", 1, 1);
+    c.shardId = parseInt(args, "shard-id", 0, 0);
+    c.limitSteps = parseInt(args, "limit-steps", 0, 0);
+    c.syntheticSamples = parseInt(args, "synthetic-samples", 2048, 1);
+    c.evalLimit = parseInt(args, "eval-limit", 0, 0);
+    c.evalEachEpoch = args.has("eval-each-epoch");
+    c.memReuse = args.valueOr("mem-reuse", "on") != "off";
+    c.resumeFrom = args.valueOr("resume", "");
+    const auto session = args.value("output");
+    if (!session)
+        throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
+
+    engine::Trainer trainer(c);
+    if (auto s = trainer.prepare(); !s) throw CliError{s.error()};
+    auto rec = engine::RunRecorder::open(*session, c.model + " on " + c.dataset, c.toJson());
+    if (!rec) throw CliError{rec.error()};
+    auto print = [&args](const std::string& line) {
+        if (!args.json) std::cerr << line << "\n";
+    };
+    trainer.addCallback(std::make_shared<engine::LossMonitor>(args.json ? 0 : 100, print));
+    trainer.addCallback(std::make_shared<engine::SummaryCollector>(
+        rec.value().get(), args.valueOr("tensorboard-dir", "")));
+    if (auto dir = args.value("checkpoint-dir"))
+        trainer.addCallback(std::make_shared<engine::ModelCheckpoint>(
+            *dir, "checkpoint_" + c.model, parseInt(args, "save-steps", 0, 0),
+            static_cast<int>(parseInt(args, "save-epochs", 1, 0)),
+            static_cast<int>(parseInt(args, "keep", 5, 1))));
+    const engine::TrainResult r = trainer.run();
+    for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
+
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    kv(w, "status", r.status);
+    kv(w, "reason", r.reason);
+    kv(w, "epochs", int64_t{r.epochs});
+    kv(w, "steps", r.steps);
+    w.Key("samples_per_s");
+    writeDouble(w, r.samplesPerS);
+    w.Key("train_seconds");
+    writeDouble(w, r.trainSeconds);
+    w.Key("final");
+    w.StartObject();
+    w.Key("loss");
+    writeDouble(w, r.finalLoss);
+    w.EndObject();
+    w.Key("eval");
+    w.StartObject();
+    for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"}) {
+        auto it = r.eval.find(k);
+        w.Key(k);
+        if (it == r.eval.end())
+            w.Null();
+        else
+            writeDouble(w, it->second);
+    }
+    w.EndObject();
+    kv(w, "run_id", rec.value()->runId());
+    kv(w, "overflow_steps", r.overflowSteps);
+    w.EndObject();
+    const std::string summary = buf.GetString();
+    if (auto s = rec.value()->finish(r.status, r.reason, summary); !s)
+        std::cerr << "warning: could not record the run's end: " << s.error() << "\n";
+    if (args.json) {
+        printJson(buf);
+    } else {
+        std::cout << "status: " << r.status << " (" << r.reason << ")\nepochs: " << r.epochs
+                  << "  steps: " << r.steps << "\nsamples/s: " << r.samplesPerS
+                  << "  train seconds: " << r.trainSeconds << "\nfinal loss: " << r.finalLoss
+                  << "\n";
+        for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
+            if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
+    }
+    return r.status == "failed" ? 1 : 0;
+}
+
+}  // namespace
+
+TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the run in a session",
+               "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
+               "--optimizer sgd|adam --lr X --seed S -o SESSION [--json]",
+               {{"model", true, "mlp | lenet5"},
+                {"dataset", true, "fashion-mnist | synthetic"},
+                {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
+                {"epochs", true, "epochs to train"},
+                {"batch-size", true, "batch size"},
+                {"optimizer", true, "sgd | adam"},
+                {"lr", true, "learning rate"},
+                {"momentum", true, "SGD momentum (default 0.9)"},
+                {"nesterov", false, "Nesterov momentum"},
+                {"weight-decay", true, "L2 weight decay"},
+                {"lr-schedule", true, "constant | step | cosine"},
+                {"clip-norm", true, "clip gradients to this global norm"},
+                {"seed", true, "random seed (same seed, same loss curve)"},
+                {"output", true, "(-o) session file to record the run in"},
+                {"amp", true, "O0 | O1 | O2"},
+                {"loss-scale", true, "static:N | dynamic"},
+                {"num-shards", true, "data shards"},
+                {"shard-id", true, "this run's shard"},
+                {"checkpoint-dir", true, "save checkpoints here"},
+                {"save-steps", true, "checkpoint every N steps"},
+                {"save-epochs", true, "checkpoint every N epochs (default 1)"},
+                {"keep", true, "checkpoints to keep (default 5)"},
+                {"resume", true, "checkpoint to resume from"},
+                {"limit-steps", true, "stop after N global steps"},
+                {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
+                {"eval-limit", true, "evaluate on at most N test samples"},
+                {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
+                {"mem-reuse", true, "on | off"},
+                {"tensorboard-dir", true, "also write a TensorBoard event file here"}},
+               &runTrain, 0, 0);
+
+}  // namespace ts::cli

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""PyTorch peer of bench/train_throughput.cpp: the same MLP 784-256-128-10 and LeNet-5 (conv1
+5x5 'same' and conv2 5x5 without bias, 2x2 max pools, fc 400-120-84-10), Fashion-MNIST from the
+Debian package, batch 64, SGD lr 0.05 momentum 0.9, pixels/255, shuffled, drop_remainder.
+Prints samples/s over the training loop only and the test accuracy.
+Run as bench/run_train_bench.sh does:
+  LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread OPENBLAS_NUM_THREADS=1 \
+  /usr/bin/python3 bench/peer_torch_train.py [epochs] [limit_steps]
+"""
+import gzip
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+DIR = "/usr/share/datasets/fashion-mnist"
+
+
+def idx(path):
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    magic, n = struct.unpack(">II", data[:8])
+    if magic == 0x803:
+        rows, cols = struct.unpack(">II", data[8:16])
+        return np.frombuffer(data, np.uint8, offset=16).reshape(n, 1, rows, cols)
+    return np.frombuffer(data, np.uint8, offset=8)
+
+
+def mlp():
+    return nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                         nn.Linear(128, 10))
+
+
+def lenet5():
+    return nn.Sequential(nn.Conv2d(1, 6, 5, padding=2, bias=False), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(6, 16, 5, bias=False), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+
+
+def main():
+    epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    limit = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    torch.set_num_threads(2)
+    torch.manual_seed(1)
+    xtr = torch.from_numpy(idx(f"{DIR}/train-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
+    ytr = torch.from_numpy(idx(f"{DIR}/train-labels-idx1-ubyte.gz").astype(np.int64))
+    xte = torch.from_numpy(idx(f"{DIR}/t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
+    yte = torch.from_numpy(idx(f"{DIR}/t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    for name, make in (("mlp", mlp), ("lenet5", lenet5)):
+        net = make()
+        opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
+        lossf = nn.CrossEntropyLoss()
+        steps, samples, train_s, loss = 0, 0, 0.0, float("nan")
+        g = torch.Generator().manual_seed(1)
+        for _ in range(epochs):
+            perm = torch.randperm(len(xtr), generator=g)
+            for b in range(len(xtr) // 64):
+                if limit and steps >= limit:
+                    break
+                t0 = time.perf_counter()
+                i = perm[b * 64:(b + 1) * 64]
+                x, y = xtr[i], ytr[i]
+                opt.zero_grad()
+                out = lossf(net(x), y)
+                out.backward()
+                opt.step()
+                loss = out.item()
+                train_s += time.perf_counter() - t0
+                steps += 1
+                samples += 64
+        with torch.no_grad():
+            acc = (net(xte).argmax(1) == yte).float().mean().item()
+        print(f"pytorch    {name:7s} epochs={epochs} steps={steps} samples/s={samples / train_s:.0f} "
+              f"train_s={train_s:.2f} final_loss={loss:.4f} test_acc={acc:.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

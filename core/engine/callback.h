@@ -1,0 +1,70 @@
+#pragma once
+// Training callbacks (MindSpore's Callback): begin, epoch_begin, epoch_end, step_begin,
+// step_end, end, each given a RunContext whose originalArgs() exposes the run's state and
+// whose requestStop() ends the run cleanly after the current step.
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ts::engine {
+
+class Optimizer;
+class Cell;
+class Trainer;
+
+/// cb_params, as MindSpore's RunContext.original_args().
+struct RunArgs {
+    int epoch_num = 0;          // epochs to run
+    int64_t batch_num = 0;      // steps per epoch
+    int cur_epoch_num = 0;      // 1-based
+    int64_t cur_step_num = 0;   // global, 1-based
+    int64_t step_in_epoch = 0;  // 1-based
+    double net_outputs = 0;     // the step's loss
+    double lr = 0;
+    double loss_scale = 1;
+    bool overflow = false;  // this step overflowed and was skipped
+    int64_t batch_size = 0;
+    double samples_per_s = 0;  // over the training loop so far
+    double elapsed_s = 0;      // training-loop seconds so far
+    std::map<std::string, double>
+        eval_results;  // last per-epoch evaluation ("accuracy", "loss", ...)
+    Optimizer* optimizer = nullptr;
+    Cell* train_network = nullptr;
+    Trainer* trainer = nullptr;
+};
+
+class RunContext {
+public:
+    RunArgs& originalArgs() { return m_args; }
+    const RunArgs& originalArgs() const { return m_args; }
+    /// Ends the run after the current step with status "stopped" (or "failed" when failed).
+    void requestStop(const std::string& reason, bool failed = false) {
+        if (!m_stop) {
+            m_stop = true;
+            m_reason = reason;
+            m_failed = failed;
+        }
+    }
+    bool stopRequested() const { return m_stop; }
+    const std::string& stopReason() const { return m_reason; }
+    bool stopIsFailure() const { return m_failed; }
+
+private:
+    RunArgs m_args;
+    bool m_stop = false;
+    bool m_failed = false;
+    std::string m_reason;
+};
+
+class Callback {
+public:
+    virtual ~Callback() = default;
+    virtual void begin(RunContext&) {}
+    virtual void epochBegin(RunContext&) {}
+    virtual void epochEnd(RunContext&) {}
+    virtual void stepBegin(RunContext&) {}
+    virtual void stepEnd(RunContext&) {}
+    virtual void end(RunContext&) {}
+};
+
+}  // namespace ts::engine

@@ -1,0 +1,501 @@
+// Dense-algebra and neural-network ops: MatMul (OpenBLAS), BiasAdd, Conv2D (im2col + GEMM),
+// pooling, batch norm, dropout.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "core/engine/op_util.h"
+#include "core/engine/ops.h"
+
+namespace ts::engine::ops {
+
+using detail::detach;
+using detail::requireF32;
+using detail::run1;
+
+namespace {
+
+/// op(A)[M,K] x op(B)[K,N] for row-major 2-D A and B.
+Tensor gemm(const Tensor& A, bool tA, const Tensor& B, bool tB) {
+    const int64_t M = tA ? A.dim(1) : A.dim(0);
+    const int64_t K = tA ? A.dim(0) : A.dim(1);
+    const int64_t KB = tB ? B.dim(1) : B.dim(0);
+    const int64_t N = tB ? B.dim(0) : B.dim(1);
+    if (K != KB)
+        throw std::invalid_argument("MatMul: inner dimensions differ: " + shapeString(A.shape()) +
+                                    (tA ? "^T" : "") + " x " + shapeString(B.shape()) +
+                                    (tB ? "^T" : ""));
+    Tensor C = Tensor::empty({M, N});
+    if (M == 0 || N == 0) return C;
+    if (K == 0) {
+        std::memset(C.raw(), 0, C.nbytes());
+        return C;
+    }
+    cblas_sgemm(CblasRowMajor, tA ? CblasTrans : CblasNoTrans, tB ? CblasTrans : CblasNoTrans,
+                static_cast<int>(M), static_cast<int>(N), static_cast<int>(K), 1.0f, A.f32(),
+                static_cast<int>(A.dim(1)), B.f32(), static_cast<int>(B.dim(1)), 0.0f, C.f32(),
+                static_cast<int>(N));
+    return C;
+}
+
+void require2(std::string_view op, const Tensor& t) {
+    requireF32(op, t);
+    if (t.rank() != 2)
+        throw std::invalid_argument(std::string(op) + ": expects a 2-D tensor, got " +
+                                    shapeString(t.shape()));
+}
+
+void require4(std::string_view op, const Tensor& t) {
+    requireF32(op, t);
+    if (t.rank() != 4)
+        throw std::invalid_argument(std::string(op) + ": expects NCHW, got " +
+                                    shapeString(t.shape()));
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b, bool transA, bool transB) {
+    require2("MatMul", a);
+    require2("MatMul", b);
+    Tensor out = run1("MatMul", {a, b},
+                      [&](std::vector<Tensor>& in) { return gemm(in[0], transA, in[1], transB); });
+    const Tensor da = detach(a), db = detach(b);
+    const bool ga = a.requiresGrad(), gb = b.requiresGrad();
+    return record(out, "MatMul", {a, b}, [=](const Tensor& g) {
+        Tensor gradA, gradB;
+        if (ga)
+            gradA = run1(
+                "MatMulGrad", {g, db},
+                [&](std::vector<Tensor>& in) {
+                    return transA ? gemm(in[1], transB, in[0], true)
+                                  : gemm(in[0], false, in[1], !transB);
+                },
+                true);
+        if (gb)
+            gradB = run1(
+                "MatMulGrad", {g, da},
+                [&](std::vector<Tensor>& in) {
+                    return transB ? gemm(in[0], true, in[1], transA)
+                                  : gemm(in[1], !transA, in[0], false);
+                },
+                true);
+        return std::vector<Tensor>{gradA, gradB};
+    });
+}
+
+Tensor biasAdd(const Tensor& x, const Tensor& b) {
+    requireF32("BiasAdd", x);
+    requireF32("BiasAdd", b);
+    if (x.rank() < 2 || b.rank() != 1 || b.dim(0) != x.dim(1))
+        throw std::invalid_argument("BiasAdd: bias " + shapeString(b.shape()) + " does not match " +
+                                    shapeString(x.shape()));
+    const int64_t N = x.dim(0), C = x.dim(1), inner = x.numel() / std::max<int64_t>(1, N * C);
+    Tensor out = run1("BiasAdd", {x, b}, [&](std::vector<Tensor>& in) {
+        Tensor o = Tensor::empty(in[0].shape());
+        const float* px = in[0].f32();
+        const float* pb = in[1].f32();
+        float* po = o.f32();
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t c = 0; c < C; ++c) {
+                const float bv = pb[c];
+                const int64_t base = (n * C + c) * inner;
+                for (int64_t i = 0; i < inner; ++i) po[base + i] = px[base + i] + bv;
+            }
+        return o;
+    });
+    return record(out, "BiasAdd", {x, b}, [N, C, inner](const Tensor& g) {
+        Tensor gb = run1(
+            "BiasAddGrad", {g},
+            [&](std::vector<Tensor>& in) {
+                Tensor o = Tensor::zeros({C});
+                const float* pg = in[0].f32();
+                float* po = o.f32();
+                for (int64_t n = 0; n < N; ++n)
+                    for (int64_t c = 0; c < C; ++c) {
+                        float s = 0;
+                        const int64_t base = (n * C + c) * inner;
+                        for (int64_t i = 0; i < inner; ++i) s += pg[base + i];
+                        po[c] += s;
+                    }
+                return o;
+            },
+            true);
+        return std::vector<Tensor>{g, gb};
+    });
+}
+
+namespace {
+
+struct ConvGeom {
+    int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, pt, pl;
+};
+
+void im2col(const float* x, float* col, const ConvGeom& g) {
+    const int64_t ohw = g.OH * g.OW, cols = g.N * ohw;
+    for (int64_t c = 0; c < g.C; ++c)
+        for (int64_t kh = 0; kh < g.KH; ++kh)
+            for (int64_t kw = 0; kw < g.KW; ++kw) {
+                float* row = col + ((c * g.KH + kh) * g.KW + kw) * cols;
+                for (int64_t n = 0; n < g.N; ++n) {
+                    const float* xp = x + (n * g.C + c) * g.H * g.W;
+                    float* r = row + n * ohw;
+                    for (int64_t oh = 0; oh < g.OH; ++oh) {
+                        const int64_t ih = oh * g.sh - g.pt + kh;
+                        float* ro = r + oh * g.OW;
+                        if (ih < 0 || ih >= g.H) {
+                            std::fill(ro, ro + g.OW, 0.f);
+                            continue;
+                        }
+                        const float* xr = xp + ih * g.W;
+                        for (int64_t ow = 0; ow < g.OW; ++ow) {
+                            const int64_t iw = ow * g.sw - g.pl + kw;
+                            ro[ow] = (iw >= 0 && iw < g.W) ? xr[iw] : 0.f;
+                        }
+                    }
+                }
+            }
+}
+
+void col2im(const float* col, float* x, const ConvGeom& g) {
+    std::memset(x, 0, sizeof(float) * static_cast<size_t>(g.N * g.C * g.H * g.W));
+    const int64_t ohw = g.OH * g.OW, cols = g.N * ohw;
+    for (int64_t c = 0; c < g.C; ++c)
+        for (int64_t kh = 0; kh < g.KH; ++kh)
+            for (int64_t kw = 0; kw < g.KW; ++kw) {
+                const float* row = col + ((c * g.KH + kh) * g.KW + kw) * cols;
+                for (int64_t n = 0; n < g.N; ++n) {
+                    float* xp = x + (n * g.C + c) * g.H * g.W;
+                    const float* r = row + n * ohw;
+                    for (int64_t oh = 0; oh < g.OH; ++oh) {
+                        const int64_t ih = oh * g.sh - g.pt + kh;
+                        if (ih < 0 || ih >= g.H) continue;
+                        float* xr = xp + ih * g.W;
+                        const float* ro = r + oh * g.OW;
+                        for (int64_t ow = 0; ow < g.OW; ++ow) {
+                            const int64_t iw = ow * g.sw - g.pl + kw;
+                            if (iw >= 0 && iw < g.W) xr[iw] += ro[ow];
+                        }
+                    }
+                }
+            }
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt) {
+    require4("Conv2D", x);
+    require4("Conv2D", w);
+    if (w.dim(1) != x.dim(1))
+        throw std::invalid_argument("Conv2D: weight " + shapeString(w.shape()) + " expects " +
+                                    std::to_string(w.dim(1)) + " input channels, input is " +
+                                    shapeString(x.shape()));
+    if (opt.strideH < 1 || opt.strideW < 1)
+        throw std::invalid_argument("Conv2D: stride must be >= 1");
+    ConvGeom g{x.dim(0), x.dim(1), x.dim(2),    x.dim(3),    w.dim(0), w.dim(2), w.dim(3),
+               0,        0,        opt.strideH, opt.strideW, opt.padH, opt.padW};
+    if (opt.padSame) {
+        g.OH = (g.H + g.sh - 1) / g.sh;
+        g.OW = (g.W + g.sw - 1) / g.sw;
+        g.pt = std::max<int64_t>(0, (g.OH - 1) * g.sh + g.KH - g.H) / 2;
+        g.pl = std::max<int64_t>(0, (g.OW - 1) * g.sw + g.KW - g.W) / 2;
+    } else {
+        g.OH = (g.H + 2 * g.pt - g.KH) / g.sh + 1;
+        g.OW = (g.W + 2 * g.pl - g.KW) / g.sw + 1;
+    }
+    if (g.OH <= 0 || g.OW <= 0)
+        throw std::invalid_argument("Conv2D: kernel " + shapeString(w.shape()) +
+                                    " larger than input " + shapeString(x.shape()));
+    const bool hasBias = bias.defined();
+    if (hasBias && (bias.rank() != 1 || bias.dim(0) != g.O))
+        throw std::invalid_argument("Conv2D: bias " + shapeString(bias.shape()) +
+                                    " does not match " + std::to_string(g.O) + " output channels");
+    const int64_t ckk = g.C * g.KH * g.KW, ohw = g.OH * g.OW;
+    Tensor col = Tensor::empty({ckk, g.N * ohw});
+    std::vector<Tensor> inputs{x, w};
+    if (hasBias) inputs.push_back(bias);
+    Tensor out = run1("Conv2D", inputs, [&](std::vector<Tensor>& in) {
+        im2col(in[0].f32(), col.f32(), g);
+        Tensor y = gemm(in[1].view({g.O, ckk}), false, col, false);  // [O, N*OHW]
+        Tensor o = Tensor::empty({g.N, g.O, g.OH, g.OW});
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oc = 0; oc < g.O; ++oc) {
+                const float b = hasBias ? in[2].f32()[oc] : 0.f;
+                const float* src = y.f32() + oc * g.N * ohw + n * ohw;
+                float* dst = o.f32() + (n * g.O + oc) * ohw;
+                for (int64_t p = 0; p < ohw; ++p) dst[p] = src[p] + b;
+            }
+        return o;
+    });
+    const Tensor dw = detach(w);
+    const bool gx = x.requiresGrad();
+    return record(out, "Conv2D", inputs, [g, col, dw, gx, hasBias, ckk, ohw](const Tensor& grad) {
+        // gY' [O, N*OHW]
+        Tensor gy = Tensor::empty({g.O, g.N * ohw});
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oc = 0; oc < g.O; ++oc)
+                std::memcpy(gy.f32() + oc * g.N * ohw + n * ohw, grad.f32() + (n * g.O + oc) * ohw,
+                            sizeof(float) * static_cast<size_t>(ohw));
+        std::vector<Tensor> grads(hasBias ? 3 : 2);
+        grads[1] = run1(
+            "Conv2DBackpropFilter", {gy, col},
+            [&](std::vector<Tensor>& in) {
+                return gemm(in[0], false, in[1], true).view({g.O, g.C, g.KH, g.KW});
+            },
+            true);
+        if (gx)
+            grads[0] = run1(
+                "Conv2DBackpropInput", {gy, dw},
+                [&](std::vector<Tensor>& in) {
+                    Tensor dcol = gemm(in[1].view({g.O, ckk}), true, in[0], false);
+                    Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
+                    col2im(dcol.f32(), dx.f32(), g);
+                    return dx;
+                },
+                true);
+        if (hasBias)
+            grads[2] = run1(
+                "BiasAddGrad", {gy},
+                [&](std::vector<Tensor>& in) {
+                    Tensor o = Tensor::empty({g.O});
+                    for (int64_t oc = 0; oc < g.O; ++oc) {
+                        float s = 0;
+                        const float* p = in[0].f32() + oc * g.N * ohw;
+                        for (int64_t i = 0; i < g.N * ohw; ++i) s += p[i];
+                        o.f32()[oc] = s;
+                    }
+                    return o;
+                },
+                true);
+        return grads;
+    });
+}
+
+namespace {
+struct PoolGeom {
+    int64_t N, C, H, W, OH, OW, k, s;
+};
+PoolGeom poolGeom(std::string_view op, const Tensor& x, int k, int s) {
+    require4(op, x);
+    if (k < 1 || s < 1)
+        throw std::invalid_argument(std::string(op) + ": kernel and stride must be >= 1");
+    PoolGeom g{x.dim(0), x.dim(1), x.dim(2), x.dim(3), 0, 0, k, s};
+    g.OH = (g.H - k) / s + 1;
+    g.OW = (g.W - k) / s + 1;
+    if (g.H < k || g.W < k)
+        throw std::invalid_argument(std::string(op) + ": kernel " + std::to_string(k) +
+                                    " larger than input " + shapeString(x.shape()));
+    return g;
+}
+}  // namespace
+
+Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
+    const PoolGeom g = poolGeom("MaxPool", x, kernel, stride);
+    Tensor argmax = Tensor::empty({g.N, g.C, g.OH, g.OW}, DType::Int32);
+    Tensor out = run1("MaxPool", {x}, [&](std::vector<Tensor>& in) {
+        Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
+        for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
+            const float* xp = in[0].f32() + nc * g.H * g.W;
+            float* op = o.f32() + nc * g.OH * g.OW;
+            int32_t* ap = argmax.i32() + nc * g.OH * g.OW;
+            for (int64_t oh = 0; oh < g.OH; ++oh)
+                for (int64_t ow = 0; ow < g.OW; ++ow) {
+                    float best = -std::numeric_limits<float>::infinity();
+                    int32_t bi = static_cast<int32_t>((oh * g.s) * g.W + ow * g.s);
+                    for (int64_t i = 0; i < g.k; ++i)
+                        for (int64_t j = 0; j < g.k; ++j) {
+                            const int64_t idx = (oh * g.s + i) * g.W + ow * g.s + j;
+                            if (xp[idx] > best) {
+                                best = xp[idx];
+                                bi = static_cast<int32_t>(idx);
+                            }
+                        }
+                    op[oh * g.OW + ow] = best;
+                    ap[oh * g.OW + ow] = bi;
+                }
+        }
+        return o;
+    });
+    return record(out, "MaxPool", {x}, [g, argmax](const Tensor& grad) {
+        return std::vector<Tensor>{run1(
+            "MaxPoolGrad", {grad, argmax},
+            [&](std::vector<Tensor>& in) {
+                Tensor dx = Tensor::zeros({g.N, g.C, g.H, g.W});
+                const int64_t ohw = g.OH * g.OW;
+                for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
+                    float* d = dx.f32() + nc * g.H * g.W;
+                    const float* gp = in[0].f32() + nc * ohw;
+                    const int32_t* ap = in[1].i32() + nc * ohw;
+                    for (int64_t p = 0; p < ohw; ++p) d[ap[p]] += gp[p];
+                }
+                return dx;
+            },
+            true)};
+    });
+}
+
+Tensor avgPool2d(const Tensor& x, int kernel, int stride) {
+    const PoolGeom g = poolGeom("AvgPool", x, kernel, stride);
+    const float inv = 1.f / static_cast<float>(g.k * g.k);
+    Tensor out = run1("AvgPool", {x}, [&](std::vector<Tensor>& in) {
+        Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
+        for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
+            const float* xp = in[0].f32() + nc * g.H * g.W;
+            float* op = o.f32() + nc * g.OH * g.OW;
+            for (int64_t oh = 0; oh < g.OH; ++oh)
+                for (int64_t ow = 0; ow < g.OW; ++ow) {
+                    float s = 0;
+                    for (int64_t i = 0; i < g.k; ++i)
+                        for (int64_t j = 0; j < g.k; ++j)
+                            s += xp[(oh * g.s + i) * g.W + ow * g.s + j];
+                    op[oh * g.OW + ow] = s * inv;
+                }
+        }
+        return o;
+    });
+    return record(out, "AvgPool", {x}, [g, inv](const Tensor& grad) {
+        return std::vector<Tensor>{run1(
+            "AvgPoolGrad", {grad},
+            [&](std::vector<Tensor>& in) {
+                Tensor dx = Tensor::zeros({g.N, g.C, g.H, g.W});
+                for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
+                    float* d = dx.f32() + nc * g.H * g.W;
+                    const float* gp = in[0].f32() + nc * g.OH * g.OW;
+                    for (int64_t oh = 0; oh < g.OH; ++oh)
+                        for (int64_t ow = 0; ow < g.OW; ++ow) {
+                            const float v = gp[oh * g.OW + ow] * inv;
+                            for (int64_t i = 0; i < g.k; ++i)
+                                for (int64_t j = 0; j < g.k; ++j)
+                                    d[(oh * g.s + i) * g.W + ow * g.s + j] += v;
+                        }
+                }
+                return dx;
+            },
+            true)};
+    });
+}
+
+Tensor batchNorm2d(const Tensor& x, const Tensor& gamma, const Tensor& beta, Tensor& runningMean,
+                   Tensor& runningVar, bool training, float momentum, float eps) {
+    require4("BatchNorm", x);
+    const int64_t N = x.dim(0), C = x.dim(1), HW = x.dim(2) * x.dim(3), M = N * HW;
+    for (const Tensor* t :
+         std::initializer_list<const Tensor*>{&gamma, &beta, &runningMean, &runningVar})
+        if (!t->defined() || t->rank() != 1 || t->dim(0) != C)
+            throw std::invalid_argument("BatchNorm: parameters must have shape [" +
+                                        std::to_string(C) + "]");
+    Tensor xhat = Tensor::empty(x.shape());
+    Tensor invstd = Tensor::empty({C});
+    Tensor rm = runningMean, rv = runningVar;
+    Tensor out =
+        run1("BatchNorm", {x, gamma, beta, runningMean, runningVar}, [&](std::vector<Tensor>& in) {
+            Tensor o = Tensor::empty(in[0].shape());
+            for (int64_t c = 0; c < C; ++c) {
+                double mean, var;
+                if (training) {
+                    double s = 0, s2 = 0;
+                    for (int64_t n = 0; n < N; ++n) {
+                        const float* p = in[0].f32() + (n * C + c) * HW;
+                        for (int64_t i = 0; i < HW; ++i) s += p[i];
+                    }
+                    mean = s / static_cast<double>(M);
+                    for (int64_t n = 0; n < N; ++n) {
+                        const float* p = in[0].f32() + (n * C + c) * HW;
+                        for (int64_t i = 0; i < HW; ++i) s2 += (p[i] - mean) * (p[i] - mean);
+                    }
+                    var = s2 / static_cast<double>(M);
+                    const double unbiased = M > 1 ? s2 / static_cast<double>(M - 1) : var;
+                    rm.f32()[c] =
+                        static_cast<float>(momentum * rm.f32()[c] + (1 - momentum) * mean);
+                    rv.f32()[c] =
+                        static_cast<float>(momentum * rv.f32()[c] + (1 - momentum) * unbiased);
+                } else {
+                    mean = in[3].f32()[c];
+                    var = in[4].f32()[c];
+                }
+                const float is = static_cast<float>(1.0 / std::sqrt(var + eps));
+                invstd.f32()[c] = is;
+                const float ga = in[1].f32()[c], be = in[2].f32()[c], mu = static_cast<float>(mean);
+                for (int64_t n = 0; n < N; ++n) {
+                    const int64_t base = (n * C + c) * HW;
+                    for (int64_t i = 0; i < HW; ++i) {
+                        const float h = (in[0].f32()[base + i] - mu) * is;
+                        xhat.f32()[base + i] = h;
+                        o.f32()[base + i] = ga * h + be;
+                    }
+                }
+            }
+            return o;
+        });
+    const Tensor dg = detach(gamma);
+    return record(out, "BatchNorm", {x, gamma, beta}, [=](const Tensor& grad) {
+        Tensor dgamma = Tensor::zeros({C}), dbeta = Tensor::zeros({C});
+        Tensor dx = run1(
+            "BatchNormGrad", {grad, xhat, dg, invstd},
+            [&](std::vector<Tensor>& in) {
+                Tensor o = Tensor::empty(in[0].shape());
+                for (int64_t c = 0; c < C; ++c) {
+                    double sg = 0, sgh = 0;
+                    for (int64_t n = 0; n < N; ++n) {
+                        const int64_t base = (n * C + c) * HW;
+                        for (int64_t i = 0; i < HW; ++i) {
+                            sg += in[0].f32()[base + i];
+                            sgh += in[0].f32()[base + i] * in[1].f32()[base + i];
+                        }
+                    }
+                    dgamma.f32()[c] = static_cast<float>(sgh);
+                    dbeta.f32()[c] = static_cast<float>(sg);
+                    const float ga = in[2].f32()[c], is = in[3].f32()[c];
+                    const float mg = static_cast<float>(sg / static_cast<double>(M));
+                    const float mgh = static_cast<float>(sgh / static_cast<double>(M));
+                    for (int64_t n = 0; n < N; ++n) {
+                        const int64_t base = (n * C + c) * HW;
+                        for (int64_t i = 0; i < HW; ++i) {
+                            const float gv = in[0].f32()[base + i];
+                            o.f32()[base + i] =
+                                training ? ga * is * (gv - mg - in[1].f32()[base + i] * mgh)
+                                         : ga * is * gv;
+                        }
+                    }
+                }
+                return o;
+            },
+            true);
+        return std::vector<Tensor>{dx, dgamma, dbeta};
+    });
+}
+
+Tensor dropout(const Tensor& x, float p, bool training, uint64_t seed) {
+    requireF32("Dropout", x);
+    if (!(p >= 0.f && p < 1.f))
+        throw std::invalid_argument("Dropout: probability must be in [0, 1)");
+    if (!training || p == 0.f) return x;
+    Tensor mask = Tensor::empty(x.shape());
+    const float keepScale = 1.f / (1.f - p);
+    Tensor out = run1("Dropout", {x}, [&](std::vector<Tensor>& in) {
+        std::mt19937_64 rng(seed);
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        Tensor o = Tensor::empty(in[0].shape());
+        for (int64_t i = 0, n = o.numel(); i < n; ++i) {
+            mask.f32()[i] = u(rng) >= p ? keepScale : 0.f;
+            o.f32()[i] = in[0].f32()[i] * mask.f32()[i];
+        }
+        return o;
+    });
+    return record(out, "Dropout", {x}, [mask](const Tensor& grad) {
+        return std::vector<Tensor>{run1(
+            "DropoutGrad", {grad, mask},
+            [](std::vector<Tensor>& in) {
+                Tensor o = Tensor::empty(in[0].shape());
+                for (int64_t i = 0, n = o.numel(); i < n; ++i)
+                    o.f32()[i] = in[0].f32()[i] * in[1].f32()[i];
+                return o;
+            },
+            true)};
+    });
+}
+
+}  // namespace ts::engine::ops

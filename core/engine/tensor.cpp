@@ -1,0 +1,229 @@
+#include "core/engine/tensor.h"
+
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace ts::engine {
+
+size_t dtypeSize(DType t) {
+    switch (t) {
+        case DType::Float32:
+            return 4;
+        case DType::Float16:
+            return 2;
+        case DType::Int32:
+            return 4;
+        case DType::Int64:
+            return 8;
+        case DType::UInt8:
+            return 1;
+    }
+    return 4;
+}
+
+const char* dtypeName(DType t) {
+    switch (t) {
+        case DType::Float32:
+            return "Float32";
+        case DType::Float16:
+            return "Float16";
+        case DType::Int32:
+            return "Int32";
+        case DType::Int64:
+            return "Int64";
+        case DType::UInt8:
+            return "UInt8";
+    }
+    return "?";
+}
+
+bool dtypeFromName(const std::string& name, DType* out) {
+    static const std::pair<const char*, DType> table[] = {{"Float32", DType::Float32},
+                                                          {"Float16", DType::Float16},
+                                                          {"Int32", DType::Int32},
+                                                          {"Int64", DType::Int64},
+                                                          {"UInt8", DType::UInt8}};
+    for (const auto& [n, t] : table)
+        if (name == n) {
+            *out = t;
+            return true;
+        }
+    return false;
+}
+
+int64_t numel(const Shape& s) {
+    int64_t n = 1;
+    for (int64_t d : s) n *= d;
+    return n;
+}
+
+std::string shapeString(const Shape& s) {
+    std::string out = "[";
+    for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+    return out + "]";
+}
+
+Storage::Storage(MemoryPool& p, size_t n) : pool(&p), data(p.allocate(n)), bytes(n) {
+    if (!data) throw std::bad_alloc();
+}
+Storage::~Storage() {
+    pool->release(data, bytes);
+}
+
+Tensor Tensor::empty(const Shape& shape, DType dtype) {
+    auto impl = std::make_shared<TensorImpl>();
+    impl->shape = shape;
+    impl->dtype = dtype;
+    impl->storage = std::make_shared<Storage>(
+        MemoryPool::current(), static_cast<size_t>(engine::numel(shape)) * dtypeSize(dtype));
+    return Tensor(std::move(impl));
+}
+
+Tensor Tensor::zeros(const Shape& shape, DType dtype) {
+    Tensor t = empty(shape, dtype);
+    std::memset(t.raw(), 0, t.nbytes());
+    return t;
+}
+
+Tensor Tensor::full(const Shape& shape, float value) {
+    Tensor t = empty(shape);
+    float* p = t.f32();
+    for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = value;
+    return t;
+}
+
+Tensor Tensor::fromVector(const Shape& shape, const std::vector<float>& values) {
+    Tensor t = empty(shape);
+    if (static_cast<int64_t>(values.size()) != t.numel())
+        throw std::invalid_argument("fromVector: " + std::to_string(values.size()) +
+                                    " values for shape " + shapeString(shape));
+    std::memcpy(t.raw(), values.data(), t.nbytes());
+    return t;
+}
+
+Tensor Tensor::clone() const {
+    Tensor t = empty(shape(), dtype());
+    std::memcpy(t.raw(), raw(), nbytes());
+    return t;
+}
+
+Tensor Tensor::view(const Shape& s) const {
+    if (engine::numel(s) != numel())
+        throw std::invalid_argument("view: cannot reshape " + shapeString(shape()) + " to " +
+                                    shapeString(s));
+    auto impl = std::make_shared<TensorImpl>();
+    impl->shape = s;
+    impl->dtype = dtype();
+    impl->storage = m_impl->storage;
+    return Tensor(std::move(impl));
+}
+
+namespace {
+template <class S>
+void toFloat(const S* in, float* out, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(in[i]);
+}
+}  // namespace
+
+Tensor Tensor::to(DType target) const {
+    if (target == dtype()) return clone();
+    Tensor out = empty(shape(), target);
+    const int64_t n = numel();
+    if (target == DType::Float32) {
+        float* o = out.f32();
+        switch (dtype()) {
+            case DType::Float16: {
+                const auto* h = data<uint16_t>();
+                for (int64_t i = 0; i < n; ++i) o[i] = halfToFloat(h[i]);
+                break;
+            }
+            case DType::Int32:
+                toFloat(data<int32_t>(), o, n);
+                break;
+            case DType::Int64:
+                toFloat(data<int64_t>(), o, n);
+                break;
+            case DType::UInt8:
+                toFloat(data<uint8_t>(), o, n);
+                break;
+            case DType::Float32:
+                break;
+        }
+        return out;
+    }
+    if (dtype() != DType::Float32) return to(DType::Float32).to(target);
+    const float* in = f32();
+    switch (target) {
+        case DType::Float16: {
+            auto* h = out.data<uint16_t>();
+            for (int64_t i = 0; i < n; ++i) h[i] = floatToHalf(in[i]);
+            break;
+        }
+        case DType::Int32:
+            for (int64_t i = 0; i < n; ++i) out.i32()[i] = static_cast<int32_t>(in[i]);
+            break;
+        case DType::Int64:
+            for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = static_cast<int64_t>(in[i]);
+            break;
+        case DType::UInt8:
+            for (int64_t i = 0; i < n; ++i) out.data<uint8_t>()[i] = static_cast<uint8_t>(in[i]);
+            break;
+        case DType::Float32:
+            break;
+    }
+    return out;
+}
+
+uint16_t floatToHalf(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const uint32_t absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u)
+        return static_cast<uint16_t>(sign | (absx > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
+    if (absx < 0x38800000u) {                                               // subnormal / zero
+        if (absx < 0x33000000u) return static_cast<uint16_t>(sign);
+        const uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+        const int shift = 126 - static_cast<int>(absx >> 23);
+        uint32_t v = mant >> shift;
+        const uint32_t rem = mant & ((1u << shift) - 1);
+        const uint32_t half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (v & 1))) ++v;
+        return static_cast<uint16_t>(sign | v);
+    }
+    uint32_t v = ((absx >> 13) - (112u << 10));
+    const uint32_t rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (v & 1))) ++v;
+    return static_cast<uint16_t>(sign | v);
+}
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t mant = h & 0x3ffu;
+    uint32_t x;
+    if (exp == 0) {
+        if (mant == 0) {
+            x = sign;
+        } else {
+            exp = 113;
+            while (!(mant & 0x400u)) {
+                mant <<= 1;
+                --exp;
+            }
+            mant &= 0x3ffu;
+            x = sign | (exp << 23) | (mant << 13);
+        }
+    } else if (exp == 31) {
+        x = sign | 0x7f800000u | (mant << 13);
+    } else {
+        x = sign | ((exp + 112) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
+}  // namespace ts::engine

@@ -1,0 +1,150 @@
+#pragma once
+// Trainer: runs a model over a data pipeline with an optimizer, mixed precision, callbacks,
+// checkpoints and per-epoch evaluation (MindSpore's Model.train / Model.eval). run() executes
+// on the calling thread (the GUI calls it from a QThread); requestStop(), pause(), resume()
+// and progress() are safe from any other thread (atomic flags checked between steps).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/engine/callback.h"
+#include "core/engine/cell.h"
+#include "core/engine/dataset.h"
+#include "core/engine/dispatcher.h"
+#include "core/engine/layers.h"
+#include "core/engine/memory_pool.h"
+#include "core/engine/optimizer.h"
+
+namespace ts::engine {
+
+struct TrainConfig {
+    std::string model = "mlp";          // mlp | lenet5
+    std::string dataset = "synthetic";  // fashion-mnist | synthetic
+    std::string datasetDir;             // fashion-mnist files ("" = Debian package path)
+    int64_t syntheticSamples = 2048;
+    int epochs = 1;
+    int64_t batchSize = 64;
+    bool dropRemainder = true;
+    std::string optimizer = "sgd";  // sgd | adam
+    double lr = 0.05;
+    double momentum = 0.9;
+    bool nesterov = false;
+    double weightDecay = 0.0;
+    std::string lrSchedule = "constant";  // constant | step | cosine
+    int64_t lrStepEpochs = 1;
+    double lrGamma = 0.1;
+    double clipNorm = 0.0;  // 0 = off
+    uint64_t seed = 1;
+    std::string amp = "O0";          // O0 | O1 | O2
+    std::string lossScale = "none";  // none | static:N | dynamic
+    int64_t numShards = 1, shardId = 0;
+    int64_t limitSteps = 0;      // stop after this many global steps (0 = off)
+    bool evalEachEpoch = false;  // evaluate on the test split after every epoch
+    bool evalAtEnd = true;       // evaluate on the test split after the last epoch
+    int64_t evalLimit = 0;       // evaluate on at most this many test samples (0 = all)
+    bool memReuse = true;
+    std::string resumeFrom;  // checkpoint to resume from
+    /// JSON object of every setting (stored with the run).
+    std::string toJson() const;
+};
+
+struct TrainResult {
+    std::string status = "failed";  // completed | stopped | failed
+    std::string reason;
+    int epochs = 0;     // epochs completed
+    int64_t steps = 0;  // global steps completed
+    double samplesPerS = 0;
+    double trainSeconds = 0;
+    double finalLoss = 0;
+    std::map<std::string, double> eval;
+    int64_t overflowSteps = 0;
+    std::vector<std::string> warnings;  // checkpoint load warnings, ...
+};
+
+/// Thread-safe snapshot for progress bars.
+struct TrainProgress {
+    int epoch = 0, epochs = 0;
+    int64_t step = 0, totalSteps = 0;
+    double loss = 0, lr = 0, lossScale = 1, samplesPerS = 0, elapsedS = 0;
+    bool paused = false, running = false;
+};
+
+class Trainer {
+public:
+    explicit Trainer(TrainConfig config);
+    ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    /// Builds model, data, optimizer (from the config) and loads `resumeFrom`. run() calls it
+    /// when not yet done; call it first to inspect the model or to replace parts below.
+    Status prepare();
+    /// Replaces the network / data after prepare() (tests, custom models). The loss is
+    /// softmax cross entropy on int32 labels.
+    void setNetwork(std::shared_ptr<Cell> net);
+    void setTrainData(std::unique_ptr<DataPipeline> data);
+    void setEvalData(std::unique_ptr<DataPipeline> data);
+
+    void addCallback(std::shared_ptr<Callback> cb);
+    /// The dispatcher all ops of this trainer run through: attach OpObservers here.
+    Dispatcher& dispatcher() { return m_dispatcher; }
+    MemoryPool& memoryPool() { return m_pool; }
+
+    /// Trains; never throws (an exception from an op ends the run with status "failed").
+    TrainResult run();
+    /// Evaluates `data` (default: the eval split) with defaultMetrics.
+    Result<std::map<std::string, double>> evaluate(DataPipeline* data = nullptr);
+
+    void requestStop(const std::string& reason = "stop requested");
+    void pause();
+    void resume();
+    bool paused() const { return m_paused.load(); }
+    TrainProgress progress() const;
+
+    const TrainConfig& config() const { return m_config; }
+    Cell* network() { return m_net.get(); }
+    Optimizer* optimizer() { return m_opt.get(); }
+    DataPipeline* trainData() { return m_train.get(); }
+    int64_t stepsPerEpoch() const;
+    double lossScale() const { return m_lossScale; }
+    /// Writes a checkpoint of the current state (epoch/step completed so far).
+    Status saveCheckpoint(const std::string& path) const;
+
+private:
+    bool trainStep(std::vector<Tensor>& batch, RunContext& ctx);
+    void notifyPhase(Phase p, bool begin);
+    void publish(const RunContext& ctx);
+
+    TrainConfig m_config;
+    MemoryPool m_pool;
+    Dispatcher m_dispatcher;
+    std::shared_ptr<Cell> m_net;
+    std::unique_ptr<Optimizer> m_opt;
+    std::unique_ptr<DataPipeline> m_train, m_eval;
+    std::vector<std::shared_ptr<Callback>> m_callbacks;
+    LrSchedule m_schedule;
+    AmpLevel m_amp = AmpLevel::O0;
+    bool m_dynamicScale = false;
+    double m_lossScale = 1.0;
+    int64_t m_goodSteps = 0;
+    int m_startEpoch = 1;
+    int64_t m_startStep = 0;
+    int m_epochsDone = 0;
+    int64_t m_stepsDone = 0;
+    bool m_prepared = false;
+
+    std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_paused{false};
+    mutable std::mutex m_progressMutex;
+    TrainProgress m_progress;
+    std::string m_stopReason;
+    std::vector<std::string> m_resumeWarnings;
+};
+
+}  // namespace ts::engine
