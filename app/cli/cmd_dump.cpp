@@ -1,0 +1,245 @@
+// trainscope-cli dump stats|overflow|compare: statistics, NaN/Inf scan and msaccucmp-like
+// comparison of HDF5 tensor dumps (any HDF5 file for stats).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "importers/hdf5/dump_scan.h"
+
+namespace ts::cli {
+namespace {
+
+h5::File openH5(const std::string& path) {
+    auto f = h5::File::open(path);
+    if (!f) throw CliError{f.error()};
+    return std::move(f.value());
+}
+
+double parseNumber(const std::string& s, const char* opt) {
+    try {
+        size_t used = 0;
+        double v = std::stod(s, &used);
+        if (used == s.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw CliError{std::string("--") + opt + " needs a number, got \"" + s + "\""};
+}
+
+void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
+    w.StartArray();
+    for (auto d : shape) w.Uint64(d);
+    w.EndArray();
+}
+
+int runStats(const Args& args) {
+    if (args.positional.size() != 2) throw CliError{"usage: dump stats FILE [--path P]"};
+    auto file = openH5(args.positional[1]);
+    auto rows = h5::statsAll(file, args.valueOr("path", ""));
+    if (!rows) throw CliError{rows.error()};
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("datasets");
+    w.StartArray();
+    for (const auto& r : rows.value()) {
+        w.StartObject();
+        kv(w, "path", r.info.path);
+        if (!r.error.empty()) {
+            if (!r.info.dtype.empty()) kv(w, "dtype", r.info.dtype);
+            kv(w, "error", r.error);
+            w.EndObject();
+            continue;
+        }
+        const auto& s = *r.stats;
+        kv(w, "dtype", r.info.dtype);
+        w.Key("shape");
+        writeShape(w, r.info.shape);
+        kv(w, "count", static_cast<int64_t>(s.count));
+        for (auto [k, v] :
+             {std::pair{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"std", s.std}}) {
+            w.Key(k);
+            if (s.finite > 0)
+                writeDouble(w, v);
+            else
+                w.Null();
+        }
+        kv(w, "nan", static_cast<int64_t>(s.nan));
+        kv(w, "posinf", static_cast<int64_t>(s.posinf));
+        kv(w, "neginf", static_cast<int64_t>(s.neginf));
+        kv(w, "zeros", static_cast<int64_t>(s.zeros));
+        w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    if (args.json) {
+        printJson(buf);
+        return 0;
+    }
+    for (const auto& r : rows.value()) {
+        if (!r.error.empty()) {
+            std::printf("%-40s error: %s\n", r.info.path.c_str(), r.error.c_str());
+            continue;
+        }
+        const auto& s = *r.stats;
+        std::printf(
+            "%-40s %-8s n=%llu min=%.6g max=%.6g mean=%.6g std=%.6g nan=%llu +inf=%llu -inf=%llu "
+            "zeros=%llu\n",
+            r.info.path.c_str(), r.info.dtype.c_str(), static_cast<unsigned long long>(s.count),
+            s.min, s.max, s.mean, s.std, static_cast<unsigned long long>(s.nan),
+            static_cast<unsigned long long>(s.posinf), static_cast<unsigned long long>(s.neginf),
+            static_cast<unsigned long long>(s.zeros));
+    }
+    return 0;
+}
+
+int runOverflow(const Args& args) {
+    if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE"};
+    auto file = openH5(args.positional[1]);
+    auto rep = h5::scanOverflow(file);
+    if (!rep) throw CliError{rep.error()};
+    if (!args.json) {
+        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        for (const auto& f : rep->findings)
+            std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
+                        &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
+                        static_cast<unsigned long long>(f.nan),
+                        static_cast<unsigned long long>(f.posinf),
+                        static_cast<unsigned long long>(f.neginf));
+        for (const auto& e : rep->errors) std::printf("error: %s\n", e.c_str());
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("findings");
+    w.StartArray();
+    for (const auto& f : rep->findings) {
+        w.StartObject();
+        kv(w, "path", f.tensor.path);
+        kv(w, "op", f.tensor.op);
+        w.Key("seqid");
+        if (f.tensor.seqid >= 0)
+            w.Int64(f.tensor.seqid);
+        else
+            w.Null();
+        kv(w, "nan", static_cast<int64_t>(f.nan));
+        kv(w, "posinf", static_cast<int64_t>(f.posinf));
+        kv(w, "neginf", static_cast<int64_t>(f.neginf));
+        w.EndObject();
+    }
+    w.EndArray();
+    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    w.Key("first");
+    if (rep->findings.empty())
+        w.Null();
+    else
+        w.String(rep->findings.front().tensor.path.c_str());
+    w.Key("errors");
+    w.StartArray();
+    for (const auto& e : rep->errors) w.String(e.c_str());
+    w.EndArray();
+    w.EndObject();
+    printJson(buf);
+    return 0;
+}
+
+int runCompare(const Args& args) {
+    if (args.positional.size() != 3)
+        throw CliError{"usage: dump compare A B [--cos 0.99] [--max-rel X]"};
+    auto a = openH5(args.positional[1]);
+    auto b = openH5(args.positional[2]);
+    h5::CompareThresholds t;
+    if (auto v = args.value("cos")) t.minCosine = parseNumber(*v, "cos");
+    if (auto v = args.value("max-rel")) t.maxRel = parseNumber(*v, "max-rel");
+    if (auto v = args.value("max-abs")) t.maxAbs = parseNumber(*v, "max-abs");
+    auto rep = h5::compareDumps(a, b, t);
+    if (!rep) throw CliError{rep.error()};
+    if (auto csv = args.value("csv")) {
+        std::ofstream out(*csv, std::ios::binary);
+        out << h5::compareCsv(rep.value());
+        if (!out) throw CliError{"cannot write " + *csv};
+    }
+    const std::string first =
+        rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
+    if (!args.json) {
+        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        for (const auto& p : rep->pairs)
+            std::printf(
+                "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
+                "nonfinite_mismatch=%llu %s%s\n",
+                p.tensor.path == first ? "* " : "  ", p.tensor.path.c_str(), p.figures.cosine,
+                p.figures.maxAbs, p.figures.maxRel, p.figures.meanAbs, p.figures.rmse,
+                static_cast<unsigned long long>(p.figures.nonfiniteMismatch),
+                p.pass ? "pass" : "FAIL", p.error.empty() ? "" : (" (" + p.error + ")").c_str());
+        for (const auto& u : rep->unmatchedA) std::printf("unmatched (only in A): %s\n", u.c_str());
+        for (const auto& u : rep->unmatchedB) std::printf("unmatched (only in B): %s\n", u.c_str());
+        std::printf("first divergent: %s\n", first.empty() ? "(none)" : first.c_str());
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("pairs");
+    w.StartArray();
+    for (const auto& p : rep->pairs) {
+        w.StartObject();
+        kv(w, "path", p.tensor.path);
+        w.Key("cosine");
+        writeDouble(w, p.figures.cosine);
+        w.Key("max_abs");
+        writeDouble(w, p.figures.maxAbs);
+        w.Key("max_rel");
+        writeDouble(w, p.figures.maxRel);
+        w.Key("mean_abs");
+        writeDouble(w, p.figures.meanAbs);
+        w.Key("rmse");
+        writeDouble(w, p.figures.rmse);
+        kv(w, "nonfinite_mismatch", static_cast<int64_t>(p.figures.nonfiniteMismatch));
+        w.Key("pass");
+        w.Bool(p.pass);
+        w.Key("shape_match");
+        w.Bool(p.shapeMatch);
+        w.Key("dtype_match");
+        w.Bool(p.dtypeMatch);
+        if (!p.error.empty()) kv(w, "error", p.error);
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("first_divergent");
+    if (first.empty())
+        w.Null();
+    else
+        w.String(first.c_str());
+    w.Key("unmatched");
+    w.StartArray();
+    for (const auto& u : rep->unmatchedA) w.String(u.c_str());
+    for (const auto& u : rep->unmatchedB) w.String(u.c_str());
+    w.EndArray();
+    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    w.EndObject();
+    printJson(buf);
+    return 0;
+}
+
+int runDump(const Args& args) {
+    const std::string sub = args.positional.empty() ? "" : args.positional[0];
+    if (sub == "stats") return runStats(args);
+    if (sub == "overflow") return runOverflow(args);
+    if (sub == "compare") return runCompare(args);
+    throw CliError{"unknown dump sub-command \"" + sub + "\" (stats, overflow, compare)"};
+}
+
+}  // namespace
+
+TS_CLI_COMMAND("dump", "HDF5 tensor dumps: stats, overflow (NaN/Inf) scan, compare two dumps",
+               "stats FILE [--path P] | overflow FILE | compare A B [--cos 0.99] [--max-rel X] "
+               "[--max-abs X] [--csv OUT]",
+               {{"path", true, "only this dataset (stats)"},
+                {"cos", true, "minimum cosine similarity to pass (compare, default 0.99)"},
+                {"max-rel", true, "maximum relative error to pass (compare)"},
+                {"max-abs", true, "maximum absolute error to pass (compare)"},
+                {"csv", true, "also write the comparison as CSV to this file (compare)"}},
+               runDump, 2, 3);
+
+}  // namespace ts::cli

@@ -1,0 +1,230 @@
+#include "core/debug/rdr/rdr_recorder.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/debug/rdr/rdr_fd_writer.h"
+#include "core/debug/rdr/rdr_slots.h"
+
+namespace ts::rdr {
+namespace {
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(shape[i]);
+    }
+    return s + "]";
+}
+
+void copy(char* dst, size_t cap, const std::string& s) {
+    copyField(dst, cap, s.data(), s.size(), true);
+}
+
+}  // namespace
+
+RunningDataRecorder::RunningDataRecorder(RdrLimits limits) : m_limits(limits), m_slots(new Slots) {
+    auto& s = *m_slots;
+    s.opCap = limits.opsPerStep ? limits.opsPerStep : 1;
+    s.allocCap = limits.allocations ? limits.allocations : 1;
+    s.logCap = limits.logLines ? limits.logLines : 1;
+    s.irCap = limits.irBytes;
+    for (auto& r : s.rings) r.slots.reset(new OpSlot[s.opCap]);
+    s.allocs.reset(new AllocSlot[s.allocCap]);
+    s.logs.reset(new LogSlot[s.logCap]);
+    s.ir[0].reset(new char[s.irCap + 1]);
+    s.ir[1].reset(new char[s.irCap + 1]);
+}
+
+RunningDataRecorder::~RunningDataRecorder() {
+    uninstallFatalSignalHandlers();
+}
+
+void RunningDataRecorder::configure(const RdrConfig& config) {
+    std::lock_guard lock(m_mutex);
+    m_config = config;
+    m_slots->mode = config.mode;
+    m_slots->rankId = config.rankId;
+    renderExportDir();
+    m_slots->enabled = config.enable && !config.path.empty();
+}
+
+RdrConfig RunningDataRecorder::config() const {
+    std::lock_guard lock(m_mutex);
+    return m_config;
+}
+
+void RunningDataRecorder::renderExportDir() {
+    const std::string dir = m_config.path.empty() ? std::string() : m_config.exportDir();
+    copyField(m_slots->exportDir, sizeof(m_slots->exportDir), dir.data(), dir.size(), false);
+}
+
+void RunningDataRecorder::reset() {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    for (auto& r : s.rings) {
+        r.count = 0;
+        r.epoch = -1;
+        r.step = -1;
+    }
+    s.allocCount = 0;
+    s.logCount = 0;
+    s.irLen = 0;
+    s.runStateActive = -1;
+    s.epoch = -1;
+    s.step = -1;
+    s.poolInUse = s.poolPeak = s.poolCapacity = 0;
+}
+
+void RunningDataRecorder::setGraphIr(const std::string& irText) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const int next = 1 - s.irActive.load();
+    const size_t n = std::min(irText.size(), s.irCap);
+    std::memcpy(s.ir[next].get(), irText.data(), n);
+    s.ir[next][n] = '\0';
+    s.irLen = 0;
+    s.irActive = next;
+    s.irLen = n;
+}
+
+void RunningDataRecorder::beginStep(int64_t epoch, int64_t step) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const int next = 1 - s.current.load();
+    OpRing& ring = s.rings[next];
+    ring.count = 0;
+    ring.epoch = epoch;
+    ring.step = step;
+    s.current = next;
+    s.epoch = epoch;
+    s.step = step;
+}
+
+void RunningDataRecorder::recordOp(int64_t seqid, const std::string& opType,
+                                   const std::string& scopeName,
+                                   const std::vector<RdrTensorDesc>& inputs,
+                                   const std::vector<std::vector<int64_t>>& outputShapes) {
+    std::string in, out;
+    for (const auto& t : inputs) {
+        if (!in.empty()) in += ' ';
+        in += shapeText(t.shape) + ':' + (t.dtype.empty() ? "?" : t.dtype);
+    }
+    for (const auto& o : outputShapes) {
+        if (!out.empty()) out += ' ';
+        out += shapeText(o);
+    }
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    OpRing& ring = s.rings[s.current.load()];
+    const uint64_t n = ring.count.load();
+    OpSlot& slot = ring.slots[n % s.opCap];
+    slot.seqid = seqid;
+    copy(slot.op, sizeof(slot.op), opType);
+    copy(slot.scope, sizeof(slot.scope), scopeName);
+    copy(slot.inputs, sizeof(slot.inputs), in);
+    copy(slot.outputs, sizeof(slot.outputs), out);
+    ring.count.store(n + 1, std::memory_order_release);
+}
+
+void RunningDataRecorder::recordAlloc(const std::string& tensorName, uint64_t bytes,
+                                      uint64_t offset, int64_t timeNs) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const uint64_t n = s.allocCount.load();
+    AllocSlot& a = s.allocs[n % s.allocCap];
+    copy(a.name, sizeof(a.name), tensorName);
+    a.bytes = bytes;
+    a.offset = offset;
+    a.allocNs = timeNs;
+    a.freeNs = -1;
+    a.status = kAllocLive;
+    s.allocCount.store(n + 1, std::memory_order_release);
+}
+
+void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t offset,
+                                     int64_t timeNs) {
+    char name[sizeof(AllocSlot::name)];
+    copy(name, sizeof(name), tensorName);
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const uint64_t n = s.allocCount.load();
+    const uint64_t kept = std::min<uint64_t>(n, s.allocCap);
+    for (uint64_t i = 0; i < kept; ++i) {
+        AllocSlot& a = s.allocs[(n - 1 - i) % s.allocCap];
+        if (a.status == kAllocLive && a.offset == offset && std::strcmp(a.name, name) == 0) {
+            a.freeNs = timeNs;
+            a.status = kAllocFreed;
+            return;
+        }
+    }
+}
+
+void RunningDataRecorder::recordAllocFailure(const std::string& tensorName, uint64_t bytes,
+                                             int64_t timeNs) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const uint64_t n = s.allocCount.load();
+    AllocSlot& a = s.allocs[n % s.allocCap];
+    copy(a.name, sizeof(a.name), tensorName);
+    a.bytes = bytes;
+    a.offset = 0;
+    a.allocNs = timeNs;
+    a.freeNs = -1;
+    a.status = kAllocFailed;
+    s.allocCount.store(n + 1, std::memory_order_release);
+}
+
+void RunningDataRecorder::setPoolTotals(uint64_t inUse, uint64_t peak, uint64_t capacity) {
+    m_slots->poolInUse = inUse;
+    m_slots->poolPeak = peak;
+    m_slots->poolCapacity = capacity;
+}
+
+void RunningDataRecorder::addLogLine(const std::string& line) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const uint64_t n = s.logCount.load();
+    LogSlot& l = s.logs[n % s.logCap];
+    copyField(l.line, sizeof(l.line), line.data(), line.size(), false);
+    for (char* p = l.line; *p; ++p)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    s.logCount.store(n + 1, std::memory_order_release);
+}
+
+void RunningDataRecorder::setRunState(const std::string& configJson, int64_t epoch, int64_t step,
+                                      double loss, double lossScale) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const int next = s.runStateActive.load() == 0 ? 1 : 0;
+    RunStateText& t = s.runState[next];
+    const int len = std::snprintf(t.text, sizeof(t.text), "loss: %.9g\nloss_scale: %.9g\nconfig:\n",
+                                  loss, lossScale);
+    const size_t used =
+        len > 0 ? std::min<size_t>(static_cast<size_t>(len), sizeof(t.text) - 1) : 0;
+    copyField(t.text + used, sizeof(t.text) - used, configJson.data(), configJson.size(), false);
+    s.runStateActive = next;
+    s.epoch = epoch;
+    s.step = step;
+}
+
+Status RunningDataRecorder::exportNow(const std::string& reason, const std::string& failingOp) {
+    std::lock_guard lock(m_mutex);
+    if (!m_slots->enabled) return Error{"RDR is disabled; nothing exported"};
+    if (!writeExport(reason.c_str(), failingOp.c_str(), 0))
+        return Error{std::string("RDR export to ") + m_slots->exportDir +
+                     " failed: " + std::strerror(errno)};
+    ++m_exports;
+    return {};
+}
+
+Status RunningDataRecorder::onRunEnd(bool abnormal, const std::string& reason,
+                                     const std::string& failingOp) {
+    if (!config().exportsOn(abnormal)) return {};
+    return exportNow(reason, failingOp);
+}
+
+}  // namespace ts::rdr
