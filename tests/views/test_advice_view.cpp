@@ -1,0 +1,74 @@
+// The Advice view offscreen: findings listed largest cost first, details with figures,
+// evidence that selects its slice in the timeline; nothing on a balanced profile.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "tests/analysis/profile_fixture.h"
+#include "tests/common/test_support.h"
+#include "views/advice/advice_view.h"
+#include "views/advice/advice_view_info.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+#include "views/steps/profile_source_box.h"
+
+namespace {
+
+void ensureApp() {
+    static int argc = 1;
+    static char name[] = "test_views";
+    static char* argv[] = {name, nullptr};
+    if (!QApplication::instance()) new QApplication(argc, argv);
+}
+
+}  // namespace
+
+TEST(AdviceView, FindingsDetailsAndEvidence) {
+    ensureApp();
+    const auto path = ts::test::tempDir("pv_adviceview") / "s.tscope";
+    const auto balanced = ts::test::writeProfileFixture(path, false);
+    const auto fx = ts::test::writeProfileFixture(path, true);
+    SessionContext ctx;
+    ctx.setSessionPath(QString::fromStdString(path.string()));
+    auto info = adviceViewInfo();
+    EXPECT_EQ(info.name, "advice");
+    EXPECT_FALSE(info.openByDefault);
+    std::unique_ptr<QWidget> w(info.create(&ctx, nullptr));
+    auto* view = qobject_cast<AdviceView*>(w.get());
+    ASSERT_NE(view, nullptr);
+    QTRY_COMPARE_WITH_TIMEOUT(view->findingList()->count(), 4, 10000);
+    QTRY_VERIFY(ctx.jobs()->idle());
+    EXPECT_TRUE(view->findingList()->item(0)->text().startsWith("First-step warm-up"));
+    EXPECT_TRUE(view->findingList()->item(1)->text().contains("MatMul"));
+    EXPECT_EQ(view->findingList()->currentRow(), 0);
+    EXPECT_EQ(view->evidenceList()->count(), 1);
+    EXPECT_TRUE(view->details()->toPlainText().contains("median of the rest"));
+
+    view->findingList()->setCurrentRow(1);  // op bottleneck
+    EXPECT_EQ(view->evidenceList()->count(), 5);
+    EXPECT_TRUE(view->evidenceList()->item(0)->text().contains("MatMul (86 ns)"));
+    EXPECT_TRUE(view->details()->toPlainText().contains("算子瓶颈"));
+    QSignalSpy selected(&ctx, &SessionContext::sliceSelected);
+    QSignalSpy ranges(&ctx, &SessionContext::timeRangeRequested);
+    QSignalSpy views(&ctx, &SessionContext::viewRequested);
+    emit view->evidenceList()->itemClicked(view->evidenceList()->item(0));
+    ASSERT_EQ(selected.count(), 1);
+    EXPECT_EQ(selected.at(0).at(0).toLongLong(), view->findings()[1].evidence[0]);
+    EXPECT_EQ(selected.at(0).at(0).toLongLong(), fx.matmulIds[0]);
+    ASSERT_EQ(ranges.count(), 1);
+    EXPECT_EQ(ranges.at(0).at(0).toLongLong(), fx.stepTs[0]);
+    ASSERT_EQ(views.count(), 1);
+    EXPECT_EQ(views.at(0).at(0).toString(), "timeline");
+
+    const int other = view->sourceBox()->findData(QVariant::fromValue<qint64>(balanced.sourceId));
+    ASSERT_GE(other, 0);
+    emit view->sourceBox()->activated(other);
+    QTRY_COMPARE_WITH_TIMEOUT(view->findingList()->count(), 0, 10000);
+    QTRY_VERIFY(view->summaryLabel()->text().contains("no bottleneck"));
+    EXPECT_EQ(view->evidenceList()->count(), 0);
+}

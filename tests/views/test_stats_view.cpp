@@ -1,0 +1,111 @@
+// The op statistics view offscreen: item model checked by QAbstractItemModelTester, sorting,
+// filtering, grouping, scopes (step, selected range) and CSV export.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include "tests/common/test_support.h"
+#include "tests/timeline/timeline_fixture.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+#include "views/stats/op_stats_table_model.h"
+#include "views/stats/stats_view.h"
+#include "views/stats/stats_view_info.h"
+
+namespace {
+
+void ensureApp() {
+    static int argc = 1;
+    static char name[] = "test_views";
+    static char* argv[] = {name, nullptr};
+    if (!QApplication::instance()) new QApplication(argc, argv);
+}
+
+QString cell(QAbstractItemModel* m, int row, int col) {
+    return m->index(row, col).data().toString();
+}
+
+TEST(StatsView, TableSortFilterScopesAndCsv) {
+    ensureApp();
+    const auto path = ts::test::tempDir("tl_statsview") / "s.tscope";
+    const auto ids = ts::test::writeTimelineFixture(path);
+    SessionContext ctx;
+    ctx.setSessionPath(QString::fromStdString(path.string()));
+    auto info = statsViewInfo();
+    EXPECT_EQ(info.name, "stats");
+    EXPECT_TRUE(info.openByDefault);
+    std::unique_ptr<QWidget> w(info.create(&ctx, nullptr));
+    auto* view = qobject_cast<StatsView*>(w.get());
+    ASSERT_NE(view, nullptr);
+    QAbstractItemModelTester tester(view->tableModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester proxyTester(view->proxy(),
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QTRY_COMPARE_WITH_TIMEOUT(view->tableModel()->rowCount(), 6, 10000);
+    QTRY_VERIFY(ctx.jobs()->idle());
+    QAbstractItemModel* proxy = view->proxy();
+    // Default order: self time descending.
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Name), "ProfilerStep#1");
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Self), "50 ns");
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Percent), "20.00%");
+
+    view->table()->sortByColumn(OpStatsTableModel::Calls, Qt::DescendingOrder);
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Name), "gemm");
+    {
+        // Double-click: the longest call of that op is selected, the timeline asked for.
+        QSignalSpy selected(&ctx, &SessionContext::sliceSelected);
+        QSignalSpy views(&ctx, &SessionContext::viewRequested);
+        emit view->table()->doubleClicked(proxy->index(0, OpStatsTableModel::Name));
+        ASSERT_EQ(selected.count(), 1);
+        EXPECT_EQ(selected.at(0).at(0).toLongLong(), ids.gemm1);
+        ASSERT_EQ(views.count(), 1);
+        EXPECT_EQ(views.at(0).at(0).toString(), "timeline");
+    }
+    view->filterBox()->setText("ATEN");
+    EXPECT_EQ(proxy->rowCount(), 3);
+    view->filterBox()->setText("kernel");  // matches the category column
+    EXPECT_EQ(proxy->rowCount(), 1);
+    view->filterBox()->clear();
+
+    view->groupBox()->setCurrentIndex(1);
+    QTRY_COMPARE(view->tableModel()->rowCount(), 3);
+    view->groupBox()->setCurrentIndex(0);
+    view->shapesBox()->setChecked(true);
+    QTRY_COMPARE(view->tableModel()->rowCount(), 7);  // aten::linear split in two
+    view->shapesBox()->setChecked(false);
+    QTRY_COMPARE(view->tableModel()->rowCount(), 6);
+
+    // Steps appear in the scope list; picking one restricts the table.
+    QTRY_COMPARE(view->scopeBox()->count(), 4);
+    view->scopeBox()->setCurrentIndex(3);  // ProfilerStep#2
+    QTRY_COMPARE(view->tableModel()->rowCount(), 2);
+    view->scopeBox()->setCurrentIndex(1);  // selected range, none yet
+    QTRY_COMPARE(view->tableModel()->rowCount(), 0);
+    EXPECT_TRUE(view->summaryLabel()->text().contains("No time range"));
+    ctx.requestTimeRange(200, 250);
+    QTRY_COMPARE(view->tableModel()->rowCount(), 2);
+    QTRY_VERIFY(ctx.jobs()->idle());
+
+    const QString csv = QString::fromStdString((ts::test::tempDir("tl_csv") / "ops.csv").string());
+    ASSERT_TRUE(view->exportCsv(csv));
+    QFile f(csv);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    EXPECT_TRUE(text.startsWith("name,category,input_shapes,calls,self_ns"));
+    EXPECT_EQ(text.count('\n'), 3);
+    QString error;
+    EXPECT_FALSE(view->exportCsv("/nonexistent-dir/x.csv", &error));
+    EXPECT_FALSE(error.isEmpty());
+}
+
+}  // namespace

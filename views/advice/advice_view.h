@@ -1,0 +1,44 @@
+#pragma once
+// AdviceView: the "Advice" tab — the findings of core/analysis/advice for a profile (op
+// bottleneck, copy bottleneck, data-loading bottleneck, first-step warm-up), largest cost
+// first; for the selected finding its explanation, figures and the slices that prove it.
+// Clicking an evidence slice selects it, zooms the timeline to the finding's time range and
+// shows the timeline. The profile is the newest of the session unless another is chosen.
+#include <QWidget>
+#include <vector>
+
+#include "core/analysis/advice.h"
+
+class QLabel;
+class QListWidget;
+class QListWidgetItem;
+class QTextBrowser;
+class ProfileSourceBox;
+class SessionContext;
+
+class AdviceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AdviceView(SessionContext* ctx, QWidget* parent = nullptr);
+
+    QListWidget* findingList() const { return m_findings; }
+    QListWidget* evidenceList() const { return m_evidence; }
+    QTextBrowser* details() const { return m_details; }
+    ProfileSourceBox* sourceBox() const { return m_sources; }
+    QLabel* summaryLabel() const { return m_summary; }
+    const std::vector<ts::analysis::AdviceFinding>& findings() const { return m_list; }
+    /// Selects evidence row `row` of the current finding in the timeline (see class comment).
+    void activateEvidence(int row);
+
+private:
+    void reload(qint64 sourceId);
+    void showFinding(int row);
+
+    SessionContext* m_ctx;
+    ProfileSourceBox* m_sources;
+    QLabel* m_summary;
+    QListWidget* m_findings;
+    QTextBrowser* m_details;
+    QListWidget* m_evidence;
+    std::vector<ts::analysis::AdviceFinding> m_list;
+};

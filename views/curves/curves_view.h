@@ -1,0 +1,65 @@
+#pragma once
+// CurvesView: loss curves of the session's training runs (view name "curves").
+// Left: the runs, each with a check box and its colour; ticked runs are overlaid.
+// Top: smoothing slider (0..0.99), log scale, x axis (step / wall time), export
+// (PNG, PDF, CSV). Right: CurvesChart with a panel per scalar tag. Runs that are
+// 'running' are polled live by CurvesLoader; dataChanged reloads the run list.
+#include <QHash>
+#include <QWidget>
+
+#include "core/curves/scalar_series.h"
+
+class CurvesChart;
+class CurvesLoader;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QListWidgetItem;
+class QSlider;
+class SessionContext;
+
+class CurvesView : public QWidget {
+    Q_OBJECT
+public:
+    /// Runs ticked when a session opens (the newest ones).
+    static constexpr size_t kInitiallyShown = 5;
+
+    explicit CurvesView(SessionContext* ctx, QWidget* parent = nullptr);
+
+    CurvesChart* chart() const { return m_chart; }
+    CurvesLoader* loader() const { return m_loader; }
+    /// One item per run; Qt::UserRole holds the run id, the check state whether it is shown.
+    QListWidget* runList() const { return m_runList; }
+
+    /// Smoothing weight, 0..0.99 (moves the slider).
+    void setSmoothing(double weight);
+    void setLogScale(bool on);
+    void setWallTimeAxis(bool on);
+
+    /// Writes the plots as PNG or PDF (by the file's extension) or the shown runs' scalars
+    /// as CSV. On failure returns false and sets `error`.
+    bool exportTo(const QString& path, QString* error = nullptr);
+
+private:
+    void onSessionChanged();
+    void onRunsListed(const std::vector<ts::curves::RunEntry>& runs);
+    void onItemChanged(QListWidgetItem* item);
+    void onRunStatusChanged(qint64 runId, const QString& status);
+    void onExportClicked();
+    void applyShownRuns();
+    void updateStatus();
+
+    SessionContext* m_ctx;
+    CurvesChart* m_chart;
+    CurvesLoader* m_loader;
+    QListWidget* m_runList;
+    QSlider* m_smoothing;
+    QLabel* m_smoothingLabel;
+    QCheckBox* m_log;
+    QComboBox* m_xAxis;
+    QLabel* m_status;
+    QString m_lastError;
+    QHash<qint64, ts::curves::RunEntry> m_entries;
+    bool m_updatingList = false;
+};

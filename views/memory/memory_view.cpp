@@ -1,0 +1,178 @@
+#include "views/memory/memory_view.h"
+
+#include <qcustomplot.h>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "core/timeline/time_axis.h"
+#include "views/common/session_context.h"
+#include "views/steps/profile_source_box.h"
+
+using namespace ts::analysis;
+
+namespace {
+
+QString bytesText(double b) {
+    return QLocale().formattedDataSize(static_cast<qint64>(b), 2,
+                                       QLocale::DataSizeTraditionalFormat);
+}
+
+/// Unit for the x axis (time since the first sample): ns, µs, ms or s.
+std::pair<double, QString> timeUnit(double spanNs) {
+    if (spanNs >= 1e9) return {1e9, QStringLiteral("s")};
+    if (spanNs >= 1e6) return {1e6, QStringLiteral("ms")};
+    if (spanNs >= 1e3) return {1e3, QStringLiteral("µs")};
+    return {1, QStringLiteral("ns")};
+}
+
+}  // namespace
+
+MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
+    : QWidget(parent),
+      m_ctx(ctx),
+      m_sources(new ProfileSourceBox(this)),
+      m_summary(new QLabel(this)),
+      m_plot(new QCustomPlot(this)),
+      m_table(new QTableWidget(0, ColumnCount, this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Profile:"), this));
+    bar->addWidget(m_sources);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_plot->setMinimumHeight(180);
+    m_plot->legend->setVisible(true);
+    // Memory grows through a step: the top left is usually free for the legend.
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->yAxis->setLabel(tr("Bytes"));
+    split->addWidget(m_plot);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Op"), tr("Shape"), tr("Bytes"), tr("Tensor"), tr("Allocated at")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(Op, QHeaderView::Stretch);
+    split->addWidget(m_table);
+    layout->addWidget(split, 1);
+
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        if (!m_memory || row < 0 || row >= static_cast<int>(m_memory->topAtPeak.size())) return;
+        const auto& a = m_memory->topAtPeak[static_cast<size_t>(row)];
+        m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
+        m_ctx->requestView(QStringLiteral("timeline"));
+    });
+    connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
+    connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
+    connect(m_ctx, &SessionContext::dataChanged, this,
+            [this] { reload(m_sources->currentSource()); });
+    reload(-1);
+}
+
+void MemoryView::reload(qint64 sourceId) {
+    if (m_ctx->sessionPath().isEmpty()) {
+        showError(tr("No session open."));
+        return;
+    }
+    loadProfileReport(m_ctx, this, QStringLiteral("memory-view"), sourceId,
+                      [this](const ProfileReportResult& r) {
+                          if (!r) {
+                              showError(QString::fromStdString(r.error()));
+                              return;
+                          }
+                          m_sources->setSources(r.value().sources, r.value().sourceId);
+                          show(r.value().memory, QString::fromStdString(r.value().sourceLabel));
+                      });
+}
+
+void MemoryView::showError(const QString& message) {
+    m_memory.reset();
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_plot->replot();
+    m_table->setRowCount(0);
+    m_summary->setText(message);
+}
+
+void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
+    m_memory = m;
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_table->setRowCount(0);
+    if (!m.hasPeak) {
+        m_plot->replot();
+        m_summary->setText(tr("%1: no memory data (record with profile_memory, or import a trace "
+                              "with memory events).")
+                               .arg(sourceLabel));
+        return;
+    }
+    const int64_t t0 = m.inUse.ts.front();
+    int64_t t1 = m.inUse.ts.back();
+    if (!m.pool.empty()) t1 = std::max(t1, m.pool.ts.back());
+    const auto [scale, unit] = timeUnit(static_cast<double>(t1 - t0));
+    auto addSeries = [&](const MemorySeries& s, QColor colour) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(QString::fromStdString(s.name));
+        g->setPen(QPen(colour, 1.5));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        QVector<double> x, y;
+        for (size_t i = 0; i < s.ts.size(); ++i) {
+            x << static_cast<double>(s.ts[i] - t0) / scale;
+            y << s.value[i];
+        }
+        g->setData(x, y, true);
+    };
+    addSeries(m.inUse, QColor(0, 114, 178));
+    if (!m.pool.empty()) addSeries(m.pool, QColor(160, 160, 160));
+    QCPGraph* peak = m_plot->addGraph();
+    peak->setName(tr("Peak"));
+    peak->setLineStyle(QCPGraph::lsNone);
+    peak->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, Qt::red, Qt::red, 8));
+    const double px = static_cast<double>(m.peakTs - t0) / scale;
+    peak->setData({px}, {m.peakBytes});
+    auto* label = new QCPItemText(m_plot);
+    label->position->setCoords(px, m.peakBytes);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    label->setText(tr(" peak %1").arg(bytesText(m.peakBytes)));
+    label->setColor(Qt::red);
+    m_plot->xAxis->setLabel(tr("Time since first sample (%1)").arg(unit));
+    m_plot->rescaleAxes();
+    const double top = std::max(m.peakBytes, m.poolPeakBytes);
+    m_plot->yAxis->setRange(0, top * 1.15 + 1);
+    m_plot->replot();
+
+    m_table->setRowCount(static_cast<int>(m.topAtPeak.size()));
+    for (int r = 0; r < static_cast<int>(m.topAtPeak.size()); ++r) {
+        const LiveAllocation& a = m.topAtPeak[static_cast<size_t>(r)];
+        auto set = [&](int col, const QString& text) {
+            m_table->setItem(r, col, new QTableWidgetItem(text));
+        };
+        set(Op, a.op.empty() ? tr("(unknown)") : QString::fromStdString(a.op));
+        set(Shape, QString::fromStdString(a.shape));
+        auto* bytes = new QTableWidgetItem(QString::number(a.bytes));
+        bytes->setToolTip(bytesText(static_cast<double>(a.bytes)));
+        bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(r, Bytes, bytes);
+        set(Tensor, QString::fromStdString(a.tensor));
+        set(AllocatedAt,
+            QString::fromStdString(ts::timeline::formatDuration(static_cast<double>(a.ts - t0))));
+    }
+    m_summary->setText(tr("%1: peak %2 in use at %3 after the first sample (%4); pool peak %5. "
+                          "%6 allocations live at the peak, %7 in all; the largest are listed.")
+                           .arg(sourceLabel, bytesText(m.peakBytes),
+                                QString::fromStdString(ts::timeline::formatDuration(
+                                    static_cast<double>(m.peakTs - t0))),
+                                QString::fromStdString(m.origin), bytesText(m.poolPeakBytes))
+                           .arg(m.liveAtPeakCount)
+                           .arg(bytesText(static_cast<double>(m.liveAtPeakBytes))));
+}

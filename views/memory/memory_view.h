@@ -1,0 +1,42 @@
+#pragma once
+// MemoryView: the "Memory" tab — memory in use over time with its peak marked, the pool
+// (reserved) size, and a table of the largest allocations live at the peak (op, shape,
+// bytes, tensor). The profile is the newest of the session unless another is chosen;
+// analysed on a job. Double-clicking an allocation zooms the timeline to the time from its
+// allocation to the peak.
+#include <QWidget>
+#include <optional>
+
+#include "core/analysis/memory_analysis.h"
+
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+class ProfileSourceBox;
+class SessionContext;
+
+class MemoryView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryView(SessionContext* ctx, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    QTableWidget* table() const { return m_table; }
+    ProfileSourceBox* sourceBox() const { return m_sources; }
+    QLabel* summaryLabel() const { return m_summary; }
+    const std::optional<ts::analysis::MemoryAnalysis>& memory() const { return m_memory; }
+
+    enum Column { Op, Shape, Bytes, Tensor, AllocatedAt, ColumnCount };
+
+private:
+    void reload(qint64 sourceId);
+    void show(const ts::analysis::MemoryAnalysis& m, const QString& sourceLabel);
+    void showError(const QString& message);
+
+    SessionContext* m_ctx;
+    ProfileSourceBox* m_sources;
+    QLabel* m_summary;
+    QCustomPlot* m_plot;
+    QTableWidget* m_table;
+    std::optional<ts::analysis::MemoryAnalysis> m_memory;
+};

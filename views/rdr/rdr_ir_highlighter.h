@@ -1,0 +1,25 @@
+#pragma once
+// Syntax colouring of RDR graph IR text: comments and scope lines, %value names, op names
+// after '=', parameters, tensor types/dtypes and shapes, numbers.
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+#include <QTextCharFormat>
+#include <vector>
+
+class RdrIrHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+public:
+    explicit RdrIrHighlighter(QTextDocument* doc);
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+private:
+    struct Rule {
+        QRegularExpression pattern;
+        QTextCharFormat format;
+        int group = 0;
+    };
+    std::vector<Rule> m_rules;
+    QTextCharFormat m_comment;
+};

@@ -1,0 +1,189 @@
+#include "views/stats/stats_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/store/trace_store.h"
+#include "core/timeline/time_axis.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+#include "views/stats/op_stats_table_model.h"
+
+using namespace ts::timeline;
+
+namespace {
+// Scope combo entries: 0 whole session, 1 selected range, then one entry per step.
+constexpr int kWholeSession = 0;
+constexpr int kSelection = 1;
+using StatsResult = ts::Result<OpStats>;
+using StepsResult = ts::Result<std::vector<ProfilerStep>>;
+}  // namespace
+
+StatsView::StatsView(SessionContext* ctx, QWidget* parent)
+    : QWidget(parent),
+      m_ctx(ctx),
+      m_model(new OpStatsTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    m_scope = new QComboBox(this);
+    m_scope->addItem(tr("Whole session"));
+    m_scope->addItem(tr("Selected time range"));
+    m_group = new QComboBox(this);
+    m_group->addItem(tr("By op name"));
+    m_group->addItem(tr("By category"));
+    m_shapes = new QCheckBox(tr("Group by input shape"), this);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by name or category"));
+    m_filter->setClearButtonEnabled(true);
+    auto* exportButton = new QPushButton(tr("Export CSV…"), this);
+    bar->addWidget(new QLabel(tr("Scope:"), this));
+    bar->addWidget(m_scope);
+    bar->addWidget(m_group);
+    bar->addWidget(m_shapes);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+    m_summary = new QLabel(this);
+    layout->addWidget(m_summary);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(OpStatsTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(OpStatsTableModel::Self, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name,
+                                                      QHeaderView::Stretch);
+    m_table->setColumnHidden(OpStatsTableModel::InputShapes, true);
+    layout->addWidget(m_table, 1);
+
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QModelIndex source = m_proxy->mapToSource(index);
+        if (!source.isValid()) return;
+        const int64_t id = m_model->stats().rows[static_cast<size_t>(source.row())].maxSliceId;
+        if (!id) return;
+        m_ctx->requestView(QStringLiteral("timeline"));
+        m_ctx->selectSlice(id);
+    });
+    connect(m_filter, &QLineEdit::textChanged, this,
+            [this](const QString& t) { m_proxy->setFilterFixedString(t); });
+    connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
+    connect(m_group, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
+    connect(m_shapes, &QCheckBox::toggled, this, &StatsView::recompute);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export op statistics"),
+                                                          QString(), tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error)) m_summary->setText(error);
+    });
+    connect(ctx, &SessionContext::dataChanged, this, &StatsView::reload);
+    connect(ctx, &SessionContext::timeRangeRequested, this, [this](qint64 a, qint64 b) {
+        m_range = std::make_pair(a, b);
+        if (m_scope->currentIndex() == kSelection) recompute();
+    });
+    reload();
+}
+
+void StatsView::reload() {
+    loadSteps();
+    recompute();
+}
+
+void StatsView::loadSteps() {
+    if (m_ctx->sessionPath().isEmpty()) return;
+    m_ctx->jobs()->run<StepsResult>(
+        this, QStringLiteral("stats-steps"), tr("Listing steps"),
+        [p = m_ctx->sessionPath().toStdString()](ts::JobControl&) -> StepsResult {
+            auto s = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadOnly);
+            if (!s) return ts::Error{s.error()};
+            return listProfilerSteps(*s.value());
+        },
+        [this](StepsResult r) {
+            const QSignalBlocker block(m_scope);
+            const int current = m_scope->currentIndex();
+            while (m_scope->count() > 2) m_scope->removeItem(m_scope->count() - 1);
+            m_steps = r ? r.value() : std::vector<ProfilerStep>{};
+            for (const auto& s : m_steps)
+                m_scope->addItem(
+                    tr("ProfilerStep#%1 (source %2, %3)")
+                        .arg(s.number)
+                        .arg(s.sourceId)
+                        .arg(QString::fromStdString(formatDuration(static_cast<double>(s.dur)))));
+            m_scope->setCurrentIndex(current < m_scope->count() ? current : kWholeSession);
+        });
+}
+
+void StatsView::recompute() {
+    if (m_ctx->sessionPath().isEmpty()) return;
+    OpStatsOptions o;
+    o.by = m_group->currentIndex() == 1 ? StatsGroupBy::Category : StatsGroupBy::Name;
+    o.groupByInputShape = m_shapes->isChecked() && o.by == StatsGroupBy::Name;
+    const int scope = m_scope->currentIndex();
+    if (scope == kSelection) {
+        if (!m_range) {
+            m_model->setStats({});
+            m_summary->setText(
+                tr("No time range selected: Shift+drag in the timeline or click a step."));
+            return;
+        }
+        o.range = m_range;
+    } else if (scope > kSelection && scope - 2 < static_cast<int>(m_steps.size())) {
+        const ProfilerStep& s = m_steps[static_cast<size_t>(scope - 2)];
+        o.sourceId = s.sourceId;
+        o.range = std::make_pair(s.ts, s.ts + std::max<int64_t>(s.dur, 1));
+    }
+    m_table->setColumnHidden(OpStatsTableModel::InputShapes, !o.groupByInputShape);
+    m_summary->setText(tr("Computing…"));
+    m_ctx->jobs()->run<StatsResult>(
+        this, QStringLiteral("stats"), tr("Computing op statistics"),
+        [p = m_ctx->sessionPath().toStdString(), o](ts::JobControl& jc) {
+            return computeOpStats(p, o, &jc);
+        },
+        [this](StatsResult r) {
+            if (!r) {
+                m_model->setStats({});
+                m_summary->setText(tr("Cannot compute: %1").arg(QString::fromStdString(r.error())));
+                return;
+            }
+            const OpStats& s = r.value();
+            m_summary->setText(tr("%L1 rows · %L2 slices · range %3")
+                                   .arg(s.rows.size())
+                                   .arg(s.slices)
+                                   .arg(QString::fromStdString(formatDuration(
+                                       static_cast<double>(s.rangeEnd - s.rangeStart)))));
+            m_model->setStats(std::move(r.value()));
+        });
+}
+
+bool StatsView::exportCsv(const QString& path, QString* error) const {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    const std::string csv = opStatsCsv(m_model->stats());
+    if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
+        if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,55 @@
+#pragma once
+// StatsView: the "Op statistics" tab — the key_averages() table over the whole session, the
+// last time range selected (timeline area selection, step click, ...) or one ProfilerStep#N,
+// grouped by op name or by category, optionally split by input shapes; sortable, filterable
+// (name or category), exportable as CSV. Computed on a job when the session or the scope
+// changes. Double-clicking a row selects its longest call and asks for the timeline view.
+#include <QWidget>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/timeline/op_stats.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class OpStatsTableModel;
+class SessionContext;
+
+class StatsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatsView(SessionContext* ctx, QWidget* parent = nullptr);
+
+    OpStatsTableModel* tableModel() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+    QComboBox* scopeBox() const { return m_scope; }
+    QComboBox* groupBox() const { return m_group; }
+    QCheckBox* shapesBox() const { return m_shapes; }
+    QLineEdit* filterBox() const { return m_filter; }
+    QLabel* summaryLabel() const { return m_summary; }
+    /// Writes the table (all rows, unfiltered) as CSV; false with a message on failure.
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+private:
+    void reload();
+    void loadSteps();
+    void recompute();
+
+    SessionContext* m_ctx;
+    OpStatsTableModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    QComboBox* m_scope;
+    QComboBox* m_group;
+    QCheckBox* m_shapes;
+    QLineEdit* m_filter;
+    QLabel* m_summary;
+    std::vector<ts::timeline::ProfilerStep> m_steps;
+    std::optional<std::pair<int64_t, int64_t>> m_range;  // last requested time range
+};

@@ -1,0 +1,267 @@
+#include "views/timeline/timeline_painter.h"
+
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+using namespace ts::timeline;
+
+namespace {
+
+constexpr QRgb kPalette[] = {0xff4e79a7, 0xfff28e2b, 0xffe15759, 0xff76b7b2, 0xff59a14f,
+                             0xffedc948, 0xffb07aa1, 0xffff9da7, 0xff9c755f, 0xff86bcb6,
+                             0xff8cd17d, 0xffb6992d, 0xff499894, 0xffd37295, 0xfffabfd2,
+                             0xffa0cbe8, 0xffffbe7d, 0xfff1ce63, 0xffd4a6c8, 0xff79706e};
+
+uint32_t fnv1a(const std::string& s) {
+    uint32_t h = 2166136261u;
+    for (unsigned char c : s) h = (h ^ c) * 16777619u;
+    return h;
+}
+
+bool isDark(QRgb c) {
+    return qGray(c) < 140;
+}
+
+}  // namespace
+
+QColor TimelinePainter::colorOf(const TimelineModel& m, uint32_t id) {
+    if (m_colorModel != &m) {
+        m_colorModel = &m;
+        m_colors.assign(m.strings.size() + 1, 0);
+    }
+    if (id >= m_colors.size()) return QColor(kPalette[0]);
+    if (!m_colors[id])
+        m_colors[id] = kPalette[fnv1a(m.nameOf(id)) % (sizeof(kPalette) / sizeof(kPalette[0]))];
+    return QColor::fromRgb(m_colors[id]);
+}
+
+void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    m_itemsDrawn = 0;
+    p.fillRect(QRect(QPoint(0, 0), size), QColor(0xfa, 0xfa, 0xfa));
+    if (!f.model || !f.layout || !f.axis) return;
+    const int top = f.rulerHeight;
+    p.save();
+    p.setClipRect(QRect(0, top, size.width(), size.height() - top));
+    // Major grid lines behind everything.
+    p.setPen(QColor(0xe4, 0xe4, 0xe4));
+    for (const RulerTick& t : rulerTicks(*f.axis, static_cast<double>(f.model->startNs)))
+        if (t.major) {
+            const int x = f.gutter + static_cast<int>(f.axis->xOf(t.ns));
+            p.drawLine(x, top, x, size.height());
+        }
+    auto [a, b] = f.layout->rowsIn(f.scrollY, f.scrollY + size.height() - top);
+    for (size_t i = a; i < b; ++i) {
+        const auto& row = f.layout->rows()[i];
+        const int y = top + row.y - f.scrollY;
+        if (row.header)
+            p.fillRect(QRect(0, y, size.width(), row.height), QColor(0xe9, 0xec, 0xf1));
+        else
+            paintTrack(p, size, f, row, y);
+    }
+    if (f.hasArea) {
+        const int x0 = f.gutter + static_cast<int>(std::max(-1.0, f.axis->xOf(f.areaStart)));
+        const int x1 =
+            f.gutter + static_cast<int>(std::min(f.axis->width() + 1, f.axis->xOf(f.areaEnd)));
+        for (int t : f.areaTracks) {
+            const int y = f.layout->levelY(t, 0);
+            if (y < 0) continue;
+            const auto& row = f.layout->rows()[f.layout->hitAt(y).row];
+            p.fillRect(QRect(x0, top + row.y - f.scrollY, std::max(1, x1 - x0), row.height),
+                       QColor(60, 120, 220, 50));
+        }
+    }
+    paintFlows(p, size, f);
+    p.restore();
+    paintGutter(p, size, f);
+    paintRuler(p, size, f);
+}
+
+void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineFrame& f,
+                                 const TimelineLayout::Row& row, int top) {
+    const TimelineModel& m = *f.model;
+    const TimelineTrack& t = m.tracks[row.track];
+    const TimeAxis& ax = *f.axis;
+    const double t0 = ax.start(), t1 = ax.end(), npp = ax.nsPerPixel();
+    const int x0 = f.gutter, xMax = size.width();
+    const QFontMetrics fm = p.fontMetrics();
+    if (!t.counter.ts.empty())
+        paintCounter(p, size, f, t, top, row.height - TimelineLayout::kTrackGap);
+    for (size_t l = 0; l < t.levels.size(); ++l) {
+        const int y = top + static_cast<int>(l) * TimelineLayout::kLevelHeight;
+        if (y > size.height() || y + TimelineLayout::kLevelHeight < f.rulerHeight) continue;
+        m_items.clear();
+        levelItems(t.levels[l], t0, t1, npp, m_items);
+        m_itemsDrawn += m_items.size();
+        for (const DrawItem& it : m_items) {
+            const int xa = std::max(
+                x0, x0 + static_cast<int>(std::floor(ax.xOf(static_cast<double>(it.start)))));
+            const int xb = std::min(
+                xMax, x0 + static_cast<int>(std::ceil(ax.xOf(static_cast<double>(it.end)))));
+            const QRect r(xa, y + 1, std::max(1, xb - xa), TimelineLayout::kLevelHeight - 2);
+            // Merged blocks are neutral: they hold many names.
+            const QColor c = it.count > 1 ? QColor(0x9a, 0xa3, 0xb0) : colorOf(m, it.name);
+            p.fillRect(r, c);
+            const bool match = f.search && it.count == 1 && f.search->matchesName(it.name);
+            if (match) {
+                p.setPen(QPen(QColor(255, 200, 0), 2));
+                p.drawRect(r.adjusted(1, 1, -1, -1));
+            }
+            if (it.count == 1 && r.width() >= 28) {
+                p.setPen(isDark(c.rgb()) ? Qt::white : Qt::black);
+                const QString name = QString::fromStdString(m.nameOf(it.name));
+                p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                           fm.elidedText(name, Qt::ElideRight, r.width() - 6));
+            }
+        }
+    }
+    // Instants: one marker per pixel column at most.
+    const InstantSeries& in = t.instants;
+    auto it = std::lower_bound(in.ts.begin(), in.ts.end(), static_cast<int64_t>(std::floor(t0)));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    while (it != in.ts.end() && static_cast<double>(*it) <= t1) {
+        const size_t i = static_cast<size_t>(it - in.ts.begin());
+        const double x = x0 + ax.xOf(static_cast<double>(*it));
+        QPainterPath tri;
+        tri.moveTo(x, top);
+        tri.lineTo(x - 4, top + 8);
+        tri.lineTo(x + 4, top + 8);
+        tri.closeSubpath();
+        p.fillPath(tri, colorOf(m, in.name[i]).darker(140));
+        it = std::lower_bound(it + 1, in.ts.end(),
+                              static_cast<int64_t>(std::ceil(ax.timeAt(x - x0 + 1))));
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    if (f.selected.valid() && f.selected.track == row.track) {
+        const SliceLevel& lv = m.level(f.selected);
+        const int y = top + f.selected.level * TimelineLayout::kLevelHeight;
+        const double xa = x0 + ax.xOf(static_cast<double>(lv.ts[f.selected.index]));
+        const double xb = x0 + ax.xOf(static_cast<double>(lv.end(f.selected.index)));
+        if (xb >= x0 && xa <= xMax) {
+            const QRect r(static_cast<int>(std::max<double>(x0 - 2, xa)), y,
+                          std::max(2, static_cast<int>(std::min<double>(xMax + 2, xb) -
+                                                       std::max<double>(x0 - 2, xa))),
+                          TimelineLayout::kLevelHeight - 1);
+            p.setPen(QPen(Qt::black, 2));
+            p.drawRect(r);
+            p.setPen(QPen(Qt::white, 1));
+            p.drawRect(r.adjusted(2, 2, -2, -2));
+        }
+    }
+}
+
+void TimelinePainter::paintCounter(QPainter& p, const QSize& size, const TimelineFrame& f,
+                                   const TimelineTrack& t, int top, int height) {
+    const CounterSeries& c = t.counter;
+    const TimeAxis& ax = *f.axis;
+    const double lo = std::min(0.0, c.min), hi = c.max > lo ? c.max : lo + 1;
+    auto yOf = [&](double v) { return top + height - 2 - (v - lo) / (hi - lo) * (height - 4); };
+    QPolygonF poly;
+    const int w = size.width() - f.gutter;
+    size_t i = 0;
+    double lastY = yOf(lo);
+    poly << QPointF(f.gutter, yOf(lo));
+    for (int px = 0; px <= w; ++px) {
+        const auto t0 = static_cast<int64_t>(std::floor(ax.timeAt(px)));
+        // Index of the sample in force at t0 (the last one starting at or before it).
+        auto it = std::upper_bound(c.ts.begin() + static_cast<std::ptrdiff_t>(i), c.ts.end(), t0);
+        if (it == c.ts.begin()) continue;
+        i = static_cast<size_t>(it - c.ts.begin()) - 1;
+        const double y = yOf(c.value[i]);
+        if (poly.size() == 1) poly << QPointF(f.gutter + px, yOf(lo));
+        if (y != lastY) poly << QPointF(f.gutter + px, lastY);
+        poly << QPointF(f.gutter + px, y);
+        lastY = y;
+    }
+    poly << QPointF(size.width(), lastY) << QPointF(size.width(), yOf(lo));
+    const QColor color = colorOf(*f.model, 0).darker(110);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(color.red(), color.green(), color.blue(), 90));
+    p.drawPolygon(poly);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(color, 1));
+    p.drawPolyline(poly);
+}
+
+void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    const TimelineModel& m = *f.model;
+    const TimeAxis& ax = *f.axis;
+    p.setRenderHint(QPainter::Antialiasing, true);
+    int drawn = 0;
+    for (const FlowArrow& fl : m.flows) {
+        const bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
+        const double xa =
+            f.gutter + ax.xOf(static_cast<double>(m.level(fl.from).end(fl.from.index)));
+        const double xb = f.gutter + ax.xOf(static_cast<double>(m.ts(fl.to)));
+        if (std::max(xa, xb) < f.gutter || std::min(xa, xb) > size.width()) continue;
+        const int ya = f.layout->levelY(fl.from.track, fl.from.level);
+        const int yb = f.layout->levelY(fl.to.track, fl.to.level);
+        if (ya < 0 || yb < 0) continue;
+        if (!selected && ++drawn > 5000) continue;
+        const QPointF pa(xa, f.rulerHeight + ya - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
+        const QPointF pb(xb, f.rulerHeight + yb - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
+        p.setPen(QPen(selected ? QColor(200, 30, 30) : QColor(40, 40, 40, 150), selected ? 2 : 1));
+        p.drawLine(pa, pb);
+        const double ang = std::atan2(pb.y() - pa.y(), pb.x() - pa.x());
+        QPolygonF head;
+        head << pb << pb - QPointF(7 * std::cos(ang - 0.4), 7 * std::sin(ang - 0.4))
+             << pb - QPointF(7 * std::cos(ang + 0.4), 7 * std::sin(ang + 0.4));
+        p.setBrush(p.pen().color());
+        p.drawPolygon(head);
+        p.setBrush(Qt::NoBrush);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    p.fillRect(QRect(0, 0, size.width(), f.rulerHeight), QColor(0xf0, 0xf0, 0xf0));
+    p.setPen(QColor(0x90, 0x90, 0x90));
+    p.drawLine(0, f.rulerHeight - 1, size.width(), f.rulerHeight - 1);
+    p.setPen(Qt::black);
+    p.save();
+    p.setClipRect(QRect(f.gutter, 0, size.width() - f.gutter, f.rulerHeight));
+    for (const RulerTick& t : rulerTicks(*f.axis, static_cast<double>(f.model->startNs))) {
+        const int x = f.gutter + static_cast<int>(f.axis->xOf(t.ns));
+        p.drawLine(x, f.rulerHeight - (t.major ? 10 : 5), x, f.rulerHeight - 1);
+        p.drawText(x + 3, f.rulerHeight - 9, QString::fromStdString(t.label));
+    }
+    p.restore();
+    p.drawText(QRect(6, 0, f.gutter - 8, f.rulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               QString::fromStdString(formatDuration(f.axis->end() - f.axis->start(), 3)) +
+                   QStringLiteral(" visible"));
+}
+
+void TimelinePainter::paintGutter(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    const int top = f.rulerHeight;
+    p.save();
+    p.setClipRect(QRect(0, top, f.gutter, size.height() - top));
+    p.fillRect(QRect(0, top, f.gutter, size.height() - top), QColor(0xf4, 0xf5, 0xf7));
+    const QFontMetrics fm = p.fontMetrics();
+    auto [a, b] = f.layout->rowsIn(f.scrollY, f.scrollY + size.height() - top);
+    for (size_t i = a; i < b; ++i) {
+        const auto& row = f.layout->rows()[i];
+        const int y = top + row.y - f.scrollY;
+        p.setPen(Qt::black);
+        if (row.header) {
+            p.fillRect(QRect(0, y, f.gutter, row.height), QColor(0xdd, 0xe2, 0xea));
+            const bool folded = f.collapsed && f.collapsed->count(row.group);
+            const QString title = QString::fromUtf8(folded ? "\u25B8 " : "\u25BE ") +
+                                  QString::fromStdString(f.model->groups[row.group].title);
+            p.drawText(QRect(4, y, f.gutter - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(title, Qt::ElideRight, f.gutter - 8));
+        } else {
+            const auto& t = f.model->tracks[row.track];
+            QString name = QString::fromStdString(t.name);
+            if (!t.counter.ts.empty())
+                name += QStringLiteral(" (max %1)").arg(t.counter.max, 0, 'g', 4);
+            p.drawText(QRect(14, y, f.gutter - 18, TimelineLayout::kLevelHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(name, Qt::ElideRight, f.gutter - 18));
+            p.setPen(QColor(0xe0, 0xe0, 0xe0));
+            p.drawLine(0, y + row.height - 1, size.width(), y + row.height - 1);
+        }
+    }
+    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.drawLine(f.gutter - 1, top, f.gutter - 1, size.height());
+    p.restore();
+}

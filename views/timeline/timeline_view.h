@@ -1,0 +1,70 @@
+#pragma once
+// TimelineView: the "Timeline" tab. Loads the timeline model of the session on a job when
+// the session's data changes, and hosts the canvas, a search bar (name or regex, count,
+// next/previous), the details panel of the selected slice and the aggregate table of an
+// area selection. Follows SessionContext::timeRangeRequested (zooms there) and
+// sliceSelected (selects and frames the slice); a click or an area selection is published
+// back through the context (selectSlice / requestTimeRange).
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "core/timeline/timeline_query.h"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+class QTableWidget;
+class QTimer;
+class SessionContext;
+class SliceDetailsPanel;
+class TimelineCanvas;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(SessionContext* ctx, QWidget* parent = nullptr);
+
+    TimelineCanvas* canvas() const { return m_canvas; }
+    SliceDetailsPanel* detailsPanel() const { return m_details; }
+    QTableWidget* aggregateTable() const { return m_aggregate; }
+    QLineEdit* searchBox() const { return m_search; }
+    QLabel* matchLabel() const { return m_matchLabel; }
+    QLabel* statusLabel() const { return m_status; }
+    /// Search results currently shown (empty when none).
+    const ts::timeline::SearchResults* searchResults() const { return m_results.get(); }
+
+    /// Runs a search now (the search box runs it after a short pause in typing).
+    void runSearch();
+    void nextMatch();
+    void previousMatch();
+
+private:
+    void reload();
+    void setModel(std::shared_ptr<const ts::timeline::TimelineModel> m);
+    void onSliceClicked(const ts::timeline::SliceRef& ref);
+    void onArea(const std::vector<int>& tracks, double t0, double t1);
+    void loadDetails(int64_t sliceId);
+    void selectById(int64_t sliceId);
+    void goToMatch(int64_t index);
+    void zoomToSelection();
+
+    SessionContext* m_ctx;
+    TimelineCanvas* m_canvas;
+    SliceDetailsPanel* m_details;
+    QTableWidget* m_aggregate;
+    QTabWidget* m_bottom;
+    QLineEdit* m_search;
+    QCheckBox* m_regex;
+    QLabel* m_matchLabel;
+    QLabel* m_status;
+    QTimer* m_searchTimer;
+    std::shared_ptr<const ts::timeline::TimelineModel> m_model;
+    std::shared_ptr<const ts::timeline::SearchResults> m_results;
+    int64_t m_matchIndex = -1;
+    bool m_publishing = false;  // true while this view emits through the context
+    std::optional<std::pair<int64_t, int64_t>> m_pendingRange;
+    int64_t m_pendingSlice = 0;
+};
