@@ -7,9 +7,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
-#include "core/engine/callbacks.h"
-#include "core/engine/run_recorder.h"
-#include "core/engine/trainer.h"
+#include "core/run/training_job.h"
 
 namespace ts::cli {
 namespace {
@@ -61,68 +59,33 @@ int runTrain(const Args& args) {
     c.evalEachEpoch = args.has("eval-each-epoch");
     c.memReuse = args.valueOr("mem-reuse", "on") != "off";
     c.resumeFrom = args.valueOr("resume", "");
-    const auto session = args.value("output");
-    if (!session)
+    run::JobOptions o;
+    o.train = c;
+    o.sessionPath = args.valueOr("output", "");
+    if (o.sessionPath.empty())
         throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
+    if (!args.json) {
+        o.printEvery = 100;
+        o.print = [](const std::string& line) { std::cerr << line << "\n"; };
+    }
+    o.tensorboardDir = args.valueOr("tensorboard-dir", "");
+    o.checkpointDir = args.valueOr("checkpoint-dir", "");
+    o.saveSteps = parseInt(args, "save-steps", 0, 0);
+    o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
+    o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
 
-    engine::Trainer trainer(c);
-    if (auto s = trainer.prepare(); !s) throw CliError{s.error()};
-    auto rec = engine::RunRecorder::open(*session, c.model + " on " + c.dataset, c.toJson());
-    if (!rec) throw CliError{rec.error()};
-    auto print = [&args](const std::string& line) {
-        if (!args.json) std::cerr << line << "\n";
-    };
-    trainer.addCallback(std::make_shared<engine::LossMonitor>(args.json ? 0 : 100, print));
-    trainer.addCallback(std::make_shared<engine::SummaryCollector>(
-        rec.value().get(), args.valueOr("tensorboard-dir", "")));
-    if (auto dir = args.value("checkpoint-dir"))
-        trainer.addCallback(std::make_shared<engine::ModelCheckpoint>(
-            *dir, "checkpoint_" + c.model, parseInt(args, "save-steps", 0, 0),
-            static_cast<int>(parseInt(args, "save-epochs", 1, 0)),
-            static_cast<int>(parseInt(args, "keep", 5, 1))));
-    const engine::TrainResult r = trainer.run();
+    run::TrainingJob job(std::move(o));
+    if (auto s = job.prepare(); !s) throw CliError{s.error()};
+    const engine::TrainResult r = job.run();
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
-    rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
-    w.StartObject();
-    kv(w, "status", r.status);
-    kv(w, "reason", r.reason);
-    kv(w, "epochs", int64_t{r.epochs});
-    kv(w, "steps", r.steps);
-    w.Key("samples_per_s");
-    writeDouble(w, r.samplesPerS);
-    w.Key("train_seconds");
-    writeDouble(w, r.trainSeconds);
-    w.Key("final");
-    w.StartObject();
-    w.Key("loss");
-    writeDouble(w, r.finalLoss);
-    w.EndObject();
-    w.Key("eval");
-    w.StartObject();
-    for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"}) {
-        auto it = r.eval.find(k);
-        w.Key(k);
-        if (it == r.eval.end())
-            w.Null();
-        else
-            writeDouble(w, it->second);
-    }
-    w.EndObject();
-    kv(w, "run_id", rec.value()->runId());
-    kv(w, "overflow_steps", r.overflowSteps);
-    w.EndObject();
-    const std::string summary = buf.GetString();
-    if (auto s = rec.value()->finish(r.status, r.reason, summary); !s)
-        std::cerr << "warning: could not record the run's end: " << s.error() << "\n";
     if (args.json) {
-        printJson(buf);
+        std::cout << job.summaryJson(r) << std::endl;
     } else {
         std::cout << "status: " << r.status << " (" << r.reason << ")\nepochs: " << r.epochs
                   << "  steps: " << r.steps << "\nsamples/s: " << r.samplesPerS
                   << "  train seconds: " << r.trainSeconds << "\nfinal loss: " << r.finalLoss
-                  << "\n";
+                  << "\nrun: " << job.runId() << "\n";
         for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
             if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
     }

@@ -1,0 +1,120 @@
+#include "core/run/training_job.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+
+#include "core/engine/callbacks.h"
+#include "core/engine/run_recorder.h"
+
+namespace ts::run {
+
+namespace {
+
+void writeNumber(rapidjson::Writer<rapidjson::StringBuffer>& w, double v) {
+    if (std::isfinite(v)) w.Double(v);
+    else w.Null();
+}
+
+}  // namespace
+
+TrainingJob::TrainingJob(JobOptions options)
+    : m_options(std::move(options)),
+      m_trainer(std::make_unique<engine::Trainer>(m_options.train)) {}
+
+TrainingJob::~TrainingJob() = default;
+
+int64_t TrainingJob::runId() const { return m_recorder ? m_recorder->runId() : 0; }
+
+Status TrainingJob::prepare() {
+    if (m_prepared) return Status::success();
+    const JobOptions& o = m_options;
+    if (o.sessionPath.empty())
+        return Error{"no session file given: the run must be recorded in a session (-o SESSION)"};
+    if (!o.saveBestMetric.empty() && (o.checkpointDir.empty() || !o.train.evalEachEpoch))
+        return Error{"saving the best checkpoint needs a checkpoint folder and evaluation "
+                     "after every epoch"};
+    if (auto s = m_trainer->prepare(); !s) return s;
+    const std::string name =
+        o.runName.empty() ? o.train.model + " on " + o.train.dataset : o.runName;
+    auto rec = engine::RunRecorder::open(o.sessionPath, name, o.train.toJson());
+    if (!rec) return Error{rec.error()};
+    m_recorder = std::move(rec.value());
+
+    engine::Trainer& t = *m_trainer;
+    t.addCallback(std::make_shared<engine::LossMonitor>(o.print ? o.printEvery : 0, o.print));
+    t.addCallback(std::make_shared<engine::SummaryCollector>(m_recorder.get(), o.tensorboardDir));
+    if (!o.checkpointDir.empty())
+        t.addCallback(std::make_shared<engine::ModelCheckpoint>(
+            o.checkpointDir, "checkpoint_" + o.train.model, o.saveSteps, o.saveEpochs,
+            o.keepCheckpoints));
+    if (!o.saveBestMetric.empty())
+        t.addCallback(std::make_shared<engine::SaveBestCheckpoint>(
+            o.checkpointDir, o.saveBestMetric, o.saveBestMetric == "loss"));
+    if (o.earlyStop)
+        t.addCallback(std::make_shared<engine::EarlyStop>(o.earlyStopMonitor, o.earlyStopPatience,
+                                                          o.earlyStopMinDelta,
+                                                          o.earlyStopLossThreshold));
+    if (o.stopAfterSeconds > 0)
+        t.addCallback(std::make_shared<engine::StopAtTime>(o.stopAfterSeconds));
+    m_prepared = true;
+    return Status::success();
+}
+
+engine::TrainResult TrainingJob::run() {
+    if (auto s = prepare(); !s) {
+        engine::TrainResult r;
+        r.status = "failed";
+        r.reason = s.error();
+        return r;
+    }
+    engine::TrainResult r = m_trainer->run();
+    if (auto s = m_recorder->finish(r.status, r.reason, summaryJson(r)); !s)
+        r.warnings.push_back("could not record the run's end: " + s.error());
+    return r;
+}
+
+std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("status");
+    w.String(r.status.c_str());
+    w.Key("reason");
+    w.String(r.reason.c_str());
+    w.Key("epochs");
+    w.Int(r.epochs);
+    w.Key("steps");
+    w.Int64(r.steps);
+    w.Key("samples_per_s");
+    writeNumber(w, r.samplesPerS);
+    w.Key("train_seconds");
+    writeNumber(w, r.trainSeconds);
+    w.Key("final");
+    w.StartObject();
+    w.Key("loss");
+    writeNumber(w, r.finalLoss);
+    w.EndObject();
+    w.Key("eval");
+    w.StartObject();
+    for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"}) {
+        w.Key(k);
+        auto it = r.eval.find(k);
+        if (it == r.eval.end()) w.Null();
+        else writeNumber(w, it->second);
+    }
+    w.EndObject();
+    w.Key("run_id");
+    w.Int64(runId());
+    w.Key("overflow_steps");
+    w.Int64(r.overflowSteps);
+    w.Key("warnings");
+    w.StartArray();
+    for (const std::string& s : r.warnings) w.String(s.c_str());
+    w.EndArray();
+    w.EndObject();
+    return buf.GetString();
+}
+
+}  // namespace ts::run
