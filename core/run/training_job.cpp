@@ -13,8 +13,10 @@ namespace ts::run {
 namespace {
 
 void writeNumber(rapidjson::Writer<rapidjson::StringBuffer>& w, double v) {
-    if (std::isfinite(v)) w.Double(v);
-    else w.Null();
+    if (std::isfinite(v))
+        w.Double(v);
+    else
+        w.Null();
 }
 
 }  // namespace
@@ -25,7 +27,9 @@ TrainingJob::TrainingJob(JobOptions options)
 
 TrainingJob::~TrainingJob() = default;
 
-int64_t TrainingJob::runId() const { return m_recorder ? m_recorder->runId() : 0; }
+int64_t TrainingJob::runId() const {
+    return m_recorder ? m_recorder->runId() : 0;
+}
 
 Status TrainingJob::prepare() {
     if (m_prepared) return Status::success();
@@ -33,8 +37,9 @@ Status TrainingJob::prepare() {
     if (o.sessionPath.empty())
         return Error{"no session file given: the run must be recorded in a session (-o SESSION)"};
     if (!o.saveBestMetric.empty() && (o.checkpointDir.empty() || !o.train.evalEachEpoch))
-        return Error{"saving the best checkpoint needs a checkpoint folder and evaluation "
-                     "after every epoch"};
+        return Error{
+            "saving the best checkpoint needs a checkpoint folder and evaluation "
+            "after every epoch"};
     if (auto s = m_trainer->prepare(); !s) return s;
     const std::string name =
         o.runName.empty() ? o.train.model + " on " + o.train.dataset : o.runName;
@@ -101,8 +106,10 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"}) {
         w.Key(k);
         auto it = r.eval.find(k);
-        if (it == r.eval.end()) w.Null();
-        else writeNumber(w, it->second);
+        if (it == r.eval.end())
+            w.Null();
+        else
+            writeNumber(w, it->second);
     }
     w.EndObject();
     w.Key("run_id");

@@ -46,8 +46,8 @@ struct JobOptions {
     int earlyStopPatience = 3;
     double earlyStopMinDelta = 0.0;
     double earlyStopLossThreshold = 0.0;
-    double stopAfterSeconds = 0.0;      // 0 = off
-    std::string saveBestMetric;         // "" = off; needs evalEachEpoch and checkpointDir
+    double stopAfterSeconds = 0.0;  // 0 = off
+    std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
 };
 
 class TrainingJob {

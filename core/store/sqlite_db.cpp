@@ -2,9 +2,19 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
 #include <utility>
 
 namespace ts::store {
+
+namespace {
+/// Turns off SQLite's global allocation statistics (a mutex on every malloc) before the
+/// library initialises; we never read them. Later calls are no-ops.
+void configureSqliteOnce() {
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+}  // namespace
 
 SqliteDb::~SqliteDb() {
     if (m_db) sqlite3_close_v2(m_db);
@@ -23,11 +33,18 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& o) noexcept {
 }
 
 Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode) {
+    configureSqliteOnce();
     int flags = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
-        case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-        case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-        case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+        case Mode::ReadOnly:
+            flags |= SQLITE_OPEN_READONLY;
+            break;
+        case Mode::ReadWrite:
+            flags |= SQLITE_OPEN_READWRITE;
+            break;
+        case Mode::Create:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+            break;
     }
     SqliteDb db;
     db.m_readOnly = mode == Mode::ReadOnly;
@@ -69,9 +86,15 @@ Result<int64_t> SqliteDb::queryInt(std::string_view sql, int64_t fallback) {
     return fallback;
 }
 
-std::string SqliteDb::lastError() const { return m_db ? sqlite3_errmsg(m_db) : "no database"; }
-int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
-int SqliteDb::changes() const { return sqlite3_changes(m_db); }
+std::string SqliteDb::lastError() const {
+    return m_db ? sqlite3_errmsg(m_db) : "no database";
+}
+int64_t SqliteDb::lastInsertId() const {
+    return sqlite3_last_insert_rowid(m_db);
+}
+int SqliteDb::changes() const {
+    return sqlite3_changes(m_db);
+}
 
 Statement::Statement(sqlite3* db, sqlite3_stmt* stmt, std::string error)
     : m_db(db), m_stmt(stmt), m_error(std::move(error)) {}
@@ -102,7 +125,8 @@ Statement& Statement::bind(int idx, double v) {
     return *this;
 }
 Statement& Statement::bind(int idx, std::string_view v) {
-    if (m_stmt) sqlite3_bind_text(m_stmt, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    if (m_stmt)
+        sqlite3_bind_text(m_stmt, idx, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     return *this;
 }
 Statement& Statement::bindBlob(int idx, const void* data, size_t bytes) {
@@ -138,16 +162,28 @@ void Statement::reset() {
     m_error.clear();
 }
 
-int Statement::columnCount() const { return m_stmt ? sqlite3_column_count(m_stmt) : 0; }
+int Statement::columnCount() const {
+    return m_stmt ? sqlite3_column_count(m_stmt) : 0;
+}
 std::string Statement::columnName(int col) const {
     const char* n = sqlite3_column_name(m_stmt, col);
     return n ? n : "";
 }
-int Statement::columnType(int col) const { return sqlite3_column_type(m_stmt, col); }
-bool Statement::isNull(int col) const { return columnType(col) == SQLITE_NULL; }
-int64_t Statement::int64(int col) const { return sqlite3_column_int64(m_stmt, col); }
-double Statement::real(int col) const { return sqlite3_column_double(m_stmt, col); }
-std::string Statement::text(int col) const { return std::string(textView(col)); }
+int Statement::columnType(int col) const {
+    return sqlite3_column_type(m_stmt, col);
+}
+bool Statement::isNull(int col) const {
+    return columnType(col) == SQLITE_NULL;
+}
+int64_t Statement::int64(int col) const {
+    return sqlite3_column_int64(m_stmt, col);
+}
+double Statement::real(int col) const {
+    return sqlite3_column_double(m_stmt, col);
+}
+std::string Statement::text(int col) const {
+    return std::string(textView(col));
+}
 std::string_view Statement::textView(int col) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
     if (!p) return {};
@@ -158,6 +194,8 @@ std::string_view Statement::blob(int col) const {
     if (!p) return {};
     return {p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, col))};
 }
-bool Statement::isReadOnly() const { return m_stmt && sqlite3_stmt_readonly(m_stmt) != 0; }
+bool Statement::isReadOnly() const {
+    return m_stmt && sqlite3_stmt_readonly(m_stmt) != 0;
+}
 
 }  // namespace ts::store

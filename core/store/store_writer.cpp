@@ -14,7 +14,8 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     std::string multi =
         "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
         "VALUES";
-    for (int i = 0; i < kSlicesPerInsert; ++i) multi += i ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
+    for (int i = 0; i < kSlicesPerInsert; ++i)
+        multi += i ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
     m_slices = db.prepare(multi);
     m_sliceBuf.reserve(kSlicesPerInsert);
     m_nameStat = db.prepare(
@@ -31,8 +32,8 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_args = db.prepare("INSERT INTO args(source_id, json) VALUES(?,?)");
     m_problem = db.prepare(
         "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
-    m_process = db.prepare(
-        "INSERT INTO processes(source_id, pid, name, sort_index) VALUES(?,?,?,?)");
+    m_process =
+        db.prepare("INSERT INTO processes(source_id, pid, name, sort_index) VALUES(?,?,?,?)");
     m_thread = db.prepare("INSERT INTO threads(process_id, tid, name, sort_index) VALUES(?,?,?,?)");
     m_track = db.prepare(
         "INSERT INTO tracks(source_id, kind, process_id, thread_id, name_id, sort_index) "
@@ -69,12 +70,16 @@ Status StoreWriter::flush() {
 
 namespace {
 void bindOptional(Statement& st, int idx, int64_t v) {
-    if (v != 0) st.bind(idx, v);
-    else st.bindNull(idx);
+    if (v != 0)
+        st.bind(idx, v);
+    else
+        st.bindNull(idx);
 }
 void bindOptional(Statement& st, int idx, std::string_view v) {
-    if (!v.empty()) st.bind(idx, v);
-    else st.bindNull(idx);
+    if (!v.empty())
+        st.bind(idx, v);
+    else
+        st.bindNull(idx);
 }
 }  // namespace
 
@@ -112,8 +117,8 @@ void StoreWriter::setProcessName(int64_t id, std::string_view name) {
     check(updateColumn(m_store.db(), "UPDATE processes SET name=? WHERE id=?", id, name));
 }
 void StoreWriter::setProcessSortIndex(int64_t id, int64_t sortIndex) {
-    check(updateColumn(m_store.db(), "UPDATE processes SET sort_index=? WHERE id=?", id,
-                       sortIndex));
+    check(
+        updateColumn(m_store.db(), "UPDATE processes SET sort_index=? WHERE id=?", id, sortIndex));
 }
 void StoreWriter::setProcessLabels(int64_t id, std::string_view labels) {
     check(updateColumn(m_store.db(), "UPDATE processes SET labels=? WHERE id=?", id, labels));
@@ -122,8 +127,7 @@ void StoreWriter::setThreadName(int64_t id, std::string_view name) {
     check(updateColumn(m_store.db(), "UPDATE threads SET name=? WHERE id=?", id, name));
 }
 void StoreWriter::setThreadSortIndex(int64_t id, int64_t sortIndex) {
-    check(updateColumn(m_store.db(), "UPDATE threads SET sort_index=? WHERE id=?", id,
-                       sortIndex));
+    check(updateColumn(m_store.db(), "UPDATE threads SET sort_index=? WHERE id=?", id, sortIndex));
 }
 
 int64_t StoreWriter::addTrack(std::string_view kind, int64_t processId, int64_t threadId,
@@ -154,12 +158,44 @@ void bindSlice(Statement& st, int base, int64_t id, const SliceRow& r) {
 }
 }  // namespace
 
-void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
-    NameStats& ns = m_nameStats[{r.trackId, r.nameId}];
-    if (ns.count == 0 || r.dur < ns.min) ns.min = r.dur;
-    if (ns.count == 0 || r.dur > ns.max) ns.max = r.dur;
+void StoreWriter::accumulate(NameStats& ns, int64_t dur) {
+    if (ns.count == 0 || dur < ns.min) ns.min = dur;
+    if (ns.count == 0 || dur > ns.max) ns.max = dur;
     ++ns.count;
-    ns.total += r.dur;
+    ns.total += dur;
+}
+
+void StoreWriter::countName(int64_t trackId, int64_t nameId, int64_t dur) {
+    if (nameId < 0 || nameId >= kFlatNames) {
+        accumulate(m_nameStats[{trackId, nameId}], dur);
+        return;
+    }
+    if (trackId != m_statsTrack) {
+        foldCurrentTrackStats();
+        m_statsTrack = trackId;
+    }
+    if (nameId >= static_cast<int64_t>(m_trackStats.size()))
+        m_trackStats.resize(static_cast<size_t>(nameId) + 1);
+    NameStats& ns = m_trackStats[static_cast<size_t>(nameId)];
+    if (ns.count == 0) m_trackStatsTouched.push_back(nameId);
+    accumulate(ns, dur);
+}
+
+void StoreWriter::foldCurrentTrackStats() {
+    for (int64_t nameId : m_trackStatsTouched) {
+        NameStats& flat = m_trackStats[static_cast<size_t>(nameId)];
+        NameStats& ns = m_nameStats[{m_statsTrack, nameId}];
+        if (ns.count == 0 || flat.min < ns.min) ns.min = flat.min;
+        if (ns.count == 0 || flat.max > ns.max) ns.max = flat.max;
+        ns.count += flat.count;
+        ns.total += flat.total;
+        flat = {};
+    }
+    m_trackStatsTouched.clear();
+}
+
+void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
+    countName(r.trackId, r.nameId, r.dur);
     m_sliceBuf.emplace_back(id, r);
     if (static_cast<int>(m_sliceBuf.size()) == kSlicesPerInsert) {
         for (int i = 0; i < kSlicesPerInsert; ++i)
@@ -179,6 +215,7 @@ void StoreWriter::flushSlices() {
 }
 
 void StoreWriter::flushNameStats() {
+    foldCurrentTrackStats();
     for (const auto& [key, ns] : m_nameStats) {
         m_nameStat.bind(1, key.first).bind(2, key.second).bind(3, ns.count).bind(4, ns.total);
         m_nameStat.bind(5, ns.min).bind(6, ns.max);
@@ -194,8 +231,8 @@ int64_t StoreWriter::addArgs(std::string_view json) {
     return m_store.db().lastInsertId();
 }
 
-void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId,
-                             char scope, int64_t argSetId) {
+void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, char scope,
+                             int64_t argSetId) {
     m_instant.bind(1, trackId).bind(2, ts).bind(3, nameId);
     bindOptional(m_instant, 4, catId);
     m_instant.bind(5, std::string_view(&scope, 1));

@@ -4,10 +4,10 @@
 // killed mid-import leaves every earlier batch intact. Ids of slices are assigned here
 // (not by SQLite) so importers can link flows to slices before they are written.
 #include <cstdint>
-#include <unordered_map>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/common/result.h"
 #include "core/store/trace_store.h"
@@ -75,6 +75,9 @@ private:
     void rowDone();
     void flushSlices();
     void flushNameStats();
+    static void accumulate(NameStats& ns, int64_t dur);
+    void countName(int64_t trackId, int64_t nameId, int64_t dur);
+    void foldCurrentTrackStats();
     void check(Status s);
 
     TraceStore& m_store;
@@ -92,6 +95,12 @@ private:
         }
     };
     std::unordered_map<std::pair<int64_t, int64_t>, NameStats, PairHash> m_nameStats;
+    // Importers write track by track, so the current track's totals live in a flat array
+    // indexed by name id (names below kFlatNames) and fold into m_nameStats on a track change.
+    static constexpr int64_t kFlatNames = int64_t{1} << 20;
+    int64_t m_statsTrack = -1;
+    std::vector<NameStats> m_trackStats;
+    std::vector<int64_t> m_trackStatsTouched;
     Statement m_slices, m_nameStat;
     Statement m_slice, m_instant, m_counter, m_flow, m_args, m_problem, m_process, m_thread,
         m_track;
