@@ -17,8 +17,10 @@ SessionDocument::SessionDocument(SessionContext* ctx, QObject* parent)
     : QObject(parent), m_ctx(ctx) {}
 
 QString SessionDocument::sessionsDir() {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    if (dir.isEmpty()) dir = QDir::tempPath() + "/trainscope";
+    // ~/.local/share/trainscope/sessions (AppDataLocation would repeat the organisation
+    // and application names, both "TrainScope").
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    dir = dir.isEmpty() ? QDir::tempPath() + "/trainscope" : dir + "/trainscope";
     dir += "/sessions";
     QDir().mkpath(dir);
     return dir;
@@ -66,8 +68,8 @@ QString SessionDocument::newSession(const QString& stem) {
 bool SessionDocument::openDemo() {
     const QString built = QStringLiteral(TRAINSCOPE_DEMO_SESSION);
     if (!QFileInfo::exists(built)) {
-        emit failed(tr("The demo session was not built (%1). Build the 'demo_session' target.")
-                        .arg(built));
+        emit failed(
+            tr("The demo session was not built (%1). Build the 'demo_session' target.").arg(built));
         return false;
     }
     const QString copy = sessionsDir() + "/demo.tscope";

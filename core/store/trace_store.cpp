@@ -39,10 +39,11 @@ bool processAlive(int64_t pid) {
 
 const std::vector<std::string>& TraceStore::dataTables() {
     static const std::vector<std::string> tables = {
-        "sources", "processes",  "threads",    "tracks",          "slices",
-        "instants", "counters",  "flows",      "args",            "import_log",
-        "runs",     "scalars",   "logs",       "dump_files",      "dump_tensors",
-        "overflow_findings", "rdr_records"};
+        "sources",    "processes",  "threads",      "tracks",
+        "slices",     "instants",   "counters",     "flows",
+        "args",       "import_log", "runs",         "scalars",
+        "logs",       "dump_files", "dump_tensors", "overflow_findings",
+        "rdr_records"};
     return tables;
 }
 
@@ -58,8 +59,8 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
     std::unique_ptr<TraceStore> store(new TraceStore);
     store->m_path = path;
     const auto dbMode = mode == Mode::ReadOnly ? SqliteDb::Mode::ReadOnly
-                        : fresh               ? SqliteDb::Mode::Create
-                                              : SqliteDb::Mode::ReadWrite;
+                        : fresh                ? SqliteDb::Mode::Create
+                                               : SqliteDb::Mode::ReadWrite;
     auto db = SqliteDb::open(path, dbMode);
     if (!db) return Error{db.error()};
     store->m_db = std::move(db.value());
@@ -129,7 +130,8 @@ Status TraceStore::migrate() {
     }
     const std::string fin =
         "INSERT OR REPLACE INTO meta(key, value) VALUES('application', 'trainscope');"
-        "INSERT OR REPLACE INTO meta(key, value) VALUES('written_by', '" TRAINSCOPE_VERSION "');"
+        "INSERT OR REPLACE INTO meta(key, value) VALUES('written_by', '" TRAINSCOPE_VERSION
+        "');"
         "PRAGMA user_version=" +
         std::to_string(currentSchemaVersion()) + ";";
     if (auto s = m_db.exec(fin); !s) {
@@ -156,8 +158,9 @@ Status TraceStore::recoverDeadWriters() {
     }
     Statement r = m_db.prepare("SELECT count(*) FROM runs WHERE status='running'");
     if (r.step() && r.int64(0) > 0)
-        m_db.exec("UPDATE runs SET status='failed', reason=coalesce(reason, 'the process "
-                  "running it ended without closing the run') WHERE status='running'");
+        m_db.exec(
+            "UPDATE runs SET status='failed', reason=coalesce(reason, 'the process "
+            "running it ended without closing the run') WHERE status='running'");
     return {};
 }
 
@@ -218,10 +221,19 @@ Status TraceStore::finishSource(int64_t id, const SourceSummary& sum) {
         "UPDATE sources SET status=?, error=?, events=?, slices=?, skipped=?, ts_min=?, "
         "ts_max=?, stats=?, writer_pid=NULL WHERE id=?");
     st.bind(1, sum.status);
-    if (sum.error.empty()) st.bindNull(2); else st.bind(2, sum.error);
+    if (sum.error.empty())
+        st.bindNull(2);
+    else
+        st.bind(2, sum.error);
     st.bind(3, sum.events).bind(4, sum.slices).bind(5, sum.skipped);
-    if (sum.tsMin) st.bind(6, *sum.tsMin); else st.bindNull(6);
-    if (sum.tsMax) st.bind(7, *sum.tsMax); else st.bindNull(7);
+    if (sum.tsMin)
+        st.bind(6, *sum.tsMin);
+    else
+        st.bindNull(6);
+    if (sum.tsMax)
+        st.bind(7, *sum.tsMax);
+    else
+        st.bindNull(7);
     st.bind(8, sum.statsJson).bind(9, id);
     return st.run();
 }
@@ -238,10 +250,10 @@ Status TraceStore::deleteSource(int64_t id) {
         "DELETE FROM args WHERE source_id=" + sid + ";" +
         "DELETE FROM import_log WHERE source_id=" + sid + ";" +
         "DELETE FROM logs WHERE source_id=" + sid + ";" +
-        "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" +
-        sid + ");" + "DELETE FROM processes WHERE source_id=" + sid + ";" +
-        "DELETE FROM tracks WHERE source_id=" + sid + ";" +
-        "DELETE FROM sources WHERE id=" + sid + ";";
+        "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" + sid +
+        ");" + "DELETE FROM processes WHERE source_id=" + sid + ";" +
+        "DELETE FROM tracks WHERE source_id=" + sid + ";" + "DELETE FROM sources WHERE id=" + sid +
+        ";";
     const bool ownTx = !m_inTx;
     if (ownTx)
         if (auto s = begin(); !s) return s;
@@ -287,8 +299,8 @@ Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view con
 
 Status TraceStore::finishRun(int64_t id, std::string_view status, std::string_view reason,
                              std::string_view summaryJson) {
-    Statement st = m_db.prepare(
-        "UPDATE runs SET status=?, reason=?, ended_at=?, summary=? WHERE id=?");
+    Statement st =
+        m_db.prepare("UPDATE runs SET status=?, reason=?, ended_at=?, summary=? WHERE id=?");
     st.bind(1, status).bind(2, reason).bind(3, nowNs()).bind(4, summaryJson).bind(5, id);
     return st.run();
 }
@@ -301,7 +313,8 @@ Status TraceStore::setRunProfileSource(int64_t runId, int64_t sourceId) {
 Result<std::vector<RunInfo>> TraceStore::runs() {
     Statement q = m_db.prepare(
         "SELECT id, coalesce(name,''), coalesce(config,'{}'), status, coalesce(reason,''), "
-        "coalesce(started_at,0), coalesce(ended_at,0), profile_source_id FROM runs ORDER BY id");
+        "coalesce(started_at,0), coalesce(ended_at,0), profile_source_id, coalesce(summary,'') "
+        "FROM runs ORDER BY id");
     std::vector<RunInfo> out;
     while (q.step()) {
         RunInfo r;
@@ -313,6 +326,7 @@ Result<std::vector<RunInfo>> TraceStore::runs() {
         r.startedAt = q.int64(5);
         r.endedAt = q.int64(6);
         if (!q.isNull(7)) r.profileSourceId = q.int64(7);
+        r.summary = q.text(8);
         out.push_back(std::move(r));
     }
     if (!q.error().empty()) return Error{q.error()};
@@ -343,7 +357,11 @@ Result<std::optional<std::pair<int64_t, int64_t>>> TraceStore::timeRange() {
     return std::optional<std::pair<int64_t, int64_t>>{std::make_pair(q.int64(0), q.int64(1))};
 }
 
-Status TraceStore::buildIndexes() { return m_db.exec(indexSql()); }
-Status TraceStore::dropIndexes() { return m_db.exec(dropIndexSql()); }
+Status TraceStore::buildIndexes() {
+    return m_db.exec(indexSql());
+}
+Status TraceStore::dropIndexes() {
+    return m_db.exec(dropIndexSql());
+}
 
 }  // namespace ts::store

@@ -48,6 +48,7 @@ struct RunInfo {
     int64_t startedAt = 0;
     int64_t endedAt = 0;
     std::optional<int64_t> profileSourceId;
+    std::string summary;  // JSON written at the end of the run ("" while running)
 };
 
 struct TableCount {

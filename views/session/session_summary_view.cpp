@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
@@ -34,6 +36,19 @@ void setRow(QTableWidget* t, int row, const QStringList& cells) {
     }
 }
 
+/// The figures of a finished run from its summary JSON ("" where absent).
+QStringList runFigures(const std::string& summaryJson) {
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(summaryJson)).object();
+    auto num = [](const QJsonValue& v, int decimals) {
+        return v.isDouble() ? QString::number(v.toDouble(), 'f', decimals) : QString();
+    };
+    const QJsonValue acc = o.value("eval").toObject().value("accuracy");
+    return {o.contains("steps") ? QString::number(o.value("steps").toInteger()) : QString(),
+            num(o.value("final").toObject().value("loss"), 4),
+            acc.isDouble() ? QString::number(acc.toDouble() * 100.0, 'f', 2) + "%" : QString(),
+            num(o.value("samples_per_s"), 0), num(o.value("train_seconds"), 2)};
+}
+
 QString ms(std::optional<int64_t> lo, std::optional<int64_t> hi) {
     if (!lo || !hi) return QStringLiteral("—");
     return QStringLiteral("%1 ms").arg(static_cast<double>(*hi - *lo) / 1e6, 0, 'f', 3);
@@ -51,10 +66,11 @@ SessionSummaryView::SessionSummaryView(SessionContext* ctx, QWidget* parent)
     m_sources = makeTable({tr("Source"), tr("Kind"), tr("Status"), tr("Events"), tr("Slices"),
                            tr("Skipped"), tr("Span"), tr("Error")},
                           split);
-    m_runs = makeTable({tr("Run"), tr("Name"), tr("Status"), tr("Reason")}, split);
-    m_problems = makeTable({tr("Source"), tr("Problem"), tr("Count"), tr("First offset"),
-                            tr("Example")},
-                           split);
+    m_runs = makeTable({tr("Run"), tr("Name"), tr("Status"), tr("Steps"), tr("Final loss"),
+                        tr("Test accuracy"), tr("Samples/s"), tr("Train s"), tr("Reason")},
+                       split);
+    m_problems = makeTable(
+        {tr("Source"), tr("Problem"), tr("Count"), tr("First offset"), tr("Example")}, split);
     layout->addWidget(split, 1);
     connect(ctx, &SessionContext::dataChanged, this, &SessionSummaryView::reload);
     reload();
@@ -68,44 +84,52 @@ void SessionSummaryView::reload() {
             return ts::session::readOverview(p);
         },
         [this](Overview ov) {
-            if (ov) show(ov.value());
-            else m_header->setText(tr("Cannot read session: %1").arg(QString::fromStdString(ov.error())));
+            if (ov)
+                show(ov.value());
+            else
+                m_header->setText(
+                    tr("Cannot read session: %1").arg(QString::fromStdString(ov.error())));
         });
 }
 
 void SessionSummaryView::show(const ts::session::SessionOverview& ov) {
-    m_header->setText(tr("<b>%1</b> — schema v%2 · %3 sources · %4 slices · %5 runs · %6 log records")
-                          .arg(QString::fromStdString(ov.path).toHtmlEscaped())
-                          .arg(ov.schemaVersion)
-                          .arg(ov.sources.size())
-                          .arg(ov.count("slices"))
-                          .arg(ov.runs.size())
-                          .arg(ov.logs));
+    m_header->setText(
+        tr("<b>%1</b> — schema v%2 · %3 sources · %4 slices · %5 runs · %6 log records")
+            .arg(QString::fromStdString(ov.path).toHtmlEscaped())
+            .arg(ov.schemaVersion)
+            .arg(ov.sources.size())
+            .arg(ov.count("slices"))
+            .arg(ov.runs.size())
+            .arg(ov.logs));
     m_sources->setRowCount(static_cast<int>(ov.sources.size()));
     for (int i = 0; i < static_cast<int>(ov.sources.size()); ++i) {
         const auto& s = ov.sources[i];
-        setRow(m_sources, i,
-               {QFileInfo(QString::fromStdString(s.path)).fileName(), QString::fromStdString(s.kind),
-                QString::fromStdString(s.status), QString::number(s.events),
-                QString::number(s.slices), QString::number(s.skipped), ms(s.tsMin, s.tsMax),
-                QString::fromStdString(s.error)});
+        setRow(
+            m_sources, i,
+            {QFileInfo(QString::fromStdString(s.path)).fileName(), QString::fromStdString(s.kind),
+             QString::fromStdString(s.status), QString::number(s.events), QString::number(s.slices),
+             QString::number(s.skipped), ms(s.tsMin, s.tsMax), QString::fromStdString(s.error)});
         m_sources->item(i, 0)->setToolTip(QString::fromStdString(s.path));
     }
     m_runs->setRowCount(static_cast<int>(ov.runs.size()));
     for (int i = 0; i < static_cast<int>(ov.runs.size()); ++i) {
         const auto& r = ov.runs[i];
         setRow(m_runs, i,
-               {QString::number(r.id), QString::fromStdString(r.name),
-                QString::fromStdString(r.status), QString::fromStdString(r.reason)});
+               QStringList{QString::number(r.id), QString::fromStdString(r.name),
+                           QString::fromStdString(r.status)}
+                   << runFigures(r.summary) << QString::fromStdString(r.reason));
     }
+    m_runs->resizeColumnsToContents();
     m_runs->setVisible(!ov.runs.empty());
+    m_sources->setVisible(!ov.sources.empty());
     m_problems->setRowCount(static_cast<int>(ov.problems.size()));
     for (int i = 0; i < static_cast<int>(ov.problems.size()); ++i) {
         const auto& p = ov.problems[i];
-        setRow(m_problems, i,
-               {QString::number(p.sourceId), QString::fromStdString(p.key), QString::number(p.count),
-                p.byteOffset >= 0 ? QString::number(p.byteOffset) : QStringLiteral("—"),
-                QString::fromStdString(p.message)});
+        setRow(
+            m_problems, i,
+            {QString::number(p.sourceId), QString::fromStdString(p.key), QString::number(p.count),
+             p.byteOffset >= 0 ? QString::number(p.byteOffset) : QStringLiteral("—"),
+             QString::fromStdString(p.message)});
     }
     m_problems->setVisible(!ov.problems.empty());
     m_sources->resizeColumnsToContents();
@@ -116,7 +140,9 @@ ViewInfo summaryViewInfo() {
     ViewInfo v;
     v.name = QStringLiteral("summary");
     v.title = QObject::tr("Session");
-    v.create = [](SessionContext* ctx, QWidget* parent) { return new SessionSummaryView(ctx, parent); };
+    v.create = [](SessionContext* ctx, QWidget* parent) {
+        return new SessionSummaryView(ctx, parent);
+    };
     v.openByDefault = true;
     return v;
 }
