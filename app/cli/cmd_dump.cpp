@@ -99,7 +99,7 @@ int runOverflow(const Args& args) {
     auto rep = h5::scanOverflow(file);
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
-        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& f : rep->findings)
             std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
                         &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
@@ -130,6 +130,7 @@ int runOverflow(const Args& args) {
     }
     w.EndArray();
     kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order_detail", rep->orderDetail);
     w.Key("first");
     if (rep->findings.empty())
         w.Null();
@@ -163,7 +164,7 @@ int runCompare(const Args& args) {
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
     if (!args.json) {
-        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& p : rep->pairs)
             std::printf(
                 "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
@@ -185,17 +186,21 @@ int runCompare(const Args& args) {
     for (const auto& p : rep->pairs) {
         w.StartObject();
         kv(w, "path", p.tensor.path);
-        w.Key("cosine");
-        writeDouble(w, p.figures.cosine);
-        w.Key("max_abs");
-        writeDouble(w, p.figures.maxAbs);
-        w.Key("max_rel");
-        writeDouble(w, p.figures.maxRel);
-        w.Key("mean_abs");
-        writeDouble(w, p.figures.meanAbs);
-        w.Key("rmse");
-        writeDouble(w, p.figures.rmse);
+        // Figures exist only for pairs that were read and have one shape; else null.
+        const bool figures = p.error.empty();
+        for (auto [k, v] : {std::pair{"cosine", p.figures.cosine},
+                            {"max_abs", p.figures.maxAbs},
+                            {"max_rel", p.figures.maxRel},
+                            {"mean_abs", p.figures.meanAbs},
+                            {"rmse", p.figures.rmse}}) {
+            w.Key(k);
+            if (figures && p.figures.finitePairs > 0)
+                writeDouble(w, v);
+            else
+                w.Null();
+        }
         kv(w, "nonfinite_mismatch", static_cast<int64_t>(p.figures.nonfiniteMismatch));
+        kv(w, "finite_pairs", static_cast<int64_t>(p.figures.finitePairs));
         w.Key("pass");
         w.Bool(p.pass);
         w.Key("shape_match");
@@ -217,6 +222,7 @@ int runCompare(const Args& args) {
     for (const auto& u : rep->unmatchedB) w.String(u.c_str());
     w.EndArray();
     kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order_detail", rep->orderDetail);
     w.EndObject();
     printJson(buf);
     return 0;
