@@ -21,7 +21,8 @@ struct Outcome {
     double writeSeconds = 0;
 };
 
-Outcome runOnce(int64_t steps, const std::string& dataset, bool overflow, const std::string& dumpDir) {
+Outcome runOnce(int64_t steps, const std::string& dataset, bool overflow,
+                const std::string& dumpDir) {
     ts::engine::TrainConfig c;
     c.model = "mlp";
     c.dataset = dataset;
@@ -70,9 +71,10 @@ int main(int argc, char** argv) {
         off = std::min(off, runOnce(steps, dataset, false, "").msPerStep);
         on = std::min(on, runOnce(steps, dataset, true, "").msPerStep);
     }
-    std::printf("mlp batch 64, %lld steps x %d rounds (best): step time overflow check off %.3f ms, "
-                "on %.3f ms, overhead %+.1f%%\n",
-                static_cast<long long>(steps), rounds, off, on, (on / off - 1.0) * 100.0);
+    std::printf(
+        "mlp batch 64, %lld steps x %d rounds (best): step time overflow check off %.3f ms, "
+        "on %.3f ms, overhead %+.1f%%\n",
+        static_cast<long long>(steps), rounds, off, on, (on / off - 1.0) * 100.0);
     std::fflush(stdout);
 
     const auto dir = std::filesystem::temp_directory_path() / "ts_bench_dump";
@@ -83,13 +85,16 @@ int main(int argc, char** argv) {
         std::filesystem::remove_all(dir);
         const Outcome d = runOnce(dumpSteps, dataset, false, dir.string());
         best = std::min(best, d.msPerStep);
-        if (d.writeSeconds > 0) bestRate = std::max(bestRate, static_cast<double>(d.bytes) / d.writeSeconds);
+        if (d.writeSeconds > 0)
+            bestRate = std::max(bestRate, static_cast<double>(d.bytes) / d.writeSeconds);
         bytes = d.bytes;
     }
     std::filesystem::remove_all(dir);
-    std::printf("dump of every op (inputs+outputs, file per step), %lld steps: %.1f MB/step, "
-                "writer %.0f MB/s, step time %.3f ms (%.1fx the plain step)\n",
-                static_cast<long long>(dumpSteps), static_cast<double>(bytes) / 1e6 / static_cast<double>(dumpSteps),
-                bestRate / 1e6, best, best / off);
+    std::printf(
+        "dump of every op (inputs+outputs, file per step), %lld steps: %.1f MB/step, "
+        "writer %.0f MB/s, step time %.3f ms (%.1fx the plain step)\n",
+        static_cast<long long>(dumpSteps),
+        static_cast<double>(bytes) / 1e6 / static_cast<double>(dumpSteps), bestRate / 1e6, best,
+        best / off);
     return 0;
 }

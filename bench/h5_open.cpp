@@ -31,17 +31,19 @@ int main(int argc, char** argv) {
         hsize_t sd = small.size();
         H5Id ss(H5Screate_simple(1, &sd, nullptr));
         for (int g = 0; g < groups; ++g) {
-            H5Id grp(H5Gcreate2(f.get(), ("op" + std::to_string(g)).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+            H5Id grp(H5Gcreate2(f.get(), ("op" + std::to_string(g)).c_str(), H5P_DEFAULT,
+                                H5P_DEFAULT, H5P_DEFAULT));
             for (int d = 0; d < per; ++d) {
-                H5Id ds(H5Dcreate2(grp.get(), std::to_string(d).c_str(), H5T_IEEE_F32LE, ss.get(), H5P_DEFAULT,
-                                   H5P_DEFAULT, H5P_DEFAULT));
+                H5Id ds(H5Dcreate2(grp.get(), std::to_string(d).c_str(), H5T_IEEE_F32LE, ss.get(),
+                                   H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
                 H5Dwrite(ds.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, small.data());
             }
         }
         const uint64_t cols = 1024, rows = bigMb * 1024 * 1024 / 4 / cols;
         hsize_t dims[2] = {rows, cols};
         H5Id bs(H5Screate_simple(2, dims, nullptr));
-        H5Id big(H5Dcreate2(f.get(), "big", H5T_IEEE_F32LE, bs.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+        H5Id big(H5Dcreate2(f.get(), "big", H5T_IEEE_F32LE, bs.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT));
         std::vector<float> block(cols * 1024, 0.5f);
         for (uint64_t r = 0; r < rows; r += 1024) {
             hsize_t start[2] = {r, 0}, count[2] = {std::min<uint64_t>(1024, rows - r), cols};
@@ -72,9 +74,11 @@ int main(int argc, char** argv) {
     const double bigMs = ms(t0);
     std::printf("file: %d groups x %d datasets + one %llu MB float32 dataset\n", groups, per,
                 static_cast<unsigned long long>(bigMb));
-    std::printf("open %.2f ms; root listing (%zu links) %.2f ms; one group listed and its %zu datasets "
-                "described %.2f ms; big dataset described %.3f ms (%s)\n",
-                open, root ? root->size() : 0, rootMs, described, groupMs, bigMs, info ? info->dtype.c_str() : "?");
+    std::printf(
+        "open %.2f ms; root listing (%zu links) %.2f ms; one group listed and its %zu datasets "
+        "described %.2f ms; big dataset described %.3f ms (%s)\n",
+        open, root ? root->size() : 0, rootMs, described, groupMs, bigMs,
+        info ? info->dtype.c_str() : "?");
     std::remove(path.c_str());
     return 0;
 }

@@ -41,7 +41,8 @@ std::string runJob(ts::run::JobOptions o) {
 
 std::string python() {
     for (const char* cand : {"/usr/bin/python3", "python3"})
-        if (std::system((std::string(cand) + " -c 'import h5py, numpy' >/dev/null 2>&1").c_str()) == 0)
+        if (std::system((std::string(cand) + " -c 'import h5py, numpy' >/dev/null 2>&1").c_str()) ==
+            0)
             return cand;
     return {};
 }
@@ -125,7 +126,8 @@ TEST(DumpObserver, H5pyAndH5dumpReadEngineDump) {
     ASSERT_TRUE(st.ok());
 
     if (std::system("h5dump --version >/dev/null 2>&1") == 0) {
-        const std::string cmd = "h5dump -H " + path + " > " + (dir / "h5dump.txt").string() + " 2>&1";
+        const std::string cmd =
+            "h5dump -H " + path + " > " + (dir / "h5dump.txt").string() + " 2>&1";
         EXPECT_EQ(std::system(cmd.c_str()), 0);
         const std::string out = slurp(dir / "h5dump.txt");
         EXPECT_NE(out.find("GROUP \"MatMul\""), std::string::npos) << out.substr(0, 500);
@@ -160,13 +162,16 @@ f.visititems(visit)
 x = f['MatMul/1/output/0'][()].astype(np.float64)
 print(n, x.size, repr(x.min()), repr(x.max()), repr(x.mean()), repr(x.std()))
 )";
-    const std::string cmd = py + " " + script.string() + " " + path + " > " + (dir / "py.txt").string() + " 2>&1";
+    const std::string cmd =
+        py + " " + script.string() + " " + path + " > " + (dir / "py.txt").string() + " 2>&1";
     const int rc = std::system(cmd.c_str());
     const std::string out = slurp(dir / "py.txt");
     ASSERT_EQ(rc, 0) << out;
     size_t n = 0, count = 0;
     double mn = 0, mx = 0, mean = 0, sd = 0;
-    ASSERT_EQ(std::sscanf(out.c_str(), "%zu %zu %lf %lf %lf %lf", &n, &count, &mn, &mx, &mean, &sd), 6) << out;
+    ASSERT_EQ(std::sscanf(out.c_str(), "%zu %zu %lf %lf %lf %lf", &n, &count, &mn, &mx, &mean, &sd),
+              6)
+        << out;
     EXPECT_GT(n, 20u);
     EXPECT_EQ(count, st->count);
     EXPECT_DOUBLE_EQ(mn, st->min);
@@ -178,7 +183,8 @@ print(n, x.size, repr(x.min()), repr(x.max()), repr(x.mean()), repr(x.std()))
 TEST(DumpObserver, LoadModeFeedsRecordedInputs) {
     auto dir = ts::test::tempDir("dumpload");
     auto cfg = [&](const std::string& name, const std::string& load) {
-        std::string s = "{\"dump_path\": \"" + (dir / name).string() + "\", \"file_per\": \"run\", \"steps\": [1]";
+        std::string s = "{\"dump_path\": \"" + (dir / name).string() +
+                        "\", \"file_per\": \"run\", \"steps\": [1]";
         if (!load.empty()) s += ", \"load_file_path\": \"" + (dir / load).string() + "\"";
         return s + "}";
     };
@@ -205,8 +211,9 @@ TEST(DumpObserver, LoadModeFeedsRecordedInputs) {
 
 TEST(DumpObserver, BadConfigAndMissingLoadFileAreErrors) {
     auto dir = ts::test::tempDir("dumpbad");
-    for (const std::string& cfg : {std::string("{\"dump_mode\": \"sideways\"}"), std::string("not json"),
-                                  "{\"load_file_path\": \"" + (dir / "missing.h5").string() + "\"}"}) {
+    for (const std::string& cfg :
+         {std::string("{\"dump_mode\": \"sideways\"}"), std::string("not json"),
+          "{\"load_file_path\": \"" + (dir / "missing.h5").string() + "\"}"}) {
         ts::run::TrainingJob job(smallRun(dir, 1, cfg));
         auto s = job.prepare();
         EXPECT_FALSE(s.ok()) << cfg;

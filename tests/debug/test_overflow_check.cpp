@@ -46,7 +46,8 @@ TEST(NonFinite, CountsMatchClassification) {
     EXPECT_EQ(c.neginf, 1u);
     for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}})
         EXPECT_EQ(ts::debug::countNonFiniteF32(v.data() + 1, n).total(), n > 16 ? 1u : 0u) << n;
-    const uint16_t h[6] = {0x3c00, 0x7c00, 0xfc00, 0x7e00, 0x7bff, 0x0001};  // 1, +inf, -inf, nan, max, denorm
+    const uint16_t h[6] = {0x3c00, 0x7c00, 0xfc00,
+                           0x7e00, 0x7bff, 0x0001};  // 1, +inf, -inf, nan, max, denorm
     auto hc = ts::debug::countNonFiniteF16(h, 6);
     EXPECT_EQ(hc.posinf, 1u);
     EXPECT_EQ(hc.neginf, 1u);
@@ -71,7 +72,7 @@ TEST(OverflowObserver, FindsDumpsAndStops) {
     Tensor b = Tensor::fromVector({2, 2}, {1, 1, 1, 1});
     Tensor ok = ops::add(a, b);  // Add/0: finite
     Tensor big = Tensor::fromVector({2, 2}, {3e38f, -3e38f, 1, 2});
-    Tensor bad = ops::add(big, big);  // Add/1: +inf, -inf
+    Tensor bad = ops::add(big, big);    // Add/1: +inf, -inf
     Tensor worse = ops::sub(bad, bad);  // Sub/0: inf - inf = nan (x2)
     obs.onStepEnd(step);
     Dispatcher::install(nullptr);

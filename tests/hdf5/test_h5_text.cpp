@@ -20,7 +20,8 @@ ts::h5::File open(const std::string& rel) {
 std::vector<std::string> all(const ts::h5::File& f, const std::string& path) {
     auto info = f.datasetInfo(path);
     EXPECT_TRUE(info.ok()) << path;
-    std::vector<uint64_t> start(info->shape.size(), 0), count(info->shape.begin(), info->shape.end());
+    std::vector<uint64_t> start(info->shape.size(), 0),
+        count(info->shape.begin(), info->shape.end());
     auto v = ts::h5::readHyperslabText(f, path, start, count);
     EXPECT_TRUE(v.ok()) << path << ": " << (v.ok() ? "" : v.error());
     return v.ok() ? v.value() : std::vector<std::string>{};
@@ -88,12 +89,14 @@ TEST(H5Text, SlicesAndBadSelections) {
     ASSERT_TRUE(num.ok()) << num.error();
     ASSERT_EQ(txt->size(), 4u);
     ASSERT_EQ(num->size(), 4u);
-    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(std::stod((*txt)[i]), (*num)[i], 1e-12 * std::fabs((*num)[i]) + 1e-300);
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_NEAR(std::stod((*txt)[i]), (*num)[i], 1e-12 * std::fabs((*num)[i]) + 1e-300);
     auto col = ts::h5::readHyperslab(g, "matrix_f64", {1, 150}, {1, 1});
     ASSERT_TRUE(col.ok());
     EXPECT_DOUBLE_EQ(col->at(0), num->at(3));
-    EXPECT_FALSE(ts::h5::readHyperslabText(g, "matrix_f64", {0, 0}, {1, 5}, {1, 50}).ok());  // past the end
-    EXPECT_FALSE(ts::h5::readHyperslabText(g, "matrix_f64", {0}, {1}).ok());                  // wrong rank
+    EXPECT_FALSE(
+        ts::h5::readHyperslabText(g, "matrix_f64", {0, 0}, {1, 5}, {1, 50}).ok());  // past the end
+    EXPECT_FALSE(ts::h5::readHyperslabText(g, "matrix_f64", {0}, {1}).ok());        // wrong rank
     EXPECT_FALSE(ts::h5::readHyperslabText(g, "no/such", {}, {}).ok());
 }
 

@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 std::string python() {
     for (const char* cand : {"/usr/bin/python3", "python3"})
-        if (std::system((std::string(cand) + " -c 'import h5py, numpy' >/dev/null 2>&1").c_str()) == 0)
+        if (std::system((std::string(cand) + " -c 'import h5py, numpy' >/dev/null 2>&1").c_str()) ==
+            0)
             return cand;
     return {};
 }
@@ -78,8 +79,8 @@ TEST(DumpStatsCli, EveryCorpusFileAgreesWithNumpy) {
         ASSERT_EQ(r.exitCode, 0) << file << r.err;
         auto ours = parse(r.out);
         ASSERT_TRUE(ours.IsObject() && ours.HasMember("datasets")) << file;
-        const std::string cmd = py + " " + (dir / "stats.py").string() + " " + file.string() + " > " +
-                                (dir / "np.json").string();
+        const std::string cmd = py + " " + (dir / "stats.py").string() + " " + file.string() +
+                                " > " + (dir / "np.json").string();
         ASSERT_EQ(std::system(cmd.c_str()), 0) << file;
         std::ifstream in(dir / "np.json");
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -101,7 +102,8 @@ TEST(DumpStatsCli, EveryCorpusFileAgreesWithNumpy) {
             for (const char* k : {"nan", "posinf", "neginf", "zeros"})
                 EXPECT_EQ(d[k].GetUint64(), t[k].GetUint64()) << what << " " << k;
             if (t.HasMember("min")) {
-                for (const char* k : {"min", "max", "mean", "std"}) near(d[k].GetDouble(), t[k].GetDouble(), what + " " + k);
+                for (const char* k : {"min", "max", "mean", "std"})
+                    near(d[k].GetDouble(), t[k].GetDouble(), what + " " + k);
             } else {
                 EXPECT_TRUE(d["min"].IsNull()) << what;
             }

@@ -25,9 +25,11 @@ QWidget* withBrowse(QWidget* parent, QLineEdit* edit, bool directory) {
     l->addWidget(edit, 1);
     l->addWidget(b);
     QObject::connect(b, &QPushButton::clicked, w, [w, edit, directory] {
-        const QString p = directory ? QFileDialog::getExistingDirectory(w, QObject::tr("Dump folder"), edit->text())
-                                    : QFileDialog::getOpenFileName(w, QObject::tr("Dump to load"), edit->text(),
-                                                                   QObject::tr("HDF5 (*.h5 *.hdf5)"));
+        const QString p =
+            directory
+                ? QFileDialog::getExistingDirectory(w, QObject::tr("Dump folder"), edit->text())
+                : QFileDialog::getOpenFileName(w, QObject::tr("Dump to load"), edit->text(),
+                                               QObject::tr("HDF5 (*.h5 *.hdf5)"));
         if (!p.isEmpty()) edit->setText(p);
     });
     return w;
