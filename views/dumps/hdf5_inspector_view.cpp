@@ -122,7 +122,7 @@ void Hdf5InspectorView::openFile(const QString& path) {
             m_files->setCurrentIndex(m_files->findData(m_current));
             m_model->setFile(o.file);
             m_panel->showObject(nullptr, {});
-            m_status->setText(QFileInfo(path).fileName());
+            m_status->setText(tr("%1 MB on disk").arg(QFileInfo(path).size() / 1e6, 0, 'f', 1));
             m_status->setToolTip(m_current);
             const QByteArray env = qgetenv("TRAINSCOPE_H5_PATH");
             m_target = QString::fromUtf8(env);

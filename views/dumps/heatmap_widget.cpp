@@ -16,6 +16,8 @@ struct Grid {
     std::vector<double> v;  // nr x nc row-major
     double lo = 0, hi = 0;
     uint64_t nan = 0, inf = 0;
+    QVector<double> posX, posY, negX, negY;  // cells holding +Inf / -Inf (plot coordinates)
+    QVector<double> nanX, nanY;              // NaN cells, marked when cells are small
     QString error;
 };
 
@@ -41,8 +43,16 @@ Grid readGrid(const ts::h5::File& f, const std::string& path, const SliceSpec& s
             g.v[r * g.nc + c] = x;
             if (std::isnan(x)) {
                 ++g.nan;
+                if (g.nanX.size() < 2000) {
+                    g.nanX << static_cast<double>(c * g.sc);
+                    g.nanY << static_cast<double>(r * g.sr);
+                }
             } else if (std::isinf(x)) {
                 ++g.inf;
+                if (g.posX.size() + g.negX.size() < 20000) {
+                    (x > 0 ? g.posX : g.negX) << static_cast<double>(c * g.sc);
+                    (x > 0 ? g.posY : g.negY) << static_cast<double>(r * g.sr);
+                }
             } else {
                 g.lo = any ? std::min(g.lo, x) : x;
                 g.hi = any ? std::max(g.hi, x) : x;
@@ -71,13 +81,32 @@ HeatmapWidget::HeatmapWidget(JobTracker* jobs, QWidget* parent)
     grad.setNanColor(QColor(255, 0, 255));
     m_map->setGradient(grad);
     m_map->setInterpolate(false);
-    m_plot->yAxis->setRangeReversed(true);  // row 0 at the top, like the table
+    m_plot->yAxis->setRangeReversed(true);                  // row 0 at the top, like the table
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {  // indices: integer ticks only
+        QSharedPointer<QCPAxisTickerFixed> t(new QCPAxisTickerFixed);
+        t->setTickStep(1.0);
+        t->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(t);
+    }
     m_plot->xAxis->setLabel(tr("column"));
     m_plot->yAxis->setLabel(tr("row"));
     auto* group = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    auto marker = [this](QCPScatterStyle::ScatterShape shape, const QString& name) {
+        auto* g = m_plot->addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(shape, QPen(Qt::black, 1.2), QColor(0, 220, 255), 11));
+        g->setName(name);
+        return g;
+    };
+    m_nan = m_plot->addGraph();
+    m_nan->setLineStyle(QCPGraph::lsNone);
+    m_nan->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                           QPen(QColor(255, 0, 255), 2.0), Qt::NoBrush, 13));
+    m_posInf = marker(QCPScatterStyle::ssTriangle, tr("+Inf"));
+    m_negInf = marker(QCPScatterStyle::ssTriangleInverted, tr("−Inf"));
     clear();
 }
 
@@ -86,6 +115,9 @@ void HeatmapWidget::clear(const QString& message) {
     m_map->data()->setSize(1, 1);
     m_map->data()->fill(std::nan(""));
     m_map->setVisible(false);
+    m_posInf->data()->clear();
+    m_negInf->data()->clear();
+    m_nan->data()->clear();
     m_caption->setText(message);
     m_cells = {};
     m_plot->replot();
@@ -116,6 +148,19 @@ void HeatmapWidget::setSlice(std::shared_ptr<const ts::h5::File> file, const QSt
                     m_map->data()->setCell(x, y, v);
                 }
             m_map->setVisible(true);
+            // ±Inf cells carry the colour of the scale's end and a marker on top.
+            if (g.posX.size() + g.negX.size() <= 256) {  // beyond, markers would hide the map
+                m_posInf->setData(g.posX, g.posY);
+                m_negInf->setData(g.negX, g.negY);
+            } else {
+                m_posInf->data()->clear();
+                m_negInf->data()->clear();
+            }
+            // Magenta NaN cells are lost among 1000s of others: circle them then.
+            if (g.nr > 64 || g.nc > 64)
+                m_nan->setData(g.nanX, g.nanY);
+            else
+                m_nan->data()->clear();
             m_map->setDataRange(g.lo < g.hi ? QCPRange(g.lo, g.hi)
                                             : QCPRange(g.lo - 0.5, g.lo + 0.5));
             m_plot->xAxis->setRange(-0.5 * static_cast<double>(g.sc),
@@ -127,7 +172,10 @@ void HeatmapWidget::setSlice(std::shared_ptr<const ts::h5::File> file, const QSt
             if (g.sr > 1 || g.sc > 1)
                 cap += tr(" — every %1th row and %2th column shown").arg(g.sr).arg(g.sc);
             if (g.nan) cap += tr(" — %1 NaN (magenta)").arg(g.nan);
-            if (g.inf) cap += tr(" — %1 ±Inf (clamped)").arg(g.inf);
+            if (g.inf)
+                cap += g.inf <= 256
+                           ? tr(" — %1 ±Inf (cyan ▲ +Inf, ▼ −Inf)").arg(g.inf)
+                           : tr(" — %1 ±Inf (in the colours of the scale's ends)").arg(g.inf);
             m_caption->setText(cap);
             m_cells = QSize(nx, ny);
             m_plot->replot();

@@ -1,8 +1,10 @@
 #pragma once
 // HeatmapWidget: a 2-D slice of a numeric dataset as a QCPColorMap with a colour scale.
 // Slices larger than kMaxCells per side are shown by every k-th row/column (said in the
-// caption). NaN cells are drawn magenta; ±Inf are clamped to the ends of the scale, which
-// spans the finite values. Read on a JobTracker worker.
+// caption). NaN cells are drawn magenta; ±Inf take the colour of the scale's ends (which
+// span the finite values) and carry a cyan triangle, up for +Inf, down for -Inf. Read on a
+// JobTracker worker.
+// On large maps NaN cells are also circled, or a single one would be invisible.
 #include <QWidget>
 #include <memory>
 
@@ -12,6 +14,7 @@
 class JobTracker;
 class QCPColorMap;
 class QCPColorScale;
+class QCPGraph;
 class QCustomPlot;
 class QLabel;
 
@@ -35,6 +38,9 @@ private:
     QCustomPlot* m_plot;
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
+    QCPGraph* m_posInf;
+    QCPGraph* m_negInf;
+    QCPGraph* m_nan;
     QLabel* m_caption;
     quint64 m_generation = 0;
     QSize m_cells;

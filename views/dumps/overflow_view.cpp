@@ -22,11 +22,11 @@ enum Col {
     ColIndex,
     ColStep,
     ColTensor,
-    ColOp,
-    ColSeq,
     ColNan,
     ColPosInf,
     ColNegInf,
+    ColOp,
+    ColSeq,
     ColWhere,
     ColCount
 };
@@ -60,25 +60,25 @@ OverflowView::OverflowView(SessionContext* ctx, QWidget* parent)
     bar->addWidget(open);
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText);
-    m_table->setHorizontalHeaderLabels({tr("#"), tr("Step"), tr("Tensor"), tr("Op"), tr("Seq"),
-                                        tr("NaN"), tr("+Inf"), tr("−Inf"), tr("Scope / origin")});
+    m_table->setHorizontalHeaderLabels({tr("#"), tr("Step"), tr("Tensor"), tr("NaN"), tr("+Inf"),
+                                        tr("−Inf"), tr("Op"), tr("Seq"), tr("Scope / origin")});
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    auto* top = new QWidget(this);
-    auto* topLay = new QVBoxLayout(top);
-    topLay->setContentsMargins(0, 0, 0, 0);
-    topLay->addWidget(m_header);
-    topLay->addWidget(m_table, 1);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(top);
+    // The findings on the left, the selected tensor's statistics and values on the right.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
     split->addWidget(m_panel);
-    split->setSizes({300, 600});
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({520, 780});
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(bar);
+    lay->addWidget(m_header);
     lay->addWidget(split, 1);
 
     connect(open, &QPushButton::clicked, this, [this] {
@@ -219,6 +219,7 @@ void OverflowView::show(const OverflowListing& l) {
 
     m_table->setRowCount(static_cast<int>(m_rows.size()));
     m_table->setColumnHidden(ColStep, !isRun);
+    m_table->setColumnHidden(ColWhere, !isRun);  // a dump's rows have no scope
     QFont bold = m_table->font();
     bold.setBold(true);
     for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
@@ -242,6 +243,7 @@ void OverflowView::show(const OverflowListing& l) {
         }
     }
     m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(ColTensor, std::min(m_table->columnWidth(ColTensor), 300));
     int select = 0;
     if (keepSelection)
         for (int i = 0; i < static_cast<int>(m_rows.size()); ++i)
