@@ -36,7 +36,7 @@ struct Listing {
     QString error;
 };
 
-// Lists one group; datasets get their dtype and shape (cheap: no data is read).
+// Lists one group (names and kinds only: one pass over its links).
 Listing listGroup(const ts::h5::File& f, const QString& path, ts::JobControl& jc) {
     Listing out;
     auto kids = f.children(path.toStdString());
@@ -46,25 +46,38 @@ Listing listGroup(const ts::h5::File& f, const QString& path, ts::JobControl& jc
     }
     jc.setTotal(kids->size());
     for (const auto& k : kids.value()) {
-        if (jc.cancelled()) break;
         H5TreeModel::Entry e;
         e.name = QString::fromStdString(k.name);
         e.path = QString::fromStdString(k.path);
         e.kind = k.kind;
         e.childCount = k.childCount;
-        if (k.kind == ts::h5::NodeKind::Dataset) {
-            auto info = f.datasetInfo(k.path);
-            if (info) {
-                e.type = QString::fromStdString(info->dtype);
-                QStringList dims;
-                for (auto d : info->shape) dims << QString::number(d);
-                e.shape = info->shape.empty() ? QStringLiteral("scalar")
-                                              : dims.join(QStringLiteral(" × "));
-            } else {
-                e.type = QStringLiteral("unreadable");
-            }
-        }
         out.entries.push_back(std::move(e));
+    }
+    jc.setDone(kids->size());
+    return out;
+}
+
+struct Described {
+    std::vector<std::pair<int, std::pair<QString, QString>>> rows;  // row, (type, shape)
+};
+
+// dtype and shape of the datasets among `paths` (row, path); no data is read.
+Described describeDatasets(const ts::h5::File& f, const std::vector<std::pair<int, QString>>& paths,
+                           ts::JobControl& jc) {
+    Described out;
+    jc.setTotal(paths.size());
+    for (const auto& [row, path] : paths) {
+        if (jc.cancelled()) break;
+        auto info = f.datasetInfo(path.toStdString());
+        QString type = QStringLiteral("unreadable"), shape;
+        if (info) {
+            type = QString::fromStdString(info->dtype);
+            QStringList dims;
+            for (auto d : info->shape) dims << QString::number(d);
+            shape =
+                info->shape.empty() ? QStringLiteral("scalar") : dims.join(QStringLiteral(" × "));
+        }
+        out.rows.push_back({row, {type, shape}});
         jc.addDone(1);
     }
     return out;
@@ -204,6 +217,36 @@ void H5TreeModel::startFetch(Item* item) {
                 emit dataChanged(parentIndex, parentIndex);
             }
             emit childrenLoaded(parentIndex);
+            describe(item);
+        });
+}
+
+void H5TreeModel::describe(Item* item) {
+    // Second phase, so names show at once: types and shapes of the datasets listed.
+    std::vector<std::pair<int, QString>> paths;
+    for (const auto& c : item->children)
+        if (c->e.kind == ts::h5::NodeKind::Dataset) paths.emplace_back(c->row, c->e.path);
+    if (paths.empty()) return;
+    const quint64 gen = m_generation;
+    auto file = m_file;
+    m_jobs->run<Described>(
+        this, QStringLiteral("h5describe:%1:%2").arg(gen).arg(item->e.path),
+        tr("Describing the datasets of %1")
+            .arg(item->e.path.isEmpty() ? QStringLiteral("/") : item->e.path),
+        [file, paths](ts::JobControl& jc) { return describeDatasets(*file, paths, jc); },
+        [this, gen, item](Described d) {
+            if (gen != m_generation || d.rows.empty()) return;
+            int lo = INT32_MAX, hi = -1;
+            for (const auto& [row, ts] : d.rows) {
+                if (row < 0 || row >= static_cast<int>(item->children.size())) continue;
+                item->children[static_cast<size_t>(row)]->e.type = ts.first;
+                item->children[static_cast<size_t>(row)]->e.shape = ts.second;
+                lo = std::min(lo, row);
+                hi = std::max(hi, row);
+            }
+            if (hi >= 0)
+                emit dataChanged(createIndex(lo, 1, item->children[static_cast<size_t>(lo)].get()),
+                                 createIndex(hi, 2, item->children[static_cast<size_t>(hi)].get()));
         });
 }
 

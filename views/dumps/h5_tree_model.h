@@ -2,7 +2,8 @@
 // H5TreeModel: the groups and datasets of one HDF5 file, loaded lazily. Only the root's
 // links are listed when a file is set; a group's children are listed (on a JobTracker
 // worker, never on the UI thread) the first time the view expands it, so files with
-// thousands of datasets open at once. Columns: name, type ("float32", "group (12)"), shape.
+// thousands of datasets open at once; the datasets' types and shapes follow in a second job.
+// Columns: name, type ("float32", "group (12)"), shape.
 // Qt::UserRole holds the object's path (no leading slash), UserRole+1 its NodeKind.
 #include <QAbstractItemModel>
 #include <memory>
@@ -55,6 +56,7 @@ private:
     Item* itemOf(const QModelIndex& index) const;
     QModelIndex indexOf(Item* item) const;
     void startFetch(Item* item);
+    void describe(Item* item);
 
     JobTracker* m_jobs;
     std::shared_ptr<const ts::h5::File> m_file;
