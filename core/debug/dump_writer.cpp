@@ -187,15 +187,22 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
     const std::string opPath = "/" + opName;
     const std::string seqPath = opPath + "/" + std::to_string(seqid);
     const std::string ioPath = seqPath + "/" + io;
-    auto g1 = ensureGroup(opPath, false, 0, 0);
-    if (!g1) return Error{g1.error()};
-    H5Id op(g1.value());
-    auto g2 = ensureGroup(seqPath, true, seqid, attrs.globalSeq);
-    if (!g2) return Error{g2.error()};
-    H5Id seq(g2.value());
-    auto g3 = ensureGroup(ioPath, false, 0, 0);
-    if (!g3) return Error{g3.error()};
-    H5Id ioGroup(g3.value());
+    // The tensors of one op come one after the other: keep its <io> group open between them.
+    if (!m_ioGroup.valid() || m_ioPath != ioPath) {
+        m_ioGroup.reset();
+        m_ioPath.clear();
+        auto g1 = ensureGroup(opPath, false, 0, 0);
+        if (!g1) return Error{g1.error()};
+        H5Id op(g1.value());
+        auto g2 = ensureGroup(seqPath, true, seqid, attrs.globalSeq);
+        if (!g2) return Error{g2.error()};
+        H5Id seq(g2.value());
+        auto g3 = ensureGroup(ioPath, false, 0, 0);
+        if (!g3) return Error{g3.error()};
+        m_ioGroup = H5Id(g3.value());
+        m_ioPath = ioPath;
+    }
+    const H5Id& ioGroup = m_ioGroup;
     const std::string name = std::to_string(slot);
     if (H5Lexists(ioGroup.get(), name.c_str(), H5P_DEFAULT) > 0)
         return Error{"tensor already dumped: " + ioPath.substr(1) + "/" + name};
@@ -240,6 +247,8 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
 
 Status DumpWriter::close() {
     if (!m_file.valid()) return {};
+    m_ioGroup.reset();
+    m_ioPath.clear();
     herr_t rc = H5Fflush(m_file.get(), H5F_SCOPE_LOCAL);
     m_f16.reset();
     m_gcpl.reset();

@@ -58,6 +58,8 @@ private:
     H5Id m_file;
     H5Id m_gcpl;
     H5Id m_f16;
+    H5Id m_ioGroup;  // the <io> group written last, kept open for the op's next tensor
+    std::string m_ioPath;
     std::string m_path;
     uint64_t m_bytes = 0;
 };
