@@ -2,6 +2,7 @@
 // dumped, stop at the first finding, loss-scale overflows in the same list, the session's
 // overflow_findings table filled by a real run.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <cmath>
 #include <limits>
@@ -161,6 +162,17 @@ TEST(OverflowCheck, DivergingRunRecordsFindingsInTheSession) {
     EXPECT_EQ(s->posinf, first.posinf);
     EXPECT_EQ(s->neginf, first.neginf);
     EXPECT_TRUE(f->datasetInfo(first.op + "/" + std::to_string(first.seqid) + "/input/0").ok());
+
+    // The CLI lists the same findings from the session, the first one first.
+    auto cli = ts::test::runCli({"dump", "overflow", o.sessionPath, "--json"});
+    ASSERT_EQ(cli.exitCode, 0) << cli.err;
+    rapidjson::Document d;
+    d.Parse(cli.out.c_str());
+    ASSERT_TRUE(d.IsObject() && d.HasMember("findings")) << cli.out;
+    EXPECT_EQ(d["findings"].Size(), rows->size());
+    EXPECT_EQ(std::string(d["first"].GetString()), first.datasetPath());
+    EXPECT_EQ(std::string(d["findings"][0]["dump_file"].GetString()), dumpPath);
+    EXPECT_EQ(d["findings"][0]["step"].GetInt64(), first.step);
 }
 
 TEST(OverflowCheck, StopOnOverflowEndsTheRunEarly) {

@@ -21,6 +21,7 @@
 #include "views/dumps/dataset_panel.h"
 #include "views/dumps/dump_settings_widget.h"
 #include "views/dumps/dumps_view_info.h"
+#include "views/dumps/h5_file_registry.h"
 #include "views/dumps/h5_tree_model.h"
 #include "views/dumps/hdf5_inspector_view.h"
 #include "views/dumps/heatmap_widget.h"
@@ -256,6 +257,15 @@ TEST(CompareView, FirstDivergentAndThresholds) {
     std::ifstream in(csv.toStdString());
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("Conv2d/1/output/0"), std::string::npos);
+    // A pair opens in the inspector, which may be created after the request.
+    H5FileRegistry::instance()->requestInspect(corpus("generated/hdf5/dump_npu.h5"),
+                                               "Conv2d/1/output/0");
+    Hdf5InspectorView inspector(&ctx);
+    ASSERT_TRUE(waitFor(ctx, [&] {
+        return inspector.panel()->path() == "Conv2d/1/output/0" &&
+               inspector.panel()->stats()->result().ok;
+    }));
+    EXPECT_TRUE(inspector.currentFile().endsWith("dump_npu.h5"));
     // A file that is not HDF5 is an error, not a crash.
     view.compare(corpus("real/hdf5/notahdf5file.h5"), corpus("generated/hdf5/dump_gpu.h5"));
     ASSERT_TRUE(waitFor(ctx, [&] { return !view.lastError().isEmpty(); }));

@@ -136,6 +136,15 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     lay->addWidget(split, 1);
 
     connect(m_run, &QPushButton::clicked, this, [this] { compare(m_a->text(), m_b->text()); });
+    // Double-click: A's tensor in the HDF5 inspector (statistics, histogram, values).
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& idx) {
+        const auto& pairs = m_model->report().pairs;
+        if (!idx.isValid() || idx.row() >= static_cast<int>(pairs.size())) return;
+        H5FileRegistry::instance()->requestInspect(
+            m_a->text(), QString::fromStdString(pairs[static_cast<size_t>(idx.row())].tensor.path));
+        m_ctx->requestView(QStringLiteral("hdf5"));
+    });
+    m_table->setToolTip(tr("Double-click a pair to open A's tensor in the HDF5 view"));
     connect(m_cos, &QDoubleSpinBox::valueChanged, this, &CompareView::applyThresholds);
     connect(m_rel, &QDoubleSpinBox::valueChanged, this, &CompareView::applyThresholds);
     connect(m_abs, &QDoubleSpinBox::valueChanged, this, &CompareView::applyThresholds);

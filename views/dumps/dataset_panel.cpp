@@ -154,6 +154,12 @@ DatasetPanel::DatasetPanel(JobTracker* jobs, QWidget* parent)
     showObject(nullptr, {});
 }
 
+void DatasetPanel::showMessage(const QString& message) {
+    showObject(nullptr, {});
+    m_desc->setText(message.toHtmlEscaped());
+    m_stats->setDataset(nullptr, {});
+}
+
 void DatasetPanel::showObject(std::shared_ptr<const ts::h5::File> file, const QString& path) {
     m_file = std::move(file);
     m_path = path;

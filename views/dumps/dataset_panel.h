@@ -28,6 +28,8 @@ public:
     DatasetPanel(JobTracker* jobs, QWidget* parent = nullptr);
     /// Shows the object at `path` of `file` (empty path: nothing).
     void showObject(std::shared_ptr<const ts::h5::File> file, const QString& path);
+    /// Shows nothing but `message` (e.g. why a finding has no tensor to show).
+    void showMessage(const QString& message);
     QString path() const { return m_path; }
     StatsWidget* stats() const { return m_stats; }
     HeatmapWidget* heatmap() const { return m_heatmap; }

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPointer>
+#include <utility>
 
 H5FileRegistry* H5FileRegistry::instance() {
     static QPointer<H5FileRegistry> r;
@@ -15,4 +16,13 @@ void H5FileRegistry::add(const QString& path) {
     m_files.removeAll(abs);
     m_files.append(abs);
     emit filesChanged();
+}
+
+void H5FileRegistry::requestInspect(const QString& file, const QString& dataset) {
+    m_inspect = {QFileInfo(file).absoluteFilePath(), dataset};
+    emit inspectRequested();
+}
+
+QPair<QString, QString> H5FileRegistry::takeInspectRequest() {
+    return std::exchange(m_inspect, {});
 }

@@ -4,6 +4,7 @@
 // from it (so `trainscope a.h5 b.h5 --view compare` compares a with b), without the views
 // calling each other.
 #include <QObject>
+#include <QPair>
 #include <QStringList>
 
 class H5FileRegistry : public QObject {
@@ -13,11 +14,18 @@ public:
     /// Adds (or moves to the end) an absolute path.
     void add(const QString& path);
     QStringList files() const { return m_files; }
+    /// Asks the HDF5 inspector to open `file` at `dataset` (kept until an inspector takes it,
+    /// so a view can ask before the inspector exists; see takeInspectRequest()).
+    void requestInspect(const QString& file, const QString& dataset);
+    /// The pending request (file, dataset), cleared; empty file when none.
+    QPair<QString, QString> takeInspectRequest();
 
 signals:
     void filesChanged();
+    void inspectRequested();
 
 private:
     using QObject::QObject;
     QStringList m_files;
+    QPair<QString, QString> m_inspect;
 };

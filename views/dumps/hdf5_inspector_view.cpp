@@ -89,10 +89,29 @@ Hdf5InspectorView::Hdf5InspectorView(SessionContext* ctx, QWidget* parent)
     connect(H5FileRegistry::instance(), &H5FileRegistry::filesChanged, this, fill);
     fill();
     m_status->setText(tr("Open an HDF5 file (File ▸ Open, or drop it on the window)."));
+    // "Show in the HDF5 inspector" from the Overflow and Compare views.
+    connect(H5FileRegistry::instance(), &H5FileRegistry::inspectRequested, this,
+            &Hdf5InspectorView::takeRequest);
+    takeRequest();
+}
+
+void Hdf5InspectorView::takeRequest() {
+    const auto [file, dataset] = H5FileRegistry::instance()->takeInspectRequest();
+    if (!file.isEmpty()) openAt(file, dataset);
+}
+
+void Hdf5InspectorView::openAt(const QString& path, const QString& dataset) {
+    if (QFileInfo(path).absoluteFilePath() == m_current && m_model->file()) {
+        selectPath(dataset);
+        return;
+    }
+    openFile(path);
+    m_selectAfterOpen = dataset;
 }
 
 void Hdf5InspectorView::openFile(const QString& path) {
     const quint64 gen = ++m_generation;
+    m_selectAfterOpen.clear();
     // Registered at once, in the order files are given (the Compare view pairs the last two).
     H5FileRegistry::instance()->add(QFileInfo(path).absoluteFilePath());
     m_status->setText(tr("Opening %1…").arg(path));
@@ -125,7 +144,8 @@ void Hdf5InspectorView::openFile(const QString& path) {
             m_status->setText(tr("%1 MB on disk").arg(QFileInfo(path).size() / 1e6, 0, 'f', 1));
             m_status->setToolTip(m_current);
             const QByteArray env = qgetenv("TRAINSCOPE_H5_PATH");
-            m_target = QString::fromUtf8(env);
+            m_target = m_selectAfterOpen.isEmpty() ? QString::fromUtf8(env) : m_selectAfterOpen;
+            m_selectAfterOpen.clear();
             m_autoSelect = m_target.isEmpty();
             emit fileOpened(m_current);
         });

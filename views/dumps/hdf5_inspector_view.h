@@ -24,6 +24,8 @@ class Hdf5InspectorView : public QWidget, public FileViewer {
 public:
     explicit Hdf5InspectorView(SessionContext* ctx, QWidget* parent = nullptr);
     void openFile(const QString& path) override;
+    /// Opens `path` and selects `dataset` in it.
+    void openAt(const QString& path, const QString& dataset);
     /// Expands the tree down to `path` (listing groups as needed) and selects it.
     void selectPath(const QString& path);
 
@@ -39,6 +41,7 @@ signals:
 
 private:
     void continueSelect();
+    void takeRequest();
     void onCurrentChanged();
 
     SessionContext* m_ctx;
@@ -52,5 +55,6 @@ private:
     QString m_error;
     QString m_target;  // path being selected once its groups are listed
     bool m_autoSelect = false;
+    QString m_selectAfterOpen;  // openAt()'s dataset
     quint64 m_generation = 0;
 };

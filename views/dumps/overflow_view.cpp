@@ -88,6 +88,14 @@ OverflowView::OverflowView(SessionContext* ctx, QWidget* parent)
     });
     connect(m_source, &QComboBox::activated, this, &OverflowView::activateSource);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &OverflowView::onRowSelected);
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        if (row < 0 || row >= static_cast<int>(m_rows.size())) return;
+        const OverflowRow& r = m_rows[static_cast<size_t>(row)];
+        if (r.file.isEmpty()) return;
+        H5FileRegistry::instance()->requestInspect(r.file, r.path);  // the whole file around it
+        m_ctx->requestView(QStringLiteral("hdf5"));
+    });
+    m_table->setToolTip(tr("Double-click to open the tensor in the HDF5 view"));
     connect(H5FileRegistry::instance(), &H5FileRegistry::filesChanged, this,
             &OverflowView::fillSources);
     connect(m_ctx, &SessionContext::sessionChanged, this, &OverflowView::refreshRuns);
@@ -260,7 +268,15 @@ void OverflowView::onRowSelected() {
     if (row < 0 || row >= static_cast<int>(m_rows.size())) return;
     const OverflowRow& r = m_rows[static_cast<size_t>(row)];
     if (r.file.isEmpty() || r.path.isEmpty()) {
-        m_panel->showObject(nullptr, {});
+        m_panel->showMessage(
+            r.origin == QLatin1String("loss_scale")
+                ? tr("The loss scale skipped step %1: its gradients held %2 NaN, %3 +Inf, %4 -Inf.")
+                      .arg(r.step)
+                      .arg(r.nan)
+                      .arg(r.posinf)
+                      .arg(r.neginf)
+                : tr("This tensor was not dumped: a run dumps the inputs and outputs of its first "
+                     "16 offending ops only."));
         return;
     }
     if (r.file == m_panelFile && m_panelH5) {
