@@ -1,10 +1,14 @@
 // trainscope-cli dump stats|overflow|compare: statistics, NaN/Inf scan and msaccucmp-like
-// comparison of HDF5 tensor dumps (any HDF5 file for stats).
+// comparison of HDF5 tensor dumps (any HDF5 file for stats); `dump overflow SESSION` lists the
+// findings training runs recorded with the overflow check.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "app/cli/command.h"
+#include "core/debug/overflow_store.h"
+#include "core/store/trace_store.h"
 #include "importers/hdf5/dump_scan.h"
 
 namespace ts::cli {
@@ -93,13 +97,92 @@ int runStats(const Args& args) {
     return 0;
 }
 
+bool isSession(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == 16 && std::string(head, 15) == "SQLite format 3";
+}
+
+// Findings a training run recorded (overflow check) in a session, as `dump overflow` prints
+// a dump's, plus step, scope, origin and the overflow dump file holding the tensor.
+int runSessionOverflow(const Args& args, const std::string& path) {
+    auto st = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
+    if (!st) throw CliError{st.error()};
+    int64_t runId = 0;
+    if (auto v = args.value("run")) runId = static_cast<int64_t>(parseNumber(*v, "run"));
+    auto rows = debug::readOverflowFindings(*st.value(), runId);
+    if (!rows) throw CliError{rows.error()};
+    std::map<std::pair<int64_t, int64_t>, std::string> dumpOf;  // (run, step) -> file
+    if (auto files = debug::readDumpFiles(*st.value(), runId); files)
+        for (const auto& f : files.value())
+            if (f.path.find("overflow_step") != std::string::npos)
+                dumpOf[{f.runId, f.step}] = f.path;
+    if (!args.json) {
+        std::printf("order: sequence (execution order of the run)\n");
+        for (const auto& r : rows.value())
+            std::printf("%srun %lld step %lld %-36s nan=%llu +inf=%llu -inf=%llu %s\n",
+                        &r == &rows->front() ? "* " : "  ", static_cast<long long>(r.runId),
+                        static_cast<long long>(r.step),
+                        (r.datasetPath().empty() ? r.op + " " + r.tensor : r.datasetPath()).c_str(),
+                        static_cast<unsigned long long>(r.nan),
+                        static_cast<unsigned long long>(r.posinf),
+                        static_cast<unsigned long long>(r.neginf), r.scope.c_str());
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("findings");
+    w.StartArray();
+    for (const auto& r : rows.value()) {
+        w.StartObject();
+        kv(w, "path", r.datasetPath());
+        kv(w, "op", r.op);
+        w.Key("seqid");
+        if (r.seqid >= 0)
+            w.Int64(r.seqid);
+        else
+            w.Null();
+        kv(w, "nan", static_cast<int64_t>(r.nan));
+        kv(w, "posinf", static_cast<int64_t>(r.posinf));
+        kv(w, "neginf", static_cast<int64_t>(r.neginf));
+        kv(w, "run_id", r.runId);
+        kv(w, "step", r.step);
+        kv(w, "scope", r.scope);
+        kv(w, "tensor", r.tensor);
+        kv(w, "origin", r.origin);
+        auto it = dumpOf.find({r.runId, r.step});
+        w.Key("dump_file");
+        if (it != dumpOf.end() && r.origin == "op")
+            w.String(it->second.c_str());
+        else
+            w.Null();
+        w.EndObject();
+    }
+    w.EndArray();
+    kv(w, "order", std::string("sequence"));
+    kv(w, "order_detail", std::string("execution order of the run (step, then op)"));
+    w.Key("first");
+    if (rows->empty())
+        w.Null();
+    else
+        w.String(
+            (rows->front().datasetPath().empty() ? rows->front().op : rows->front().datasetPath())
+                .c_str());
+    w.EndObject();
+    printJson(buf);
+    return 0;
+}
+
 int runOverflow(const Args& args) {
-    if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE"};
+    if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
+    if (isSession(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
     auto rep = h5::scanOverflow(file);
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
-        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& f : rep->findings)
             std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
                         &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
@@ -130,6 +213,7 @@ int runOverflow(const Args& args) {
     }
     w.EndArray();
     kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order_detail", rep->orderDetail);
     w.Key("first");
     if (rep->findings.empty())
         w.Null();
@@ -163,7 +247,7 @@ int runCompare(const Args& args) {
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
     if (!args.json) {
-        std::printf("order: %s\n", h5::orderSourceName(rep->order));
+        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& p : rep->pairs)
             std::printf(
                 "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
@@ -185,17 +269,21 @@ int runCompare(const Args& args) {
     for (const auto& p : rep->pairs) {
         w.StartObject();
         kv(w, "path", p.tensor.path);
-        w.Key("cosine");
-        writeDouble(w, p.figures.cosine);
-        w.Key("max_abs");
-        writeDouble(w, p.figures.maxAbs);
-        w.Key("max_rel");
-        writeDouble(w, p.figures.maxRel);
-        w.Key("mean_abs");
-        writeDouble(w, p.figures.meanAbs);
-        w.Key("rmse");
-        writeDouble(w, p.figures.rmse);
+        // Figures exist only for pairs that were read and have one shape; else null.
+        const bool figures = p.error.empty();
+        for (auto [k, v] : {std::pair{"cosine", p.figures.cosine},
+                            {"max_abs", p.figures.maxAbs},
+                            {"max_rel", p.figures.maxRel},
+                            {"mean_abs", p.figures.meanAbs},
+                            {"rmse", p.figures.rmse}}) {
+            w.Key(k);
+            if (figures && p.figures.finitePairs > 0)
+                writeDouble(w, v);
+            else
+                w.Null();
+        }
         kv(w, "nonfinite_mismatch", static_cast<int64_t>(p.figures.nonfiniteMismatch));
+        kv(w, "finite_pairs", static_cast<int64_t>(p.figures.finitePairs));
         w.Key("pass");
         w.Bool(p.pass);
         w.Key("shape_match");
@@ -217,6 +305,7 @@ int runCompare(const Args& args) {
     for (const auto& u : rep->unmatchedB) w.String(u.c_str());
     w.EndArray();
     kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order_detail", rep->orderDetail);
     w.EndObject();
     printJson(buf);
     return 0;
@@ -233,9 +322,11 @@ int runDump(const Args& args) {
 }  // namespace
 
 TS_CLI_COMMAND("dump", "HDF5 tensor dumps: stats, overflow (NaN/Inf) scan, compare two dumps",
-               "stats FILE [--path P] | overflow FILE | compare A B [--cos 0.99] [--max-rel X] "
+               "stats FILE [--path P] | overflow FILE|SESSION [--run N] | compare A B [--cos 0.99] "
+               "[--max-rel X] "
                "[--max-abs X] [--csv OUT]",
                {{"path", true, "only this dataset (stats)"},
+                {"run", true, "only this run's findings (overflow on a session)"},
                 {"cos", true, "minimum cosine similarity to pass (compare, default 0.99)"},
                 {"max-rel", true, "maximum relative error to pass (compare)"},
                 {"max-abs", true, "maximum absolute error to pass (compare)"},

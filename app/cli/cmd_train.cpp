@@ -73,6 +73,11 @@ int runTrain(const Args& args) {
     o.saveSteps = parseInt(args, "save-steps", 0, 0);
     o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
     o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+    // Dumps and overflow checks (core/debug/debug_job.h).
+    o.dumpConfig = args.valueOr("dump", "");
+    o.overflowCheck = args.has("overflow-check") || args.has("stop-on-overflow");
+    o.stopOnOverflow = args.has("stop-on-overflow");
+    o.overflowDumpDir = args.valueOr("overflow-dump-dir", "");
 
     run::TrainingJob job(std::move(o));
     if (auto s = job.prepare(); !s) throw CliError{s.error()};
@@ -96,7 +101,8 @@ int runTrain(const Args& args) {
 
 TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the run in a session",
                "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
-               "--optimizer sgd|adam --lr X --seed S -o SESSION [--json]",
+               "--optimizer sgd|adam --lr X --seed S -o SESSION [--dump CONFIG] [--overflow-check] "
+               "[--stop-on-overflow] [--json]",
                {{"model", true, "mlp | lenet5"},
                 {"dataset", true, "fashion-mnist | synthetic"},
                 {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
@@ -125,7 +131,19 @@ TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the r
                 {"eval-limit", true, "evaluate on at most N test samples"},
                 {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
                 {"mem-reuse", true, "on | off"},
-                {"tensorboard-dir", true, "also write a TensorBoard event file here"}},
+                {"tensorboard-dir", true, "also write a TensorBoard event file here"},
+                {"dump", true,
+                 "dump.json: per-op HDF5 tensor dumps (dump_path, dump_mode, "
+                 "dump_list, steps, op_filter, file_per, load_file_path)"},
+                {"overflow-check", false,
+                 "count NaN/Inf after every op; findings go to the "
+                 "session and the log, offending ops are dumped"},
+                {"stop-on-overflow", false,
+                 "stop the run at the first NaN/Inf (implies "
+                 "--overflow-check)"},
+                {"overflow-dump-dir", true,
+                 "where offending ops are dumped (default: "
+                 "<session>.dumps)"}},
                &runTrain, 0, 0);
 
 }  // namespace ts::cli

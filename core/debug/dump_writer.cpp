@@ -68,8 +68,7 @@ Status writeStringAttr(hid_t obj, const char* name, const std::string& value) {
     H5Id attr(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (!attr.valid()) return attrError("cannot create attribute ", name);
     const char* p = value.c_str();
-    if (H5Awrite(attr.get(), type.get(), &p) < 0)
-        return attrError("cannot write attribute ", name);
+    if (H5Awrite(attr.get(), type.get(), &p) < 0) return attrError("cannot write attribute ", name);
     return {};
 }
 
@@ -142,11 +141,7 @@ Status DumpWriter::open(const std::string& path) {
     H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
     m_file = H5Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT));
     if (!m_file.valid()) return Error{"cannot create HDF5 dump file " + path};
-    // IEEE half as h5py builds it: copy of f32 with 1/5/10 fields, size 2, bias 15.
-    m_f16 = H5Id(H5Tcopy(H5T_IEEE_F32LE));
-    H5Tset_fields(m_f16.get(), 15, 10, 5, 0, 10);
-    H5Tset_size(m_f16.get(), 2);
-    H5Tset_ebias(m_f16.get(), 15);
+    m_f16 = ieeeHalfType();
     m_path = path;
     m_bytes = 0;
     return writeStringAttr(m_file.get(), "dump_format", "op/seqid/{input,output}/i");
@@ -192,15 +187,22 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
     const std::string opPath = "/" + opName;
     const std::string seqPath = opPath + "/" + std::to_string(seqid);
     const std::string ioPath = seqPath + "/" + io;
-    auto g1 = ensureGroup(opPath, false, 0, 0);
-    if (!g1) return Error{g1.error()};
-    H5Id op(g1.value());
-    auto g2 = ensureGroup(seqPath, true, seqid, attrs.globalSeq);
-    if (!g2) return Error{g2.error()};
-    H5Id seq(g2.value());
-    auto g3 = ensureGroup(ioPath, false, 0, 0);
-    if (!g3) return Error{g3.error()};
-    H5Id ioGroup(g3.value());
+    // The tensors of one op come one after the other: keep its <io> group open between them.
+    if (!m_ioGroup.valid() || m_ioPath != ioPath) {
+        m_ioGroup.reset();
+        m_ioPath.clear();
+        auto g1 = ensureGroup(opPath, false, 0, 0);
+        if (!g1) return Error{g1.error()};
+        H5Id op(g1.value());
+        auto g2 = ensureGroup(seqPath, true, seqid, attrs.globalSeq);
+        if (!g2) return Error{g2.error()};
+        H5Id seq(g2.value());
+        auto g3 = ensureGroup(ioPath, false, 0, 0);
+        if (!g3) return Error{g3.error()};
+        m_ioGroup = H5Id(g3.value());
+        m_ioPath = ioPath;
+    }
+    const H5Id& ioGroup = m_ioGroup;
     const std::string name = std::to_string(slot);
     if (H5Lexists(ioGroup.get(), name.c_str(), H5P_DEFAULT) > 0)
         return Error{"tensor already dumped: " + ioPath.substr(1) + "/" + name};
@@ -227,6 +229,7 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
     Status s = writeStringAttr(d, "op_type", attrs.opType);
     if (s) s = writeStringAttr(d, "scope", attrs.scope);
     if (s) s = writeStringAttr(d, "dtype", dumpDTypeName(dtype));
+    if (s) s = writeStringAttr(d, "direction", attrs.backward ? "backward" : "forward");
     if (s) s = writeScalarAttr(d, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, attrs.step);
     if (s) s = writeScalarAttr(d, "wall_time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, attrs.wallTime);
     if (s) s = writeScalarAttr(d, "global_seq", H5T_STD_I64LE, H5T_NATIVE_INT64, attrs.globalSeq);
@@ -244,6 +247,8 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
 
 Status DumpWriter::close() {
     if (!m_file.valid()) return {};
+    m_ioGroup.reset();
+    m_ioPath.clear();
     herr_t rc = H5Fflush(m_file.get(), H5F_SCOPE_LOCAL);
     m_f16.reset();
     m_gcpl.reset();

@@ -1,8 +1,8 @@
 #pragma once
 // Writes per-op tensor dumps to HDF5 in the seeds' layout:
 //   /<op name>/<seqid>/input/<i>, /<op name>/<seqid>/output/<i>
-// Each dataset carries attributes op_type, scope, step, wall_time, global_seq, dtype and
-// shape; the <seqid> group carries seq_id and global_seq (the order of the op's first
+// Each dataset carries attributes op_type, scope, step, wall_time, global_seq, dtype,
+// direction and shape; the <seqid> group carries seq_id and global_seq (the order of the op's first
 // tensor). Groups track creation order. h5py and h5dump read the files; float16 is
 // written as IEEE half (the type h5py writes and reads as numpy float16).
 #include <cstdint>
@@ -27,6 +27,7 @@ struct DumpTensorAttrs {
     int64_t step = 0;
     double wallTime = 0;    // seconds since the epoch
     int64_t globalSeq = 0;  // global execution sequence of this tensor write
+    bool backward = false;  // written as direction = "forward" | "backward"
 };
 
 class DumpWriter {
@@ -57,6 +58,8 @@ private:
     H5Id m_file;
     H5Id m_gcpl;
     H5Id m_f16;
+    H5Id m_ioGroup;  // the <io> group written last, kept open for the op's next tensor
+    std::string m_ioPath;
     std::string m_path;
     uint64_t m_bytes = 0;
 };

@@ -34,6 +34,16 @@ private:
     hid_t m_id = H5I_INVALID_HID;
 };
 
+/// IEEE binary16 as h5py builds it (a copy of f32 with 1/5/10 fields, size 2, bias 15), so
+/// h5py reads it as numpy float16. The caller owns the returned type.
+inline H5Id ieeeHalfType() {
+    H5Id t(H5Tcopy(H5T_IEEE_F32LE));
+    H5Tset_fields(t.get(), 15, 10, 5, 0, 10);
+    H5Tset_size(t.get(), 2);
+    H5Tset_ebias(t.get(), 15);
+    return t;
+}
+
 /// Turns off HDF5's automatic printing of its error stack (process-wide, idempotent).
 inline void silenceHdf5Errors() {
     static const bool done = [] {

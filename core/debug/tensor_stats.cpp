@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace ts::debug {
@@ -148,11 +149,15 @@ void StatsAccumulator::mergeBlock(uint64_t fin, double lo, double hi, double bme
     m_finite += fin;
 }
 
+// Blocks are reduced in slices that stay in L1/L2 cache, so the second pass of a slice (the
+// squared deviations) reads cache, not memory.
+constexpr size_t kSlice = 8192;
+
 void StatsAccumulator::add(const float* v, size_t n) {
-    addBlock(v, n);
+    for (size_t i = 0; i < n; i += kSlice) addBlock(v + i, std::min(kSlice, n - i));
 }
 void StatsAccumulator::add(const double* v, size_t n) {
-    addBlock(v, n);
+    for (size_t i = 0; i < n; i += kSlice) addBlock(v + i, std::min(kSlice, n - i));
 }
 
 void StatsAccumulator::merge(const StatsAccumulator& o) {
@@ -244,6 +249,60 @@ void Histogram::add(const float* v, size_t n) {
 }
 void Histogram::add(const double* v, size_t n) {
     addBlock(v, n);
+}
+
+namespace {
+constexpr int kMinExp = -1075;  // below the smallest double denormal (2^-1074)
+constexpr int kMaxExp = 1024;
+}  // namespace
+
+MagnitudeHistogram::MagnitudeHistogram()
+    : m_counts(static_cast<size_t>((kMaxExp - kMinExp) * kSub), 0) {}
+
+double MagnitudeHistogram::lowerEdge(int i) {
+    const int e = i / kSub + kMinExp;
+    return std::ldexp(1.0 + static_cast<double>(i % kSub) / kSub, e);
+}
+
+void MagnitudeHistogram::addValue(double x) {
+    if (!std::isfinite(x)) return;
+    if (x == 0) {
+        ++zeros;
+        return;
+    }
+    int e = 0;
+    const double m = std::frexp(std::fabs(x), &e);  // |x| = m * 2^e, m in [0.5, 1)
+    const int sub = std::min(kSub - 1, static_cast<int>((m * 2.0 - 1.0) * kSub));
+    const int i = (e - 1 - kMinExp) * kSub + sub;
+    if (i >= 0 && i < bins()) ++m_counts[static_cast<size_t>(i)];
+}
+
+void MagnitudeHistogram::add(const float* v, size_t n) {
+    // Normal floats: exponent and the top two mantissa bits straight from the bits.
+    static_assert(kSub == 4, "the fast path takes two mantissa bits");
+    for (size_t k = 0; k < n; ++k) {
+        uint32_t b;
+        std::memcpy(&b, v + k, sizeof b);
+        const uint32_t ex = (b >> 23) & 0xffu;
+        if (ex == 0 || ex == 0xffu) {
+            addValue(v[k]);  // zero, denormal, inf, nan
+            continue;
+        }
+        const int e = static_cast<int>(ex) - 127;
+        const int i = (e - kMinExp) * kSub + static_cast<int>((b >> 21) & 3u);
+        ++m_counts[static_cast<size_t>(i)];
+    }
+}
+
+void MagnitudeHistogram::add(const double* v, size_t n) {
+    for (size_t k = 0; k < n; ++k) addValue(v[k]);
+}
+
+std::pair<int, int> MagnitudeHistogram::usedRange() const {
+    int a = 0, b = bins();
+    while (a < b && m_counts[static_cast<size_t>(a)] == 0) ++a;
+    while (b > a && m_counts[static_cast<size_t>(b - 1)] == 0) --b;
+    return {a, b};
 }
 
 }  // namespace ts::debug

@@ -4,6 +4,7 @@
 // parallel formula, so any block size gives the same figures as a two-pass computation.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ts::debug {
@@ -53,6 +54,28 @@ private:
     void addBlock(const T* v, size_t n);
     double m_lo, m_hi;
     bool m_log;
+    std::vector<uint64_t> m_counts;
+};
+
+/// Logarithmic histogram of |x| over finite non-zero values with no range to choose: bins
+/// are binary orders of magnitude split in kSub parts (from the exponent and the top
+/// mantissa bits), so one pass covers denormals to the largest double. Zeros are counted
+/// apart. Bin i spans [lowerEdge(i), lowerEdge(i + 1)).
+class MagnitudeHistogram {
+public:
+    static constexpr int kSub = 4;
+    MagnitudeHistogram();
+    void add(const float* v, size_t n);
+    void add(const double* v, size_t n);
+    const std::vector<uint64_t>& counts() const { return m_counts; }
+    int bins() const { return static_cast<int>(m_counts.size()); }
+    static double lowerEdge(int i);
+    /// First and one-past-last non-empty bin (first == last when all are empty).
+    std::pair<int, int> usedRange() const;
+    uint64_t zeros = 0;
+
+private:
+    void addValue(double x);
     std::vector<uint64_t> m_counts;
 };
 

@@ -1,10 +1,12 @@
 #include "core/run/training_job.h"
 
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <cmath>
 
+#include "core/debug/debug_job.h"
 #include "core/engine/callbacks.h"
 #include "core/engine/run_recorder.h"
 
@@ -63,6 +65,12 @@ Status TrainingJob::prepare() {
                                                           o.earlyStopLossThreshold));
     if (o.stopAfterSeconds > 0)
         t.addCallback(std::make_shared<engine::StopAtTime>(o.stopAfterSeconds));
+    // Dumps and overflow checks (core/debug/debug_job.h).
+    debug::DebugJobOptions dbg{o.dumpConfig, o.dumpConfigJson, o.overflowCheck, o.stopOnOverflow,
+                               o.overflowDumpDir};
+    auto attached = debug::DebugJob::attach(dbg, t, o.sessionPath, runId());
+    if (!attached) return Error{attached.error()};
+    m_debug = std::move(attached.value());
     m_prepared = true;
     return Status::success();
 }
@@ -75,6 +83,7 @@ engine::TrainResult TrainingJob::run() {
         return r;
     }
     engine::TrainResult r = m_trainer->run();
+    if (m_debug) m_debug->finish(r);
     if (auto s = m_recorder->finish(r.status, r.reason, summaryJson(r)); !s)
         r.warnings.push_back("could not record the run's end: " + s.error());
     return r;
@@ -116,6 +125,14 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.Int64(runId());
     w.Key("overflow_steps");
     w.Int64(r.overflowSteps);
+    if (m_debug) {  // "dump" / "overflow" objects (core/debug/debug_job.h)
+        rapidjson::Document d;
+        d.Parse(m_debug->summaryJson().c_str());
+        for (auto it = d.MemberBegin(); it != d.MemberEnd(); ++it) {
+            w.Key(it->name.GetString());
+            it->value.Accept(w);
+        }
+    }
     w.Key("warnings");
     w.StartArray();
     for (const std::string& s : r.warnings) w.String(s.c_str());

@@ -19,6 +19,9 @@
 namespace ts::engine {
 class RunRecorder;
 }
+namespace ts::debug {
+class DebugJob;
+}
 
 namespace ts::run {
 
@@ -48,6 +51,13 @@ struct JobOptions {
     double earlyStopLossThreshold = 0.0;
     double stopAfterSeconds = 0.0;  // 0 = off
     std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
+
+    // ---- Tensor dumps and overflow checks (core/debug/debug_job.h) ----
+    std::string dumpConfig;       // dump.json path: per-op HDF5 dumps, load mode ("" = off)
+    std::string dumpConfigJson;   // dump.json text (the GUI builds it); wins over dumpConfig
+    bool overflowCheck = false;   // count NaN/Inf after every op; findings into the session
+    bool stopOnOverflow = false;  // stop the run at the first finding
+    std::string overflowDumpDir;  // offending ops dumped here ("" = dump_path or <session>.dumps)
 };
 
 class TrainingJob {
@@ -78,6 +88,7 @@ private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
+    std::unique_ptr<debug::DebugJob> m_debug;  // dumps / overflow check (null when off)
     bool m_prepared = false;
 };
 

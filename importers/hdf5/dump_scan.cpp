@@ -68,7 +68,8 @@ bool parseDumpPath(const std::string& path, std::string& op, int64_t& seqid, std
     return true;
 }
 
-Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used) {
+Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used,
+                                               std::string* detail) {
     auto paths = file.allDatasets();
     if (!paths) return Error{paths.error()};
     std::vector<DumpTensor> out;
@@ -97,7 +98,9 @@ Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* us
         }
     }
     OrderSource src = OrderSource::Name;
+    std::string how = "natural name order (seqid, op, input before output, slot)";
     if (allSeq) {
+        how = "global_seq attribute";
         src = OrderSource::Sequence;
         // Inputs and outputs of one op share the group's sequence; keep io/slot order.
         std::stable_sort(out.begin(), out.end(), [](const DumpTensor& a, const DumpTensor& b) {
@@ -107,6 +110,7 @@ Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* us
         });
     } else if (allTracked) {
         src = OrderSource::Creation;  // allDatasets() already walks in creation order
+        how = "tracked link creation order";
         for (size_t i = 0; i < out.size(); ++i) out[i].order = static_cast<int64_t>(i);
     } else {
         for (auto& t : out) {
@@ -119,6 +123,9 @@ Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* us
         }
         if (allAddr && !out.empty()) {
             src = OrderSource::Creation;  // object headers are allocated in writing order
+            how =
+                "object-header addresses, i.e. writing order (the file does not track "
+                "creation order)";
             std::stable_sort(out.begin(), out.end(), [](const DumpTensor& a, const DumpTensor& b) {
                 return a.order < b.order;
             });
@@ -128,6 +135,7 @@ Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* us
         }
     }
     if (used) *used = src;
+    if (detail) *detail = how;
     return out;
 }
 
@@ -168,7 +176,7 @@ Result<std::vector<StatsRow>> statsAll(const File& file, const std::string& only
 
 Result<OverflowReport> scanOverflow(const File& file, JobControl* job) {
     OverflowReport rep;
-    auto ts = orderedTensors(file, &rep.order);
+    auto ts = orderedTensors(file, &rep.order, &rep.orderDetail);
     if (!ts) return Error{ts.error()};
     if (job) job->setTotal(ts->size());
     for (const auto& t : ts.value()) {
@@ -204,7 +212,7 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t) {
 Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
                                    JobControl* job) {
     CompareReport rep;
-    auto ta = orderedTensors(a, &rep.order);
+    auto ta = orderedTensors(a, &rep.order, &rep.orderDetail);
     if (!ta) return Error{"A: " + ta.error()};
     OrderSource ob;
     auto tb = orderedTensors(b, &ob);

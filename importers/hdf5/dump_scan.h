@@ -35,7 +35,10 @@ bool parseDumpPath(const std::string& path, std::string& op, int64_t& seqid, std
 /// tensor (or its seqid group) -> Sequence; else by creation order where every group
 /// tracks it, or else by object-header address (the writing order of files written once)
 /// -> Creation; else natural name order (seqid, then op, io, slot) -> Name.
-Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used);
+/// `detail` (optional) says how in words, e.g. "object-header addresses (the file does not
+/// track creation order)".
+Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used,
+                                               std::string* detail = nullptr);
 
 struct StatsRow {
     DatasetInfo info;
@@ -55,6 +58,7 @@ struct OverflowFinding {
 struct OverflowReport {
     std::vector<OverflowFinding> findings;  // execution order; findings[0] is the first
     OrderSource order = OrderSource::Name;
+    std::string orderDetail;
     std::vector<std::string> errors;  // "path: message" for unreadable datasets
 };
 
@@ -81,6 +85,7 @@ struct CompareReport {
     std::optional<size_t> firstDivergent;  // index into pairs
     std::vector<std::string> unmatchedA, unmatchedB;
     OrderSource order = OrderSource::Name;
+    std::string orderDetail;
 };
 
 /// Re-evaluates pass flags and firstDivergent for new thresholds (no re-read).

@@ -43,28 +43,36 @@ bool File::tracksCreationOrder(const std::string& groupPath) const {
     return (flags & H5P_CRT_ORDER_INDEXED) != 0;
 }
 
+namespace {
+struct LinkList {
+    std::vector<std::pair<std::string, bool>> links;  // name, hard link
+};
+
+herr_t collectLink(hid_t, const char* name, const H5L_info_t* info, void* data) {
+    static_cast<LinkList*>(data)->links.emplace_back(name, info->type == H5L_TYPE_HARD);
+    return 0;
+}
+}  // namespace
+
 Result<std::vector<Node>> File::children(const std::string& groupPath) const {
     const std::string gp = h5path(groupPath);
     debug::H5Id g(H5Gopen2(m_file.get(), gp.c_str(), H5P_DEFAULT));
     if (!g.valid()) return Error{"cannot open group " + gp};
-    H5G_info_t info;
-    if (H5Gget_info(g.get(), &info) < 0) return Error{"cannot read group " + gp};
+    // One pass over the group's links (by-index lookups would be quadratic in old-style
+    // groups), in creation order when tracked, else by name.
     const H5_index_t index = tracksCreationOrder(groupPath) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
+    LinkList list;
+    hsize_t at = 0;
+    if (H5Literate(g.get(), index, H5_ITER_INC, &at, collectLink, &list) < 0)
+        return Error{"cannot read the links of " + gp + " (damaged group)"};
     std::vector<Node> out;
-    out.reserve(info.nlinks);
+    out.reserve(list.links.size());
     const std::string prefix = clean(groupPath).empty() ? "" : clean(groupPath) + "/";
-    for (hsize_t i = 0; i < info.nlinks; ++i) {
-        ssize_t len =
-            H5Lget_name_by_idx(g.get(), ".", index, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-        if (len < 0) return Error{"cannot read link names in " + gp};
-        std::string name(static_cast<size_t>(len), '\0');
-        H5Lget_name_by_idx(g.get(), ".", index, H5_ITER_INC, i, name.data(), name.size() + 1,
-                           H5P_DEFAULT);
+    for (auto& [name, hard] : list.links) {
         Node n;
         n.name = name;
         n.path = prefix + name;
-        H5L_info_t li;
-        if (H5Lget_info(g.get(), name.c_str(), &li, H5P_DEFAULT) >= 0 && li.type != H5L_TYPE_HARD) {
+        if (!hard) {
             n.kind = NodeKind::Link;
         } else {
             H5O_info_t oi;
@@ -72,9 +80,9 @@ Result<std::vector<Node>> File::children(const std::string& groupPath) const {
                 n.kind = NodeKind::Other;
             } else if (oi.type == H5O_TYPE_GROUP) {
                 n.kind = NodeKind::Group;
-                debug::H5Id cg(H5Gopen2(g.get(), name.c_str(), H5P_DEFAULT));
                 H5G_info_t ci;
-                if (cg.valid() && H5Gget_info(cg.get(), &ci) >= 0) n.childCount = ci.nlinks;
+                if (H5Gget_info_by_name(g.get(), name.c_str(), &ci, H5P_DEFAULT) >= 0)
+                    n.childCount = ci.nlinks;
             } else if (oi.type == H5O_TYPE_DATASET) {
                 n.kind = NodeKind::Dataset;
             } else if (oi.type == H5O_TYPE_NAMED_DATATYPE) {

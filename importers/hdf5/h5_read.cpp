@@ -143,18 +143,24 @@ Result<debug::Histogram> datasetHistogram(const File& file, const std::string& p
 
 namespace {
 Status selectSlab(hid_t space, const DatasetInfo& info, const std::vector<uint64_t>& start,
-                  const std::vector<uint64_t>& count, uint64_t& n) {
-    if (start.size() != info.shape.size() || count.size() != info.shape.size())
+                  const std::vector<uint64_t>& count, const std::vector<uint64_t>& stride,
+                  uint64_t& n) {
+    if (start.size() != info.shape.size() || count.size() != info.shape.size() ||
+        (!stride.empty() && stride.size() != info.shape.size()))
         return Error{"slice rank does not match dataset rank"};
     n = 1;
     for (size_t k = 0; k < start.size(); ++k) {
-        if (start[k] + count[k] > info.shape[k]) return Error{"slice outside the dataset"};
+        const uint64_t st = stride.empty() ? 1 : std::max<uint64_t>(1, stride[k]);
+        if (count[k] > 0 && start[k] + (count[k] - 1) * st >= info.shape[k])
+            return Error{"slice outside the dataset"};
         n *= count[k];
     }
     if (n > (uint64_t{1} << 28)) return Error{"slice too large"};
-    if (info.shape.empty()) return {};
-    std::vector<hsize_t> s(start.begin(), start.end()), c(count.begin(), count.end());
-    if (H5Sselect_hyperslab(space, H5S_SELECT_SET, s.data(), nullptr, c.data(), nullptr) < 0)
+    if (info.shape.empty() || n == 0) return {};
+    std::vector<hsize_t> s(start.begin(), start.end()), c(count.begin(), count.end()), t;
+    for (size_t k = 0; k < stride.size(); ++k) t.push_back(std::max<uint64_t>(1, stride[k]));
+    if (H5Sselect_hyperslab(space, H5S_SELECT_SET, s.data(), t.empty() ? nullptr : t.data(),
+                            c.data(), nullptr) < 0)
         return Error{"bad selection"};
     return {};
 }
@@ -162,7 +168,8 @@ Status selectSlab(hid_t space, const DatasetInfo& info, const std::vector<uint64
 
 Result<std::vector<double>> readHyperslab(const File& file, const std::string& path,
                                           const std::vector<uint64_t>& start,
-                                          const std::vector<uint64_t>& count) {
+                                          const std::vector<uint64_t>& count,
+                                          const std::vector<uint64_t>& stride) {
     auto info = file.datasetInfo(path);
     if (!info) return Error{info.error()};
     if (!info->numeric())
@@ -170,7 +177,7 @@ Result<std::vector<double>> readHyperslab(const File& file, const std::string& p
     debug::H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
     debug::H5Id fs(H5Dget_space(d.get()));
     uint64_t n = 0;
-    auto s = selectSlab(fs.get(), info.value(), start, count, n);
+    auto s = selectSlab(fs.get(), info.value(), start, count, stride, n);
     if (!s) return Error{s.error()};
     std::vector<double> out(n);
     if (n == 0) return out;

@@ -48,10 +48,11 @@ Result<debug::Histogram> datasetHistogram(const File& file, const std::string& p
                                           double hi, int bins, bool logScale,
                                           JobControl* job = nullptr);
 
-/// Reads a hyperslab (start/count per dimension, rank must match) as doubles in C order.
-/// For strings, compound and other non-numeric types returns an error.
+/// Reads a hyperslab (start/count, optional stride, per dimension; rank must match) as
+/// doubles in C order. For strings, compound and other non-numeric types returns an error.
 Result<std::vector<double>> readHyperslab(const File& file, const std::string& path,
                                           const std::vector<uint64_t>& start,
-                                          const std::vector<uint64_t>& count);
+                                          const std::vector<uint64_t>& count,
+                                          const std::vector<uint64_t>& stride = {});
 
 }  // namespace ts::h5

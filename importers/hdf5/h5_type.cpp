@@ -29,11 +29,13 @@ std::string describeType(hid_t type, ValueClass* cls, std::string* detail) {
             c = ValueClass::Integer;
             name = std::string(H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") +
                    std::to_string(size * 8);
+            if (detail && size > 1 && H5Tget_order(type) == H5T_ORDER_BE) *detail = "big-endian";
             break;
         }
         case H5T_FLOAT: {
             c = ValueClass::Float;
             name = "float" + std::to_string(size * 8);  // float16 is a custom 2-byte float
+            if (detail && H5Tget_order(type) == H5T_ORDER_BE) *detail = "big-endian";
             break;
         }
         case H5T_STRING: {
