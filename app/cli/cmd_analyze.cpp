@@ -65,7 +65,10 @@ void printText(const analysis::ProfileReport& r) {
         std::cout << "Memory peak: " << static_cast<int64_t>(m.peakBytes) << " bytes at "
                   << m.peakTs << " ns (" << m.origin << "), pool peak "
                   << static_cast<int64_t>(m.poolPeakBytes) << " bytes; " << m.liveAtPeakCount
-                  << " allocations live, " << m.liveAtPeakBytes << " bytes\n";
+                  << " allocations live, " << m.liveAtPeakBytes << " bytes";
+        if (m.untrackedAtPeakBytes > 0)
+            std::cout << " (" << m.untrackedAtPeakBytes << " bytes from before the profile)";
+        std::cout << "\n";
         for (const auto& l : m.topAtPeak)
             std::cout << "  " << l.bytes << " bytes  " << (l.op.empty() ? "?" : l.op) << "  "
                       << l.shape << "  " << l.tensor << "\n";
@@ -126,6 +129,7 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
         kv(w, "pool_peak_bytes", m.poolPeakBytes);
         kv(w, "live_at_peak", m.liveAtPeakCount);
         kv(w, "live_bytes_at_peak", m.liveAtPeakBytes);
+        kv(w, "untracked_bytes_at_peak", m.untrackedAtPeakBytes);
     }
     w.Key("top_allocations");
     w.StartArray();

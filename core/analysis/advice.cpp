@@ -61,11 +61,6 @@ std::vector<OpCall> opCalls(const ProfileData& d, const StepAnalysis& a) {
     return out;
 }
 
-void addEvidence(AdviceFinding& f, const ProfileData& d, const ProfileSlice& s) {
-    f.evidence.push_back(s.id);
-    f.evidenceLabels.push_back(d.name(s) + " (" + dur(static_cast<double>(s.dur)) + ")");
-}
-
 /// The step around `ts`, else [ts, end] itself.
 std::pair<int64_t, int64_t> rangeAround(const StepAnalysis& a, int64_t ts, int64_t end) {
     for (const auto& s : a.steps)
@@ -73,12 +68,19 @@ std::pair<int64_t, int64_t> rangeAround(const StepAnalysis& a, int64_t ts, int64
     return {ts, end};
 }
 
+void addEvidence(AdviceFinding& f, const ProfileData& d, const StepAnalysis& a,
+                 const ProfileSlice& s) {
+    f.evidence.push_back(s.id);
+    f.evidenceLabels.push_back(d.name(s) + " (" + dur(static_cast<double>(s.dur)) + ")");
+    f.evidenceRanges.push_back(rangeAround(a, s.ts, s.end()));
+}
+
 void setEvidence(AdviceFinding& f, const ProfileData& d, const StepAnalysis& a,
                  std::vector<OpCall> calls) {
     std::stable_sort(calls.begin(), calls.end(),
                      [](const OpCall& x, const OpCall& y) { return x.selfNs > y.selfNs; });
     if (calls.size() > kMaxEvidence) calls.resize(kMaxEvidence);
-    for (const auto& c : calls) addEvidence(f, d, d.slices[c.index]);
+    for (const auto& c : calls) addEvidence(f, d, a, d.slices[c.index]);
     if (!calls.empty()) {
         const ProfileSlice& top = d.slices[calls.front().index];
         std::tie(f.rangeStart, f.rangeEnd) = rangeAround(a, top.ts, top.end());
@@ -196,11 +198,12 @@ void dataLoadingRule(const ProfileData& d, const StepAnalysis& a, std::vector<Ad
         f.evidence.push_back(worst->sliceId);
         f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(worst->number) + " (" +
                                    dur(static_cast<double>(worst->dur)) + ")");
+        f.evidenceRanges.emplace_back(worst->ts, worst->ts + worst->dur);
     } else {
         std::stable_sort(ev.begin(), ev.end(),
                          [](const OpCall& x, const OpCall& y) { return x.selfNs > y.selfNs; });
         if (ev.size() > kMaxEvidence) ev.resize(kMaxEvidence);
-        for (const auto& c : ev) addEvidence(f, d, d.slices[c.index]);
+        for (const auto& c : ev) addEvidence(f, d, a, d.slices[c.index]);
     }
     f.rangeStart = worst->ts;
     f.rangeEnd = worst->ts + worst->dur;
@@ -232,6 +235,7 @@ void warmupRule(const StepAnalysis& a, std::vector<AdviceFinding>& out) {
     f.evidence.push_back(first.sliceId);
     f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(first.number) + " (" +
                                dur(static_cast<double>(first.dur)) + ")");
+    f.evidenceRanges.emplace_back(first.ts, first.ts + first.dur);
     f.rangeStart = first.ts;
     f.rangeEnd = first.ts + first.dur;
     out.push_back(std::move(f));

@@ -39,6 +39,7 @@ struct AdviceFinding {
     std::vector<std::pair<std::string, std::string>> figures;  // label -> value
     std::vector<int64_t> evidence;                             // slice ids, longest first
     std::vector<std::string> evidenceLabels;                   // per evidence id: "name (duration)"
+    std::vector<std::pair<int64_t, int64_t>> evidenceRanges;   // per evidence id: its step
     int64_t rangeStart = 0, rangeEnd = 0;                      // time range that shows the evidence
 };
 

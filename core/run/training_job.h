@@ -15,6 +15,7 @@
 
 #include "core/common/result.h"
 #include "core/engine/trainer.h"
+#include "core/profiler/run_profiler.h"
 
 namespace ts::engine {
 class RunRecorder;
@@ -48,6 +49,16 @@ struct JobOptions {
     double earlyStopLossThreshold = 0.0;
     double stopAfterSeconds = 0.0;      // 0 = off
     std::string saveBestMetric;         // "" = off; needs evalEachEpoch and checkpointDir
+
+    // ---- Profiler (core/profiler/run_profiler.h, docs/PROFILING.md) ----
+    // profile = true records, for the steps profiler.schedule picks, every op (scope, input
+    // shapes and dtypes, bytes), the ProfilerStep#N and phase slices, memory and throughput
+    // counters, and writes them at the end as the run's profile (a source of kind
+    // "profiler" linked to the run). A front end needs only a "Profile" checkbox and the
+    // schedule fields wait / warmup / active / repeat (defaults: 0, 0, 20, 1 = the first 20
+    // steps, first-step warm-up included); record_shapes and profile_memory default on.
+    bool profile = false;
+    profiler::ProfilerOptions profiler = profiler::defaultRunProfilerOptions();
 };
 
 class TrainingJob {
@@ -71,14 +82,19 @@ public:
     int64_t runId() const;
     /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
     /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "overflow_steps", "warnings"}.
+    /// "overflow_steps", "warnings", "profile": null or {"source_id","steps","slices",
+    /// "flows","allocations","schedule"}}.
     std::string summaryJson(const engine::TrainResult& r) const;
+    /// What the profiler wrote (sourceId 0 when off or nothing was recorded); after run().
+    const profiler::RunProfileOutcome& profileOutcome() const { return m_profileOutcome; }
 
 private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
     bool m_prepared = false;
+    std::unique_ptr<profiler::RunProfiler> m_profiler;  // while profiling (options.profile)
+    profiler::RunProfileOutcome m_profileOutcome;
 };
 
 }  // namespace ts::run

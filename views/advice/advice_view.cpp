@@ -7,10 +7,68 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "core/timeline/time_axis.h"
 #include "views/common/session_context.h"
 #include "views/steps/profile_source_box.h"
 
 using namespace ts::analysis;
+
+namespace {
+
+QString dur(double ns) {
+    return QString::fromStdString(ts::timeline::formatDuration(ns));
+}
+
+QString pct(double part, double whole) {
+    return whole > 0 ? QString::number(100.0 * part / whole, 'f', 1) + QLatin1Char('%')
+                     : QStringLiteral("-");
+}
+
+}  // namespace
+
+QString AdviceView::costSummary(const ProfileReport& rep) {
+    // Where the time goes, whatever the thresholds say: the steady steps' split and the op
+    // type with the most self time.
+    QString out;
+    const StepAnalysis& a = rep.steps;
+    int64_t total = 0, gap = 0, fwd = 0, bwd = 0, opt = 0, tail = 0, cpu = 0;
+    int steady = 0;
+    for (const auto& s : a.steps) {
+        if (s.warmup) continue;
+        ++steady;
+        total += s.dur;
+        gap += s.iterationGap;
+        fwd += s.forward;
+        bwd += s.backward;
+        opt += s.optimizer;
+        tail += s.tailRest;
+        cpu += s.cpuOps;
+    }
+    const auto T = static_cast<double>(total);
+    if (steady > 0 && a.split == StepSplit::Phases)
+        out += tr("<b>Steady steps</b> (%1, median %2): forward %3, backward %4, optimizer %5, "
+                  "iteration gap %6, rest of tail %7.")
+                   .arg(steady)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(fwd), T),
+                        pct(static_cast<double>(bwd), T), pct(static_cast<double>(opt), T),
+                        pct(static_cast<double>(gap), T), pct(static_cast<double>(tail), T));
+    else if (steady > 0)
+        out += tr("<b>Steady steps</b> (%1, median %2): data loading %3, CPU ops %4.")
+                   .arg(steady)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(gap), T),
+                        pct(static_cast<double>(cpu), T));
+    if (!rep.ops.empty()) {
+        int64_t all = 0;
+        for (const auto& o : rep.ops) all += o.selfNs;
+        const OpSelfTime& top = rep.ops.front();
+        out += tr(" <b>Biggest op cost:</b> %1, %2 of op self time (%3 in %4 calls).")
+                   .arg(QString::fromStdString(top.name).toHtmlEscaped(),
+                        pct(static_cast<double>(top.selfNs), static_cast<double>(all)),
+                        dur(static_cast<double>(top.selfNs)))
+                   .arg(top.calls);
+    }
+    return out;
+}
 
 AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
@@ -27,6 +85,7 @@ AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
     bar->addStretch(1);
     layout->addLayout(bar);
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
     layout->addWidget(m_summary);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_findings);
@@ -69,25 +128,27 @@ void AdviceView::reload(qint64 sourceId) {
         fill({}, tr("No session open."));
         return;
     }
-    loadProfileReport(m_ctx, this, QStringLiteral("advice-view"), sourceId,
-                      [this, fill](const ProfileReportResult& r) {
-                          if (!r) {
-                              fill({}, QString::fromStdString(r.error()));
-                              return;
-                          }
-                          const auto& rep = r.value();
-                          m_sources->setSources(rep.sources, rep.sourceId);
-                          const QString label = QString::fromStdString(rep.sourceLabel);
-                          fill(rep.advice,
-                               rep.advice.empty()
-                                   ? tr("%1: no bottleneck above the thresholds (one op type > 40% "
-                                        "of op self time, copies > 10% of op time, iteration gap "
-                                        "> 20% of step time, first step > 2x the median).")
-                                         .arg(label)
-                                   : tr("%1: %n finding(s), largest cost first.", nullptr,
-                                        static_cast<int>(rep.advice.size()))
-                                         .arg(label));
-                      });
+    loadProfileReport(
+        m_ctx, this, QStringLiteral("advice-view"), sourceId,
+        [this, fill](const ProfileReportResult& r) {
+            if (!r) {
+                fill({}, QString::fromStdString(r.error()).toHtmlEscaped());
+                return;
+            }
+            const auto& rep = r.value();
+            m_sources->setSources(rep.sources, rep.sourceId);
+            const QString label = QString::fromStdString(rep.sourceLabel);
+            QString text = rep.advice.empty()
+                               ? tr("%1: no bottleneck above the thresholds (one op type > "
+                                    "40% of op self time, copies > 10% of op time, "
+                                    "iteration gap > 20% of step time, first step > 2x the "
+                                    "median).")
+                                     .arg(label)
+                               : tr("%1: %n finding(s), largest cost first.", nullptr,
+                                    static_cast<int>(rep.advice.size()))
+                                     .arg(label);
+            fill(rep.advice, text.toHtmlEscaped() + QStringLiteral("<br>") + costSummary(rep));
+        });
 }
 
 void AdviceView::showFinding(int row) {
@@ -119,7 +180,11 @@ void AdviceView::activateEvidence(int row) {
     if (finding < 0 || finding >= static_cast<int>(m_list.size())) return;
     const AdviceFinding& f = m_list[static_cast<size_t>(finding)];
     if (row < 0 || row >= static_cast<int>(f.evidence.size())) return;
-    m_ctx->selectSlice(f.evidence[static_cast<size_t>(row)]);
-    m_ctx->requestTimeRange(f.rangeStart, f.rangeEnd);
+    const auto i = static_cast<size_t>(row);
+    const auto range = i < f.evidenceRanges.size() ? f.evidenceRanges[i]
+                                                   : std::make_pair(f.rangeStart, f.rangeEnd);
+    // The view first: a timeline created by the request then receives range and selection.
     m_ctx->requestView(QStringLiteral("timeline"));
+    m_ctx->requestTimeRange(range.first, range.second);
+    m_ctx->selectSlice(f.evidence[i]);
 }

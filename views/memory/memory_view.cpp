@@ -29,6 +29,20 @@ std::pair<double, QString> timeUnit(double spanNs) {
     return {1, QStringLiteral("ns")};
 }
 
+/// Byte ticks in KiB / MiB / GiB at round binary steps.
+class BytesTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        const double raw = range.size() / 5.0;
+        double unit = 1;
+        while (unit * 1024 <= raw) unit *= 1024;
+        return cleanMantissa(raw / unit) * unit;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return bytesText(tick);
+    }
+};
+
 }  // namespace
 
 MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
@@ -69,8 +83,8 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (!m_memory || row < 0 || row >= static_cast<int>(m_memory->topAtPeak.size())) return;
         const auto& a = m_memory->topAtPeak[static_cast<size_t>(row)];
-        m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
         m_ctx->requestView(QStringLiteral("timeline"));
+        m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
     });
     connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
     connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
@@ -91,6 +105,9 @@ void MemoryView::reload(qint64 sourceId) {
                               return;
                           }
                           m_sources->setSources(r.value().sources, r.value().sourceId);
+                          m_stepStarts.clear();
+                          for (const auto& st : r.value().steps.steps)
+                              m_stepStarts.emplace_back(st.number, st.ts);
                           show(r.value().memory, QString::fromStdString(r.value().sourceLabel));
                       });
 }
@@ -149,6 +166,26 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
     m_plot->rescaleAxes();
     const double top = std::max(m.peakBytes, m.poolPeakBytes);
     m_plot->yAxis->setRange(0, top * 1.15 + 1);
+    m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    m_plot->yAxis->setLabel(tr("Memory"));
+    // Step starts as light vertical lines (labelled while they fit), to see the pattern of
+    // each step: allocations in forward, frees in backward, the optimizer's state.
+    const size_t stride = std::max<size_t>(1, (m_stepStarts.size() + 19) / 20);
+    for (size_t i = 0; i < m_stepStarts.size(); ++i) {
+        const double x = static_cast<double>(m_stepStarts[i].second - t0) / scale;
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        line->setPen(QPen(QColor(0, 0, 0, 40), 1, Qt::DashLine));
+        if (i % stride != 0) continue;
+        auto* tag = new QCPItemText(m_plot);
+        tag->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        tag->position->setCoords(x, 1.0);
+        tag->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        tag->setText(QStringLiteral("#%1").arg(m_stepStarts[i].first));
+        tag->setColor(QColor(110, 110, 110));
+        tag->setClipToAxisRect(false);
+    }
     m_plot->replot();
 
     m_table->setRowCount(static_cast<int>(m.topAtPeak.size()));
@@ -164,8 +201,9 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
         bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(r, Bytes, bytes);
         set(Tensor, QString::fromStdString(a.tensor));
-        set(AllocatedAt,
-            QString::fromStdString(ts::timeline::formatDuration(static_cast<double>(a.ts - t0))));
+        set(AllocatedAt, a.ts <= t0 ? tr("before the profile")
+                                    : QString::fromStdString(ts::timeline::formatDuration(
+                                          static_cast<double>(a.ts - t0))));
     }
     m_summary->setText(tr("%1: peak %2 in use at %3 after the first sample (%4); pool peak %5. "
                           "%6 allocations live at the peak, %7 in all; the largest are listed.")
@@ -174,5 +212,10 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
                                     static_cast<double>(m.peakTs - t0))),
                                 QString::fromStdString(m.origin), bytesText(m.poolPeakBytes))
                            .arg(m.liveAtPeakCount)
-                           .arg(bytesText(static_cast<double>(m.liveAtPeakBytes))));
+                           .arg(bytesText(static_cast<double>(m.liveAtPeakBytes))) +
+                       (m.untrackedAtPeakBytes > 0
+                            ? tr(" %1 of the peak was allocated before the profile and is not "
+                                 "listed.")
+                                  .arg(bytesText(static_cast<double>(m.untrackedAtPeakBytes)))
+                            : QString()));
 }
