@@ -95,13 +95,22 @@ ProfileRecorder::ProfileRecorder(ProfilerOptions options)
 }
 
 int64_t ProfileRecorder::now() const {
-    return m_epochWallNs + (steadyNs() - m_epochSteadyNs);
+    return fromSteady(steadyNs());
 }
 
 void ProfileRecorder::setThread(int64_t pid, int64_t tid, std::string threadName) {
     m_pid = pid;
     m_tid = tid;
     m_threadName = std::move(threadName);
+}
+
+uint32_t ProfileRecorder::internSlot(std::string_view s, size_t slot) {
+    if (slot >= kTypeSlots + kScopeSlots) slot = kTypeSlots + kScopeSlots - 1;
+    if (slot < kTypeSlots) slot %= kTypeSlots;
+    uint32_t& cached = m_slots[slot];
+    if (cached && m_strings[cached] == s) return cached;
+    cached = intern(s);
+    return cached;
 }
 
 uint32_t ProfileRecorder::intern(std::string_view s) {
@@ -124,9 +133,8 @@ int64_t ProfileRecorder::push(Kind kind, uint32_t name, int64_t ts) {
     return index;
 }
 
-void ProfileRecorder::close(int64_t index) {
+void ProfileRecorder::close(int64_t index, int64_t t) {
     // Close everything opened inside `index` too (an exception may have skipped their ends).
-    const int64_t t = now();
     while (!m_stack.empty()) {
         const int64_t top = m_stack.back();
         m_stack.pop_back();
@@ -150,7 +158,6 @@ void ProfileRecorder::stepBegin(int64_t scheduleIndex, int64_t number) {
     if (m_recording) stepEnd();  // a step that never ended (exception mid-step)
     const auto action = m_options.schedule.actionFor(scheduleIndex);
     m_recording = action == ProfileSchedule::Action::Record;
-    m_forwardByScope.clear();
     m_forwardBySeq.clear();
     if (m_recording && overCap()) {
         m_recording = false;
@@ -158,6 +165,13 @@ void ProfileRecorder::stepBegin(int64_t scheduleIndex, int64_t number) {
     }
     if (!m_recording) return;
     ++m_recordedSteps;
+    if (m_slices.capacity() == 0) {  // spare the first steps the vector regrowth
+        m_slices.reserve(8192);
+        m_dims.reserve(32768);
+        m_dtypeRefs.reserve(16384);
+        m_allocs.reserve(8192);
+        m_counters.reserve(16384);
+    }
     std::string name = "ProfilerStep#";
     name += std::to_string(number);
     push(Kind::Step, intern(name), now());
@@ -165,7 +179,7 @@ void ProfileRecorder::stepBegin(int64_t scheduleIndex, int64_t number) {
 
 void ProfileRecorder::stepEnd() {
     if (!m_recording) return;
-    if (!m_stack.empty()) close(m_stack.front());
+    if (!m_stack.empty()) close(m_stack.front(), now());
     m_recording = false;
 }
 
@@ -177,18 +191,21 @@ void ProfileRecorder::phaseEnd() {
     if (!m_recording) return;
     for (auto it = m_stack.rbegin(); it != m_stack.rend(); ++it) {
         if (m_slices[*it].kind == Kind::Phase) {
-            close(*it);
+            close(*it, now());
             return;
         }
     }
 }
 
 int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope, int64_t seqid,
-                                 bool backward, std::string_view forwardScope) {
+                                 bool backward, std::string_view forwardScope, int64_t steadyNs) {
     if (!m_recording) return -1;
-    const uint32_t name = intern(opType);
-    const uint32_t scopeId = intern(scope);
-    const int64_t index = push(Kind::Op, name, now());
+    // Op types are mostly literals and scopes repeat per seqid from step to step: a checked
+    // slot cache saves the hash lookup.
+    const uint32_t name = internSlot(opType, reinterpret_cast<uintptr_t>(opType.data()) >> 3);
+    const uint32_t scopeId =
+        internSlot(scope, kTypeSlots + static_cast<size_t>(seqid < 0 ? 0 : seqid));
+    const int64_t index = push(Kind::Op, name, steadyNs ? fromSteady(steadyNs) : now());
     Slice& s = m_slices[index];
     s.scope = scopeId;
     s.seqid = seqid;
@@ -196,12 +213,14 @@ int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope
     s.shapesBegin = static_cast<uint32_t>(m_dims.size());
     s.dtypesBegin = static_cast<uint32_t>(m_dtypeRefs.size());
     if (!backward) {
-        m_forwardByScope[scopeId] = index;
-        if (seqid >= 0) m_forwardBySeq[seqid] = index;
+        // Forward ops of this step by scope id, stamped with the step (no per-op allocation).
+        if (m_forwardByScope.size() <= scopeId) m_forwardByScope.resize(scopeId + 64, {-1, -1});
+        m_forwardByScope[scopeId] = {m_recordedSteps, index};
     } else if (!forwardScope.empty()) {
         if (auto id = m_stringIds.find(forwardScope); id != m_stringIds.end())
-            if (auto f = m_forwardByScope.find(id->second); f != m_forwardByScope.end())
-                m_flows.emplace_back(f->second, index);
+            if (id->second < m_forwardByScope.size() &&
+                m_forwardByScope[id->second].first == m_recordedSteps)
+                m_flows.emplace_back(m_forwardByScope[id->second].second, index);
     }
     return index;
 }
@@ -215,7 +234,7 @@ void ProfileRecorder::addInput(int64_t token, const int64_t* dims, size_t rank,
     ++s.inputs;
     m_dims.push_back(static_cast<int64_t>(rank));
     m_dims.insert(m_dims.end(), dims, dims + rank);
-    m_dtypeRefs.push_back(intern(dtype));
+    m_dtypeRefs.push_back(internSlot(dtype, reinterpret_cast<uintptr_t>(dtype.data()) >> 3));
 }
 
 int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope, int64_t seqid,
@@ -224,6 +243,7 @@ int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope
                                  const std::vector<std::string_view>& inputDtypes) {
     const int64_t index = opBegin(opType, scope, seqid, backward, std::string_view());
     if (index < 0) return index;
+    if (!backward && seqid >= 0) m_forwardBySeq[seqid] = index;
     if (backward && forwardSeqId >= 0)
         if (auto it = m_forwardBySeq.find(forwardSeqId); it != m_forwardBySeq.end())
             m_flows.emplace_back(it->second, index);
@@ -233,11 +253,12 @@ int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope
     return index;
 }
 
-void ProfileRecorder::opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes) {
+void ProfileRecorder::opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes,
+                            int64_t steadyNs) {
     if (token < 0 || token >= static_cast<int64_t>(m_slices.size())) return;
     m_slices[token].allocBytes = allocBytes;
     m_slices[token].freeBytes = freeBytes;
-    close(token);
+    close(token, steadyNs ? fromSteady(steadyNs) : now());
 }
 
 void ProfileRecorder::counter(Counter c, double value) {
@@ -357,7 +378,7 @@ void ProfileRecorder::clear() {
 
 Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId,
                                          const std::string& label) {
-    if (!m_stack.empty()) close(m_stack.front());
+    if (!m_stack.empty()) close(m_stack.front(), now());
     m_recording = false;
     int64_t tsMin = INT64_MAX, tsMax = INT64_MIN;
     for (const Slice& s : m_slices) {

@@ -64,8 +64,10 @@ public:
     /// Begins an op slice and returns a token for opEnd (-1 when not recording). A backward
     /// op names the full scope of its forward op in `forwardScope` ("" for none): when an op
     /// of that scope ran earlier in the step, a flow links the two.
+    /// `steadyNs` (> 0): the op's start on the steady clock (the dispatcher's OpEvent
+    /// time), saving a clock read; 0 = now.
     int64_t opBegin(std::string_view opType, std::string_view scope, int64_t seqid, bool backward,
-                    std::string_view forwardScope);
+                    std::string_view forwardScope, int64_t steadyNs = 0);
     /// Adds an input (shape `dims[0..rank)`, dtype name) to the op opBegin just returned;
     /// call right after opBegin, before any other op begins. Ignored without recordShapes.
     void addInput(int64_t token, const int64_t* dims, size_t rank, std::string_view dtype);
@@ -74,8 +76,8 @@ public:
     int64_t opBegin(std::string_view opType, std::string_view scope, int64_t seqid, bool backward,
                     int64_t forwardSeqId, const std::vector<std::vector<int64_t>>& inputShapes,
                     const std::vector<std::string_view>& inputDtypes);
-    /// Ends the op with the bytes allocated and freed while it ran.
-    void opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes);
+    /// Ends the op with the bytes allocated and freed while it ran (`steadyNs` as opBegin).
+    void opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes, int64_t steadyNs = 0);
 
     /// A counter sample at the current time (kept only while recording).
     void counter(Counter c, double value);
@@ -107,6 +109,10 @@ public:
 
     /// Nanoseconds on the wall clock, from a monotonic source (no jumps within a run).
     int64_t now() const;
+    /// A steady_clock time (ns since its epoch) on the same scale as now().
+    int64_t fromSteady(int64_t steadyNs) const {
+        return m_epochWallNs + (steadyNs - m_epochSteadyNs);
+    }
 
 private:
     enum class Kind : uint8_t { Step, Phase, Op };
@@ -145,8 +151,10 @@ private:
     };
 
     uint32_t intern(std::string_view s);
+    /// intern() through a slot of m_slots whose string is compared before the hash lookup.
+    uint32_t internSlot(std::string_view s, size_t slot);
     int64_t push(Kind kind, uint32_t name, int64_t ts);
-    void close(int64_t index);
+    void close(int64_t index, int64_t ts);
     int64_t innermostOp() const;
     bool overCap() const;
     std::string opArgs(const Slice& s) const;
@@ -167,9 +175,12 @@ private:
     std::vector<uint32_t> m_dtypeRefs;
     std::vector<Alloc> m_allocs;
     std::vector<CounterSample> m_counters;
-    std::vector<std::pair<int64_t, int64_t>> m_flows;        // slice index forward -> backward
-    std::unordered_map<uint32_t, int64_t> m_forwardByScope;  // this step: scope id -> slice
-    std::unordered_map<int64_t, int64_t> m_forwardBySeq;     // this step: seqid -> slice
+    std::vector<std::pair<int64_t, int64_t>> m_flows;  // slice index forward -> backward
+    // scope id -> (m_recordedSteps when set, forward slice): valid for the current step only
+    std::vector<std::pair<int64_t, int64_t>> m_forwardByScope;
+    std::unordered_map<int64_t, int64_t> m_forwardBySeq;  // this step: seqid -> slice
+    static constexpr size_t kTypeSlots = 256, kScopeSlots = 4096;
+    std::vector<uint32_t> m_slots = std::vector<uint32_t>(kTypeSlots + kScopeSlots, 0);
     std::vector<std::string> m_strings;
     std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_stringIds;
 };

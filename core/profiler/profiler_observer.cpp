@@ -96,7 +96,7 @@ void ProfilerObserver::onOpBegin(engine::OpEvent& op) {
     if (!m_rec.recording()) return;
     const int64_t token =
         m_rec.opBegin(op.opType, op.scopeName, op.seqId, op.backward,
-                      op.backward ? forwardScopeOf(op.scopeName) : std::string_view());
+                      op.backward ? forwardScopeOf(op.scopeName) : std::string_view(), op.startNs);
     if (m_rec.options().recordShapes && op.inputs) {
         for (const engine::Tensor& t : *op.inputs) {
             if (t.defined())
@@ -124,7 +124,7 @@ void ProfilerObserver::onOpEnd(const engine::OpEvent& op) {
             ++k;
         }
     }
-    m_rec.opEnd(f.token, m_allocated - f.allocated, m_freed - f.freed);
+    m_rec.opEnd(f.token, m_allocated - f.allocated, m_freed - f.freed, op.endNs);
 }
 
 void ProfilerObserver::onOpError(const engine::OpEvent& op, const std::string& /*what*/) {
