@@ -275,6 +275,7 @@ int64_t ProfileRecorder::allocation(int64_t bytes) {
         a.scope = m_slices[op].scope;
     } else if (!m_stack.empty()) {
         a.op = m_slices[m_stack.back()].name;  // outside ops: the phase (DataLoading, ...)
+        a.tensor = intern("(outside ops)");
     }
     m_allocs.push_back(a);
     return static_cast<int64_t>(m_allocs.size()) - 1;

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBrowser>
+#include <algorithm>
 
 #include "tests/analysis/profile_fixture.h"
 #include "tests/common/test_support.h"
@@ -48,6 +49,9 @@ TEST(AdviceView, FindingsDetailsAndEvidence) {
     EXPECT_EQ(view->findingList()->currentRow(), 0);
     EXPECT_EQ(view->evidenceList()->count(), 1);
     EXPECT_TRUE(view->details()->toPlainText().contains("median of the rest"));
+    // Where the time goes, whatever the thresholds: the steady split and the biggest op.
+    EXPECT_TRUE(view->summaryLabel()->text().contains("Steady steps"));
+    EXPECT_TRUE(view->summaryLabel()->text().contains("Biggest op cost:</b> MatMul"));
 
     view->findingList()->setCurrentRow(1);  // op bottleneck
     EXPECT_EQ(view->evidenceList()->count(), 5);
@@ -64,6 +68,16 @@ TEST(AdviceView, FindingsDetailsAndEvidence) {
     EXPECT_EQ(ranges.at(0).at(0).toLongLong(), fx.stepTs[0]);
     ASSERT_EQ(views.count(), 1);
     EXPECT_EQ(views.at(0).at(0).toString(), "timeline");
+    // Each evidence row zooms to its own slice's step.
+    for (int row = 0; row < view->evidenceList()->count(); ++row) {
+        emit view->evidenceList()->itemClicked(view->evidenceList()->item(row));
+        const int64_t id = view->findings()[1].evidence[static_cast<size_t>(row)];
+        const auto it = std::find(fx.matmulIds.begin(), fx.matmulIds.end(), id);
+        ASSERT_NE(it, fx.matmulIds.end());
+        const size_t step = static_cast<size_t>(it - fx.matmulIds.begin());
+        EXPECT_EQ(ranges.last().at(0).toLongLong(), fx.stepTs[step]) << row;
+        EXPECT_EQ(ranges.last().at(1).toLongLong(), fx.stepTs[step] + fx.stepDur[step]) << row;
+    }
 
     const int other = view->sourceBox()->findData(QVariant::fromValue<qint64>(balanced.sourceId));
     ASSERT_GE(other, 0);
