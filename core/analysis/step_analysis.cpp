@@ -136,8 +136,8 @@ StepAnalysis analyzeSteps(const ProfileData& d) {
             phases = true;
     }
     a.split = phases ? StepSplit::Phases : StepSplit::Ops;
-    a.splitLabel = phases ? "phases: iteration gap / forward / backward / optimizer / "
-                            "callbacks / other (recorded run)"
+    a.splitLabel = phases ? "phases: iteration gap / forward / backward / optimizer / tail "
+                            "(callbacks and the rest) (recorded run)"
                           : "CPU ops / data loading / other, kernels apart (imported trace "
                             "without phase slices)";
     const auto kernels = kernelIntervals(d);

@@ -400,8 +400,10 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         const std::string pid = m_pid ? std::to_string(m_pid) : std::string("trainscope");
         const std::string tid = m_tid ? std::to_string(m_tid) : std::string("engine");
         const int64_t proc = w.addProcess(pid, "TrainScope engine");
-        const int64_t thread = w.addThread(proc, tid, m_threadName, 1);
-        const int64_t track = w.addTrack("thread", proc, thread, m_threadName, 1);
+        // Negative sort indexes put the training thread, then the allocations, above the
+        // counter tracks (sort index 0) in the timeline and in Chrome/Perfetto.
+        const int64_t thread = w.addThread(proc, tid, m_threadName, -2);
+        const int64_t track = w.addTrack("thread", proc, thread, m_threadName, -2);
         const int64_t catStep = w.intern("step"), catPhase = w.intern("phase"),
                       catOp = w.intern("cpu_op");
         std::vector<int64_t> ids(m_slices.size());
@@ -428,8 +430,8 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         }
         if (!m_allocs.empty()) {
             const int64_t allocThread =
-                w.addThread(proc, std::to_string(kAllocationsTid), "Allocations", 2);
-            const int64_t allocTrack = w.addTrack("thread", proc, allocThread, "Allocations", 2);
+                w.addThread(proc, std::to_string(kAllocationsTid), "Allocations", -1);
+            const int64_t allocTrack = w.addTrack("thread", proc, allocThread, "Allocations", -1);
             const int64_t allocName = w.intern("alloc"), memCat = w.intern("memory");
             for (const Alloc& a : m_allocs) {
                 const int64_t ts = a.ts < 0 ? tsMin : a.ts;

@@ -117,12 +117,22 @@ void AdviceView::reload(qint64 sourceId) {
     auto fill = [this](std::vector<AdviceFinding> list, const QString& summary) {
         m_list = std::move(list);
         m_findings->clear();
-        for (const auto& f : m_list) m_findings->addItem(QString::fromStdString(f.title));
+        for (const auto& f : m_list) {
+            auto* item = new QListWidgetItem(QString::fromStdString(f.title), m_findings);
+            if (f.kind == AdviceKind::BiggestCost) {  // the overview: set apart from the rules
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setBackground(QColor(235, 242, 250));
+            }
+        }
         m_summary->setText(summary);
+        // The largest finding when there is one, else the overview.
+        const bool overview = !m_list.empty() && m_list.front().kind == AdviceKind::BiggestCost;
         if (m_list.empty())
             showFinding(-1);
         else
-            m_findings->setCurrentRow(0);
+            m_findings->setCurrentRow(overview && m_list.size() > 1 ? 1 : 0);
     };
     if (m_ctx->sessionPath().isEmpty()) {
         fill({}, tr("No session open."));
@@ -147,7 +157,10 @@ void AdviceView::reload(qint64 sourceId) {
                                : tr("%1: %n finding(s), largest cost first.", nullptr,
                                     static_cast<int>(rep.advice.size()))
                                      .arg(label);
-            fill(rep.advice, text.toHtmlEscaped() + QStringLiteral("<br>") + costSummary(rep));
+            std::vector<AdviceFinding> list;
+            if (rep.overview) list.push_back(*rep.overview);
+            list.insert(list.end(), rep.advice.begin(), rep.advice.end());
+            fill(std::move(list), text.toHtmlEscaped() + QStringLiteral("<br>") + costSummary(rep));
         });
 }
 
@@ -165,8 +178,10 @@ void AdviceView::showFinding(int row) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
                     .arg(QString::fromStdString(k).toHtmlEscaped(),
                          QString::fromStdString(v).toHtmlEscaped());
-    html +=
-        QStringLiteral("</table><p><i>%1</i></p>").arg(tr("Rule: %1").arg(adviceKindKey(f.kind)));
+    html += QStringLiteral("</table><p><i>%1</i></p>")
+                .arg(f.kind == AdviceKind::BiggestCost
+                         ? tr("Overview (%1): not a rule, always shown.").arg(adviceKindKey(f.kind))
+                         : tr("Rule: %1").arg(adviceKindKey(f.kind)));
     m_details->setHtml(html);
     for (size_t i = 0; i < f.evidence.size(); ++i) {
         const QString label =

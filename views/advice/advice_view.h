@@ -1,7 +1,9 @@
 #pragma once
-// AdviceView: the "Advice" tab — the findings of core/analysis/advice for a profile (op
-// bottleneck, copy bottleneck, data-loading bottleneck, first-step warm-up), largest cost
-// first; for the selected finding its explanation, figures and the slices that prove it.
+// AdviceView: the "Advice" tab — first the overview that names the biggest cost whatever
+// the thresholds (costOverview: top op types with their input shapes, the steady steps'
+// split), then the findings of core/analysis/advice for a profile (op bottleneck, copy
+// bottleneck, data-loading bottleneck, first-step warm-up), largest cost first; for the
+// selected entry its explanation, figures and the slices that prove it.
 // Above them, where the time goes whatever the thresholds (steady-step split, biggest op).
 // Clicking an evidence slice shows the timeline zoomed to that slice's step and selects it. The
 // profile is the newest of the session unless another is chosen.
