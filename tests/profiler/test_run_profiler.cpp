@@ -13,6 +13,8 @@
 #include "core/profiler/profiler_observer.h"
 #include "core/profiler/run_profiler.h"
 #include "core/run/training_job.h"
+#include "core/timeline/timeline_model.h"
+#include "core/timeline/timeline_query.h"
 #include "tests/common/test_support.h"
 
 using ts::store::TraceStore;
@@ -183,6 +185,16 @@ TEST(RunProfiler, ProfiledRunRecordsOpsStepsFlowsCountersAndMemory) {
                     src + " AND t.kind = 'thread' AND n.str LIKE 'training thread %'"),
               1);
     EXPECT_NE(job.summaryJson(r).find("\"profile\":{\"source_id\":" + src), std::string::npos);
+
+    // The timeline model loads the profile like an imported trace, and search finds its ops.
+    auto model = ts::timeline::loadTimelineModel(session);
+    ASSERT_TRUE(model.ok()) << model.error();
+    auto found = ts::timeline::searchSlices(*model.value(), "matmulgrad", false);
+    ASSERT_TRUE(found.ok());
+    int64_t perStep = 0;
+    for (const auto& [step, ops] : counter.perStep)
+        if (auto it = ops.find("MatMulGrad"); it != ops.end()) perStep += it->second;
+    EXPECT_EQ(static_cast<int64_t>(found.value().matches.size()), perStep);
 }
 
 TEST(RunProfiler, ScheduleSkipsAndRecordsAWindow) {
