@@ -419,8 +419,11 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
             if (s.kind == Kind::Op) row.argSetId = w.addArgs(opArgs(s));
             ids[i] = w.addSlice(row);
         }
+        // Flow "fwdbwd" in the ops' category: viewers that bind a flow to the slice with the
+        // same (ts, pid, tid, cat) — Chrome DevTools — find both ends; the others bind to
+        // the enclosing slice anyway.
         const int64_t flowName = w.intern("fwdbwd");
-        for (const auto& [f, b] : m_flows) w.addFlow(ids[f], ids[b], flowName, flowName);
+        for (const auto& [f, b] : m_flows) w.addFlow(ids[f], ids[b], flowName, catOp);
 
         int64_t counterTracks[5] = {0, 0, 0, 0, 0};
         for (const CounterSample& c : m_counters) {

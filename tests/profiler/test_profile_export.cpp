@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -182,4 +183,45 @@ TEST(ProfileExport, ChromeTraceReimportsWithTheSameCountsAndPassesTheFormatCheck
             EXPECT_FALSE(bad["valid"].GetBool()) << what;
         }
     }
+}
+
+// A third reader: the trace engine of Chrome DevTools' Performance panel (npm package
+// @paulirish/trace_engine), when node and the package are installed — see
+// tools/devtools_trace_check.mjs; TRAINSCOPE_TRACE_ENGINE names the package folder, default
+// <build>/tools-node/node_modules/@paulirish/trace_engine.
+TEST(ProfileExport, ChromeDevToolsTraceEngineReadsEverySliceAndFlow) {
+    const char* env = std::getenv("TRAINSCOPE_TRACE_ENGINE");
+    const fs::path engine = env ? fs::path(env)
+                                : fs::path(TS_BUILD_DIR) / "tools-node" / "node_modules" /
+                                      "@paulirish" / "trace_engine";
+    if (!fs::exists(engine / "analyze-trace.mjs") || std::system("node --version > /dev/null 2>&1"))
+        GTEST_SKIP() << "node or " << engine.string() << " missing: DevTools check skipped";
+    const fs::path dir = ts::test::tempDir("prof_devtools");
+    const std::string session = (dir / "run.tscope").string(), trace = (dir / "run.json").string();
+    auto r = ts::test::runCli({"train", "--model", "mlp", "--dataset", "synthetic",
+                               "--synthetic-samples", "256", "--batch-size", "16", "--limit-steps",
+                               "3", "--eval-limit", "32", "--profile", "-o", session, "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    r = ts::test::runCli({"export", session, "--chrome", trace, "--run", "1", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    rapidjson::Document ex;
+    ASSERT_FALSE(ex.Parse(r.out.c_str()).HasParseError());
+
+    const std::string cmd =
+        "node '" +
+        (fs::path(TRAINSCOPE_SOURCE_DIR) / "tools" / "devtools_trace_check.mjs").string() + "' '" +
+        trace + "' '" + engine.string() + "' 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), &pclose);
+    std::string text;
+    std::array<char, 4096> buf{};
+    size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p.get())) > 0) text.append(buf.data(), n);
+    ASSERT_EQ(pclose(p.release()), 0) << text;
+    rapidjson::Document dt;
+    ASSERT_FALSE(dt.Parse(text.c_str()).HasParseError()) << text;
+    EXPECT_EQ(dt["entries"].GetInt64(), ex["slices"].GetInt64());
+    EXPECT_EQ(dt["flows"].GetInt64(), ex["flows"].GetInt64());
+    EXPECT_EQ(dt["flow_events"].GetInt64(), 2 * ex["flows"].GetInt64());  // both ends bound
+    ASSERT_EQ(dt["threads"].Size(), 1u);
+    EXPECT_EQ(std::string(dt["threads"][0]["name"].GetString()).rfind("training thread ", 0), 0u);
 }
