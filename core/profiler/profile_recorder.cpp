@@ -261,14 +261,14 @@ void ProfileRecorder::opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes
     close(token, steadyNs ? fromSteady(steadyNs) : now());
 }
 
-void ProfileRecorder::counter(Counter c, double value) {
-    if (m_recording) m_counters.push_back({c, now(), value});
+void ProfileRecorder::counter(Counter c, double value, int64_t ts) {
+    if (m_recording) m_counters.push_back({c, ts ? ts : now(), value});
 }
 
-int64_t ProfileRecorder::allocation(int64_t bytes) {
+int64_t ProfileRecorder::allocation(int64_t bytes, int64_t ts) {
     if (!m_recording || !m_options.profileMemory) return -1;
     Alloc a;
-    a.ts = now();
+    a.ts = ts ? ts : now();
     a.bytes = bytes;
     if (const int64_t op = innermostOp(); op >= 0) {
         a.op = m_slices[op].name;
@@ -311,10 +311,10 @@ int64_t ProfileRecorder::resident(int64_t bytes, std::string_view op, std::strin
     return h;
 }
 
-void ProfileRecorder::release(int64_t handle) {
+void ProfileRecorder::release(int64_t handle, int64_t ts) {
     if (handle >= 0 && handle < static_cast<int64_t>(m_allocs.size()) &&
         m_allocs[handle].freeTs < 0)
-        m_allocs[handle].freeTs = now();
+        m_allocs[handle].freeTs = ts ? ts : now();
 }
 
 std::string ProfileRecorder::opArgs(const Slice& s) const {

@@ -80,17 +80,17 @@ public:
     void opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes, int64_t steadyNs = 0);
 
     /// A counter sample at the current time (kept only while recording).
-    void counter(Counter c, double value);
+    void counter(Counter c, double value, int64_t ts = 0);  // ts 0 = now()
     /// An allocation by the innermost open op (outside ops: attributed to the innermost
     /// phase or step); returns a handle for
     /// describe()/release(), -1 when not kept (not recording or no profileMemory).
-    int64_t allocation(int64_t bytes);
+    int64_t allocation(int64_t bytes, int64_t ts = 0);  // ts 0 = now()
     /// Names an allocation's tensor and shape (e.g. once the op that made it returns it).
     void describe(int64_t handle, std::string_view tensor, const int64_t* dims, size_t rank);
     /// Older form: allocation + describe.
     int64_t allocation(int64_t bytes, std::string_view tensor, const std::vector<int64_t>& shape);
     /// The allocation was freed now (kept also outside the recorded steps).
-    void release(int64_t handle);
+    void release(int64_t handle, int64_t ts = 0);  // ts 0 = now()
     /// An allocation that exists before the window (a parameter, an optimizer state): shown
     /// live from the first recorded step on, with `op` as its origin ("(parameter)").
     int64_t resident(int64_t bytes, std::string_view op, std::string_view tensor,

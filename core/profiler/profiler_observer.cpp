@@ -49,7 +49,7 @@ ProfilerObserver::ProfilerObserver(ProfilerOptions options, const engine::Memory
 void ProfilerObserver::addResident(const void* ptr, int64_t bytes, std::string_view origin,
                                    std::string_view tensor, const std::vector<int64_t>& shape) {
     const int64_t h = m_rec.resident(bytes, origin, tensor, shape);
-    if (h >= 0 && ptr) m_live[ptr] = h;
+    if (h >= 0 && ptr) m_live.set(ptr, h);
 }
 
 void ProfilerObserver::onRunBegin(const std::string& /*configJson*/) {
@@ -117,9 +117,9 @@ void ProfilerObserver::onOpEnd(const engine::OpEvent& op) {
         size_t k = 0;
         for (const engine::Tensor& t : *op.outputs) {
             if (t.defined() && k < std::size(kOutputNames)) {
-                auto it = m_live.find(t.raw());
-                if (it != m_live.end() && it->second >= f.firstAlloc)
-                    m_rec.describe(it->second, kOutputNames[k], t.shape().data(), t.shape().size());
+                const int64_t h = m_live.find(t.raw());
+                if (h >= f.firstAlloc)
+                    m_rec.describe(h, kOutputNames[k], t.shape().data(), t.shape().size());
             }
             ++k;
         }
@@ -134,25 +134,22 @@ void ProfilerObserver::onOpError(const engine::OpEvent& op, const std::string& /
 void ProfilerObserver::onMemory(const engine::MemoryEvent& ev) {
     if (!m_rec.options().profileMemory) return;
     const auto bytes = static_cast<int64_t>(ev.bytes);
+    const bool recording = m_rec.recording();
+    if (!recording && (ev.alloc || m_live.empty())) return;
+    const int64_t t = m_rec.now();  // one clock read for the block and the counters
     if (ev.alloc) {
-        if (!m_rec.recording()) return;
         m_allocated += bytes;
-        const int64_t h = m_rec.allocation(bytes);
-        if (h >= 0) m_live[ev.ptr] = h;
+        const int64_t h = m_rec.allocation(bytes, t);
+        if (h >= 0) m_live.set(ev.ptr, h);
     } else {
-        if (!m_live.empty()) {
-            if (auto it = m_live.find(ev.ptr); it != m_live.end()) {
-                m_rec.release(it->second);
-                m_live.erase(it);
-            }
-        }
-        if (!m_rec.recording()) return;
+        if (const int64_t h = m_live.take(ev.ptr); h >= 0) m_rec.release(h, t);
+        if (!recording) return;
         m_freed += bytes;
     }
-    m_rec.counter(Counter::MemoryInUse, static_cast<double>(ev.inUse));
+    m_rec.counter(Counter::MemoryInUse, static_cast<double>(ev.inUse), t);
     if (ev.reserved != m_lastReserved) {
         m_lastReserved = ev.reserved;
-        m_rec.counter(Counter::MemoryPool, static_cast<double>(ev.reserved));
+        m_rec.counter(Counter::MemoryPool, static_cast<double>(ev.reserved), t);
     }
 }
 

@@ -18,9 +18,9 @@
 // run is scheduled from where it starts. All callbacks run on the training thread.
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
 #include "core/engine/op_observer.h"
+#include "core/profiler/block_map.h"
 #include "core/profiler/profile_recorder.h"
 
 namespace ts::engine {
@@ -69,7 +69,7 @@ private:
     int64_t m_allocated = 0, m_freed = 0;  // bytes, while recording
     int64_t m_lastReserved = -1;
     std::vector<OpFrame> m_ops;
-    std::unordered_map<const void*, int64_t> m_live;  // block -> allocation handle
+    BlockMap m_live;  // live block -> allocation handle
 };
 
 }  // namespace ts::profiler
