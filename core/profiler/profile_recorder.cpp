@@ -273,6 +273,7 @@ int64_t ProfileRecorder::allocation(int64_t bytes, int64_t ts) {
     if (const int64_t op = innermostOp(); op >= 0) {
         a.op = m_slices[op].name;
         a.scope = m_slices[op].scope;
+        a.tensor = intern("(not an output)");  // describe() names the op's outputs
     } else if (!m_stack.empty()) {
         a.op = m_slices[m_stack.back()].name;  // outside ops: the phase (DataLoading, ...)
         a.tensor = intern("(outside ops)");
