@@ -15,7 +15,7 @@ PACKAGES=(
   zlib1g-dev
   rapidjson-dev
   libopenblas-dev
-  xvfb xauth fonts-dejavu-core
+  xvfb xauth fonts-dejavu-core fonts-wqy-zenhei
   dataset-fashion-mnist
   python3 python3-numpy python3-h5py
 )

@@ -1,6 +1,6 @@
 // trainscope-cli analyze SESSION: why the steps of a profile are slow — the step split
 // (iteration gap, forward, backward, optimizer, tail), the memory peak with the allocations
-// live at it, and the advice findings with their evidence.
+// live at it, the overview naming the biggest cost, and the advice findings with evidence.
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -65,10 +65,18 @@ void printText(const analysis::ProfileReport& r) {
         std::cout << "Memory peak: " << static_cast<int64_t>(m.peakBytes) << " bytes at "
                   << m.peakTs << " ns (" << m.origin << "), pool peak "
                   << static_cast<int64_t>(m.poolPeakBytes) << " bytes; " << m.liveAtPeakCount
-                  << " allocations live, " << m.liveAtPeakBytes << " bytes\n";
+                  << " allocations live, " << m.liveAtPeakBytes << " bytes";
+        if (m.untrackedAtPeakBytes > 0)
+            std::cout << " (" << m.untrackedAtPeakBytes << " bytes from before the profile)";
+        std::cout << "\n";
         for (const auto& l : m.topAtPeak)
             std::cout << "  " << l.bytes << " bytes  " << (l.op.empty() ? "?" : l.op) << "  "
                       << l.shape << "  " << l.tensor << "\n";
+        std::cout << "\n";
+    }
+    if (r.overview) {
+        std::cout << r.overview->title << "\n";
+        for (const auto& [k, v] : r.overview->figures) std::cout << "  " << k << ": " << v << "\n";
         std::cout << "\n";
     }
     if (r.advice.empty()) std::cout << "Advice: no bottleneck above the thresholds\n";
@@ -79,6 +87,30 @@ void printText(const analysis::ProfileReport& r) {
         std::cout << "  evidence: " << f.evidence.size() << " slices, range [" << f.rangeStart
                   << ", " << f.rangeEnd << "] ns\n";
     }
+}
+
+void writeFinding(JsonWriter& w, const analysis::AdviceFinding& f) {
+    w.StartObject();
+    kv(w, "kind", std::string(analysis::adviceKindKey(f.kind)));
+    kv(w, "title", f.title);
+    kv(w, "explanation", f.explanation);
+    kv(w, "share", f.share);
+    kv(w, "threshold", f.threshold);
+    kv(w, "cost_ns", f.costNs);
+    w.Key("figures");
+    w.StartObject();
+    for (const auto& [k, v] : f.figures) kv(w, k.c_str(), v);
+    w.EndObject();
+    w.Key("evidence");
+    w.StartArray();
+    for (int64_t id : f.evidence) w.Int64(id);
+    w.EndArray();
+    w.Key("range_ns");
+    w.StartArray();
+    w.Int64(f.rangeStart);
+    w.Int64(f.rangeEnd);
+    w.EndArray();
+    w.EndObject();
 }
 
 void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
@@ -126,6 +158,7 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
         kv(w, "pool_peak_bytes", m.poolPeakBytes);
         kv(w, "live_at_peak", m.liveAtPeakCount);
         kv(w, "live_bytes_at_peak", m.liveAtPeakBytes);
+        kv(w, "untracked_bytes_at_peak", m.untrackedAtPeakBytes);
     }
     w.Key("top_allocations");
     w.StartArray();
@@ -140,31 +173,14 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
     }
     w.EndArray();
     w.EndObject();
+    w.Key("overview");
+    if (r.overview)
+        writeFinding(w, *r.overview);
+    else
+        w.Null();
     w.Key("advice");
     w.StartArray();
-    for (const auto& f : r.advice) {
-        w.StartObject();
-        kv(w, "kind", std::string(analysis::adviceKindKey(f.kind)));
-        kv(w, "title", f.title);
-        kv(w, "explanation", f.explanation);
-        kv(w, "share", f.share);
-        kv(w, "threshold", f.threshold);
-        kv(w, "cost_ns", f.costNs);
-        w.Key("figures");
-        w.StartObject();
-        for (const auto& [k, v] : f.figures) kv(w, k.c_str(), v);
-        w.EndObject();
-        w.Key("evidence");
-        w.StartArray();
-        for (int64_t id : f.evidence) w.Int64(id);
-        w.EndArray();
-        w.Key("range_ns");
-        w.StartArray();
-        w.Int64(f.rangeStart);
-        w.Int64(f.rangeEnd);
-        w.EndArray();
-        w.EndObject();
-    }
+    for (const auto& f : r.advice) writeFinding(w, f);
     w.EndArray();
     w.EndObject();
 }

@@ -1,7 +1,8 @@
 // trainscope-cli train: runs the engine headless (same Trainer as the GUI's Training panel),
 // records the run and its scalars into a session, and prints
 // {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
-//  "eval":{"accuracy","loss","precision","recall","f1"}} with --json.
+//  "eval":{"accuracy","loss","precision","recall","f1"},"profile":...} with --json.
+// --profile records the run's profile (core/profiler/run_profiler.h) into the same session.
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -32,6 +33,14 @@ int64_t parseInt(const Args& args, const std::string& name, int64_t fallback, in
     if (d != std::floor(d) || d < static_cast<double>(min))
         throw CliError{"--" + name + ": expects an integer >= " + std::to_string(min)};
     return static_cast<int64_t>(d);
+}
+
+/// A flag that is on unless given as --name=off (absent: on).
+bool switchOn(const Args& args, const std::string& name) {
+    const std::string v = args.valueOr(name, "on");
+    if (v.empty() || v == "on" || v == "true" || v == "1") return true;
+    if (v == "off" || v == "false" || v == "0") return false;
+    throw CliError{"--" + name + ": expects on or off, got '" + v + "'"};
 }
 
 int runTrain(const Args& args) {
@@ -79,6 +88,17 @@ int runTrain(const Args& args) {
     o.stopOnOverflow = args.has("stop-on-overflow");
     o.overflowDumpDir = args.valueOr("overflow-dump-dir", "");
 
+    // Profiler: --profile (any of the three options below implies it).
+    o.profile = args.has("profile") || args.has("profile-schedule") || args.has("record-shapes") ||
+                args.has("profile-memory");
+    if (auto sched = args.value("profile-schedule")) {
+        std::string error;
+        if (!profiler::parseScheduleText(*sched, &o.profiler.schedule, &error))
+            throw CliError{"--profile-schedule: " + error};
+    }
+    o.profiler.recordShapes = switchOn(args, "record-shapes");
+    o.profiler.profileMemory = switchOn(args, "profile-memory");
+
     run::TrainingJob job(std::move(o));
     if (auto s = job.prepare(); !s) throw CliError{s.error()};
     const engine::TrainResult r = job.run();
@@ -91,6 +111,15 @@ int runTrain(const Args& args) {
                   << "  steps: " << r.steps << "\nsamples/s: " << r.samplesPerS
                   << "  train seconds: " << r.trainSeconds << "\nfinal loss: " << r.finalLoss
                   << "\nrun: " << job.runId() << "\n";
+        if (job.options().profile) {
+            const auto& p = job.profileOutcome();
+            if (p.sourceId > 0)
+                std::cout << "profile: source " << p.sourceId << ", " << p.steps << " steps, "
+                          << p.slices << " slices (trainscope-cli analyze SESSION --run "
+                          << job.runId() << ")\n";
+            else
+                std::cout << "profile: nothing recorded\n";
+        }
         for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
             if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
     }
@@ -102,7 +131,9 @@ int runTrain(const Args& args) {
 TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the run in a session",
                "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
                "--optimizer sgd|adam --lr X --seed S -o SESSION [--dump CONFIG] [--overflow-check] "
-               "[--stop-on-overflow] [--json]",
+               "[--stop-on-overflow] [--profile "
+               "[--profile-schedule W,U,A,R] [--record-shapes[=off]] [--profile-memory[=off]]] "
+               "[--json]",
                {{"model", true, "mlp | lenet5"},
                 {"dataset", true, "fashion-mnist | synthetic"},
                 {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
@@ -143,7 +174,16 @@ TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the r
                  "--overflow-check)"},
                 {"overflow-dump-dir", true,
                  "where offending ops are dumped (default: "
-                 "<session>.dumps)"}},
+                 "<session>.dumps)"},
+                {"profile", false,
+                 "profile the run: ops, steps, phases, memory, counters -> the run's profile "
+                 "in the session"},
+                {"profile-schedule", true,
+                 "wait,warmup,active,repeat[,skip_first] as torch.profiler.schedule "
+                 "(default 0,0,20,1: the first 20 steps; repeat 0 = until the end)"},
+                {"record-shapes", false, "input shapes and dtypes per op (default on; =off)"},
+                {"profile-memory", false,
+                 "bytes per op, allocations and memory counters (default on; =off)"}},
                &runTrain, 0, 0);
 
 }  // namespace ts::cli

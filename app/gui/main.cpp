@@ -6,6 +6,7 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "views/common/session_context.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -27,7 +28,11 @@ int main(int argc, char** argv) {
                             QStringLiteral("NAME"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH."),
                             QStringLiteral("WxH"));
-    parser.addOptions({shot, view, size});
+    QCommandLineOption range(QStringLiteral("time-range"),
+                             QStringLiteral("Time range to show, as START,END in ns (as the "
+                                            "session stores them)."),
+                             QStringLiteral("START,END"));
+    parser.addOptions({shot, view, size, range});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -45,6 +50,14 @@ int main(int argc, char** argv) {
     if (parser.positionalArguments().isEmpty()) window.openDemo();
     else window.openPaths(parser.positionalArguments());
     if (parser.isSet(view)) window.showView(parser.value(view));
+    if (parser.isSet(range)) {
+        const QStringList se = parser.value(range).split(',');
+        bool okA = false, okB = false;
+        const qint64 a = se.size() == 2 ? se[0].toLongLong(&okA) : 0;
+        const qint64 b = se.size() == 2 ? se[1].toLongLong(&okB) : 0;
+        if (okA && okB && b > a) window.context()->requestTimeRange(a, b);
+        else QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
+    }
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);

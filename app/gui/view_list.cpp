@@ -1,7 +1,12 @@
 #include "app/gui/view_list.h"
 
+#include "views/advice/advice_view_info.h"
 #include "views/dumps/dumps_view_info.h"
+#include "views/memory/memory_view_info.h"
 #include "views/session/session_summary_view.h"
+#include "views/stats/stats_view_info.h"
+#include "views/steps/steps_view_info.h"
+#include "views/timeline/timeline_view_info.h"
 
 const std::vector<ViewInfo>& allViews() {
     static const std::vector<ViewInfo> views = [] {
@@ -10,6 +15,13 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`
         v.push_back(overflowViewInfo());
         v.push_back(compareViewInfo());
+        // Profiling a training run (issue 7): the timeline and op statistics show the run's
+        // profile like an imported trace; Steps, Memory and Advice analyse it.
+        v.push_back(timelineViewInfo());
+        v.push_back(statsViewInfo());
+        v.push_back(stepsViewInfo());
+        v.push_back(memoryViewInfo());
+        v.push_back(adviceViewInfo());
         return v;
     }();
     return views;

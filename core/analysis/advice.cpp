@@ -61,11 +61,6 @@ std::vector<OpCall> opCalls(const ProfileData& d, const StepAnalysis& a) {
     return out;
 }
 
-void addEvidence(AdviceFinding& f, const ProfileData& d, const ProfileSlice& s) {
-    f.evidence.push_back(s.id);
-    f.evidenceLabels.push_back(d.name(s) + " (" + dur(static_cast<double>(s.dur)) + ")");
-}
-
 /// The step around `ts`, else [ts, end] itself.
 std::pair<int64_t, int64_t> rangeAround(const StepAnalysis& a, int64_t ts, int64_t end) {
     for (const auto& s : a.steps)
@@ -73,12 +68,29 @@ std::pair<int64_t, int64_t> rangeAround(const StepAnalysis& a, int64_t ts, int64
     return {ts, end};
 }
 
+void addEvidence(AdviceFinding& f, const ProfileData& d, const StepAnalysis& a,
+                 const ProfileSlice& s) {
+    f.evidence.push_back(s.id);
+    std::string label = d.name(s);
+    label += " (";
+    label += dur(static_cast<double>(s.dur));
+    label += ')';
+    for (const auto& st : a.steps)
+        if (s.ts >= st.ts && s.ts < st.ts + st.dur) {
+            label += " in ProfilerStep#";
+            label += std::to_string(st.number);
+            break;
+        }
+    f.evidenceLabels.push_back(std::move(label));
+    f.evidenceRanges.push_back(rangeAround(a, s.ts, s.end()));
+}
+
 void setEvidence(AdviceFinding& f, const ProfileData& d, const StepAnalysis& a,
                  std::vector<OpCall> calls) {
     std::stable_sort(calls.begin(), calls.end(),
                      [](const OpCall& x, const OpCall& y) { return x.selfNs > y.selfNs; });
     if (calls.size() > kMaxEvidence) calls.resize(kMaxEvidence);
-    for (const auto& c : calls) addEvidence(f, d, d.slices[c.index]);
+    for (const auto& c : calls) addEvidence(f, d, a, d.slices[c.index]);
     if (!calls.empty()) {
         const ProfileSlice& top = d.slices[calls.front().index];
         std::tie(f.rangeStart, f.rangeEnd) = rangeAround(a, top.ts, top.end());
@@ -196,11 +208,12 @@ void dataLoadingRule(const ProfileData& d, const StepAnalysis& a, std::vector<Ad
         f.evidence.push_back(worst->sliceId);
         f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(worst->number) + " (" +
                                    dur(static_cast<double>(worst->dur)) + ")");
+        f.evidenceRanges.emplace_back(worst->ts, worst->ts + worst->dur);
     } else {
         std::stable_sort(ev.begin(), ev.end(),
                          [](const OpCall& x, const OpCall& y) { return x.selfNs > y.selfNs; });
         if (ev.size() > kMaxEvidence) ev.resize(kMaxEvidence);
-        for (const auto& c : ev) addEvidence(f, d, d.slices[c.index]);
+        for (const auto& c : ev) addEvidence(f, d, a, d.slices[c.index]);
     }
     f.rangeStart = worst->ts;
     f.rangeEnd = worst->ts + worst->dur;
@@ -232,6 +245,7 @@ void warmupRule(const StepAnalysis& a, std::vector<AdviceFinding>& out) {
     f.evidence.push_back(first.sliceId);
     f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(first.number) + " (" +
                                dur(static_cast<double>(first.dur)) + ")");
+    f.evidenceRanges.emplace_back(first.ts, first.ts + first.dur);
     f.rangeStart = first.ts;
     f.rangeEnd = first.ts + first.dur;
     out.push_back(std::move(f));
@@ -249,6 +263,8 @@ const char* adviceKindKey(AdviceKind k) {
             return "data_loading_bottleneck";
         case AdviceKind::FirstStepWarmup:
             return "first_step_warmup";
+        case AdviceKind::BiggestCost:
+            return "biggest_cost";
     }
     return "unknown";
 }
@@ -279,6 +295,71 @@ std::vector<AdviceFinding> computeAdvice(const ProfileData& d, const StepAnalysi
         return x.costNs > y.costNs;
     });
     return out;
+}
+
+std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalysis& a) {
+    const auto calls = opCalls(d, a);
+    std::map<std::string, std::pair<int64_t, int64_t>> byName;  // self, calls
+    int64_t total = 0;
+    for (const auto& c : calls) {
+        auto& e = byName[d.name(d.slices[c.index])];
+        e.first += c.selfNs;
+        ++e.second;
+        total += c.selfNs;
+    }
+    if (byName.empty()) return std::nullopt;
+    std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> ranked(byName.begin(),
+                                                                            byName.end());
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+    const auto& top = ranked.front();
+    const double share =
+        total > 0 ? static_cast<double>(top.second.first) / static_cast<double>(total) : 0;
+    AdviceFinding f;
+    f.kind = AdviceKind::BiggestCost;
+    f.share = share;
+    f.costNs = top.second.first;
+    f.title = "Biggest cost: " + top.first + ", " + pct(share) + " of op self time";
+    f.explanation =
+        "Where the time of the profile goes, whatever the rules' thresholds: the op types "
+        "with the most self time (duration minus their children) and how the steady steps "
+        "split into iteration gap (迭代间隙), forward, backward, optimizer and the rest of the "
+        "tail (迭代拖尾). The evidence lists the longest calls of the costliest op type.";
+    for (size_t i = 0; i < ranked.size() && i < 5; ++i) {
+        const auto& [name, v] = ranked[i];
+        f.figures.emplace_back(
+            "op #" + std::to_string(i + 1) + ": " + name,
+            dur(static_cast<double>(v.first)) + " self, " +
+                pct(total > 0 ? static_cast<double>(v.first) / static_cast<double>(total) : 0) +
+                ", " + std::to_string(v.second) + " calls");
+    }
+    int64_t stepTotal = 0, gap = 0, fwd = 0, bwd = 0, opt = 0, rest = 0;
+    int steady = 0;
+    for (const auto& s : a.steps) {
+        if (s.warmup) continue;
+        ++steady;
+        stepTotal += s.dur;
+        gap += s.iterationGap;
+        fwd += s.forward;
+        bwd += s.backward;
+        opt += s.optimizer;
+        rest += s.tailRest;
+    }
+    if (steady > 0 && stepTotal > 0 && a.split == StepSplit::Phases) {
+        const auto T = static_cast<double>(stepTotal);
+        f.figures.emplace_back("steady steps",
+                               std::to_string(steady) + ", median " + dur(a.medianNs));
+        f.figures.emplace_back("iteration gap", pct(static_cast<double>(gap) / T));
+        f.figures.emplace_back("forward", pct(static_cast<double>(fwd) / T));
+        f.figures.emplace_back("backward", pct(static_cast<double>(bwd) / T));
+        f.figures.emplace_back("optimizer", pct(static_cast<double>(opt) / T));
+        f.figures.emplace_back("rest of the tail", pct(static_cast<double>(rest) / T));
+    }
+    std::vector<OpCall> ev;
+    for (const auto& c : calls)
+        if (d.name(d.slices[c.index]) == top.first) ev.push_back(c);
+    setEvidence(f, d, a, std::move(ev));
+    return f;
 }
 
 }  // namespace ts::analysis

@@ -5,6 +5,7 @@
 // warm-up). Each finding carries its figures and the slices that prove it. Findings are
 // sorted by the time they cost, largest first. No Qt.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,9 +25,15 @@ inline constexpr double kDataLoadingShare = 0.20;
 /// Evidence lists keep at most this many slices (the longest first).
 inline constexpr size_t kMaxEvidence = 20;
 
-enum class AdviceKind { OpBottleneck, CopyBottleneck, DataLoadingBottleneck, FirstStepWarmup };
+enum class AdviceKind {
+    OpBottleneck,
+    CopyBottleneck,
+    DataLoadingBottleneck,
+    FirstStepWarmup,
+    BiggestCost  // not a rule: costOverview()'s summary, present whatever the thresholds
+};
 /// Stable key: "op_bottleneck", "copy_bottleneck", "data_loading_bottleneck",
-/// "first_step_warmup".
+/// "first_step_warmup", "biggest_cost".
 const char* adviceKindKey(AdviceKind k);
 
 struct AdviceFinding {
@@ -39,6 +46,7 @@ struct AdviceFinding {
     std::vector<std::pair<std::string, std::string>> figures;  // label -> value
     std::vector<int64_t> evidence;                             // slice ids, longest first
     std::vector<std::string> evidenceLabels;                   // per evidence id: "name (duration)"
+    std::vector<std::pair<int64_t, int64_t>> evidenceRanges;   // per evidence id: its step
     int64_t rangeStart = 0, rangeEnd = 0;                      // time range that shows the evidence
 };
 
@@ -54,5 +62,10 @@ std::vector<OpSelfTime> opSelfTimes(const ProfileData& data, const StepAnalysis&
 
 /// Runs every rule; empty when nothing passes its threshold.
 std::vector<AdviceFinding> computeAdvice(const ProfileData& data, const StepAnalysis& steps);
+
+/// Where the time goes whatever the thresholds (kind BiggestCost): the op type with the most
+/// self time in the title, the top op types and the steady steps' split as figures, that
+/// op's longest calls as evidence. nullopt when the profile has no op slices.
+std::optional<AdviceFinding> costOverview(const ProfileData& data, const StepAnalysis& steps);
 
 }  // namespace ts::analysis

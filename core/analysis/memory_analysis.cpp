@@ -99,8 +99,9 @@ Status readCounters(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m) {
 Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m, size_t top) {
     Statement q = s.db().prepare(
         "SELECT i.ts, a.json FROM instants i JOIN tracks t ON t.id = i.track_id "
-        "JOIN strings tn ON tn.id = t.name_id JOIN args a ON a.id = i.arg_set_id "
-        "WHERE t.source_id = ? AND tn.str = 'Allocations' AND i.ts <= ? ORDER BY i.ts");
+        "LEFT JOIN strings tn ON tn.id = t.name_id LEFT JOIN threads th ON th.id = t.thread_id "
+        "JOIN args a ON a.id = i.arg_set_id WHERE t.source_id = ? AND "
+        "COALESCE(tn.str, th.name) = 'Allocations' AND i.ts <= ? ORDER BY i.ts");
     q.bind(1, sourceId).bind(2, m.peakTs);
     std::vector<LiveAllocation> live;
     rapidjson::Document doc;
@@ -120,7 +121,11 @@ Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m
         live.push_back(std::move(a));
     }
     if (!q.error().empty()) return Error{q.error()};
+    const bool any = !live.empty();
     keepTop(m, std::move(live), top);
+    if (any)
+        m.untrackedAtPeakBytes =
+            std::max<int64_t>(0, static_cast<int64_t>(m.peakBytes) - m.liveAtPeakBytes);
     return {};
 }
 

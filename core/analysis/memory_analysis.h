@@ -3,7 +3,8 @@
 // the peak of memory in use (time, bytes) and the allocations live at the peak, largest
 // first (op, shape, bytes) — what profile_memory gives in PyTorch. Reads the recorder's
 // counter tracks ("Memory In Use (bytes)", "Memory Pool (bytes)") and its "Allocations"
-// track (instants "alloc" with args {bytes, op, shape, tensor, free_ts}). Imported Kineto
+// track or thread (instants "alloc" with args {bytes, op, scope, shape, tensor, free_ts};
+// the thread name is what survives a Chrome export and re-import). Imported Kineto
 // traces have "[memory]" instants instead ({"Bytes", "Addr", "Total Allocated",
 // "Total Reserved", "Device Id"}): the series come from those (the device with the highest
 // peak) and the live allocations from matching Addr (no op or shape there). Older Kineto
@@ -54,6 +55,9 @@ struct MemoryAnalysis {
     std::vector<LiveAllocation> topAtPeak;  // largest first, at most `top`
     int64_t liveAtPeakCount = 0;            // all allocations live at the peak
     int64_t liveAtPeakBytes = 0;
+    /// Bytes in use at the peak that no listed allocation explains (blocks allocated before
+    /// the profile started and not registered as residents); 0 without an allocation list.
+    int64_t untrackedAtPeakBytes = 0;
     std::string origin;  // "counters" | "kineto [memory] events" | "" when nothing found
 };
 

@@ -21,7 +21,8 @@ struct ProfileReport {
     StepAnalysis steps;
     MemoryAnalysis memory;
     std::vector<AdviceFinding> advice;
-    std::vector<OpSelfTime> ops;  // op self time by type, largest first
+    std::optional<AdviceFinding> overview;  // costOverview(): where the time goes, always
+    std::vector<OpSelfTime> ops;            // op self time by type, largest first
 };
 
 /// Analyses the profile picked by resolveProfileSource(sourceId, runId).

@@ -71,6 +71,7 @@ void splitPhases(const ProfileData& d, size_t stepIndex, StepBreakdown& b) {
     b.tail = lastBackwardEnd < 0 ? 0 : std::max<int64_t>(0, step.end() - lastBackwardEnd);
     const int64_t used = b.iterationGap + b.forward + b.backward + b.optimizer + b.callbacks;
     b.other = std::max<int64_t>(0, b.dur - used);
+    b.tailRest = b.callbacks + b.other;
 }
 
 void splitOps(const ProfileData& d, size_t stepIndex, StepBreakdown& b) {
@@ -135,8 +136,8 @@ StepAnalysis analyzeSteps(const ProfileData& d) {
             phases = true;
     }
     a.split = phases ? StepSplit::Phases : StepSplit::Ops;
-    a.splitLabel = phases ? "phases: iteration gap / forward / backward / optimizer / "
-                            "callbacks / other (recorded run)"
+    a.splitLabel = phases ? "phases: iteration gap / forward / backward / optimizer / tail "
+                            "(callbacks and the rest) (recorded run)"
                           : "CPU ops / data loading / other, kernels apart (imported trace "
                             "without phase slices)";
     const auto kernels = kernelIntervals(d);

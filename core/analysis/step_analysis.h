@@ -42,8 +42,10 @@ struct StepBreakdown {
     int64_t backward = 0;
     int64_t optimizer = 0;
     int64_t callbacks = 0;
-    int64_t other = 0;  // the rest of the step
-    int64_t tail = 0;   // step end - end of the last Backward (includes optimizer, callbacks)
+    int64_t other = 0;     // the rest of the step
+    int64_t tail = 0;      // step end - end of the last Backward (includes optimizer, callbacks)
+    int64_t tailRest = 0;  // callbacks + other: the bar segment "tail" beside the optimizer, so
+                           // gap + forward + backward + optimizer + tailRest = dur
     // Ops split (StepSplit::Ops): iterationGap = dataLoading, cpuOps, other; kernels apart.
     int64_t cpuOps = 0;
     int64_t kernels = 0;  // device kernel time inside the step (any stream, summed)

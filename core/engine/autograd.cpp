@@ -22,7 +22,8 @@ Tensor record(Tensor out, std::string opType, std::vector<Tensor> inputs,
     auto node = std::make_shared<Node>();
     node->opType = std::move(opType);
     Dispatcher& d = Dispatcher::current();
-    if (d.observed()) node->scope = d.scopeNameFor(node->opType, d.opsThisStep(), false);
+    // The forward op just dispatched: its name, so backward scopes embed it exactly.
+    if (d.observed()) node->scope = d.scopeNameFor(node->opType, d.forwardOpsThisStep() - 1, false);
     node->inputs = std::move(inputs);
     node->backward = std::move(backward);
     out.setRequiresGrad(true);

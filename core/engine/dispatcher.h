@@ -76,6 +76,8 @@ public:
     int64_t step() const { return m_step; }
     int epoch() const { return m_epoch; }
     int64_t opsThisStep() const { return m_seq; }
+    /// Forward ops dispatched so far in this step (the next forward op gets "-op<this>").
+    int64_t forwardOpsThisStep() const { return m_fwdIndex; }
 
     static int64_t nowNs() {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(

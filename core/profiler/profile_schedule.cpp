@@ -21,12 +21,18 @@ bool ProfileSchedule::parse(const char* text) {
         char* stop = nullptr;
         const long long v = std::strtoll(val.c_str(), &stop, 10);
         if (val.empty() || *stop != '\0' || v < 0) return false;
-        if (key == "wait") wait = v;
-        else if (key == "warmup") warmup = v;
-        else if (key == "active") active = v;
-        else if (key == "repeat") repeat = v;
-        else if (key == "skip_first") skipFirst = v;
-        else return false;
+        if (key == "wait")
+            wait = v;
+        else if (key == "warmup")
+            warmup = v;
+        else if (key == "active")
+            active = v;
+        else if (key == "repeat")
+            repeat = v;
+        else if (key == "skip_first")
+            skipFirst = v;
+        else
+            return false;
     }
     return active > 0;
 }

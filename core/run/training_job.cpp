@@ -71,6 +71,11 @@ Status TrainingJob::prepare() {
     auto attached = debug::DebugJob::attach(dbg, t, o.sessionPath, runId());
     if (!attached) return Error{attached.error()};
     m_debug = std::move(attached.value());
+    if (o.profile) {
+        if (o.profiler.schedule.active < 1)
+            return Error{"profile schedule: active must be at least 1 step"};
+        m_profiler = profiler::RunProfiler::attach(t, o.profiler);
+    }
     m_prepared = true;
     return Status::success();
 }
@@ -84,6 +89,11 @@ engine::TrainResult TrainingJob::run() {
     }
     engine::TrainResult r = m_trainer->run();
     if (m_debug) m_debug->finish(r);
+    if (m_profiler) {  // the profile goes in before the run is marked finished
+        m_profileOutcome = m_profiler->finishRun(m_options.sessionPath, runId(),
+                                                 m_options.train.model, r.warnings);
+        m_profiler.reset();
+    }
     if (auto s = m_recorder->finish(r.status, r.reason, summaryJson(r)); !s)
         r.warnings.push_back("could not record the run's end: " + s.error());
     return r;
@@ -137,6 +147,13 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.StartArray();
     for (const std::string& s : r.warnings) w.String(s.c_str());
     w.EndArray();
+    w.Key("profile");
+    if (!m_options.profile) {
+        w.Null();
+    } else {
+        const std::string p = profiler::outcomeJson(m_profileOutcome, m_options.profiler);
+        w.RawValue(p.c_str(), p.size(), rapidjson::kObjectType);
+    }
     w.EndObject();
     return buf.GetString();
 }

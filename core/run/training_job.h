@@ -15,6 +15,7 @@
 
 #include "core/common/result.h"
 #include "core/engine/trainer.h"
+#include "core/profiler/run_profiler.h"
 
 namespace ts::engine {
 class RunRecorder;
@@ -53,11 +54,23 @@ struct JobOptions {
     std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
 
     // ---- Tensor dumps and overflow checks (core/debug/debug_job.h) ----
-    std::string dumpConfig;       // dump.json path: per-op HDF5 dumps, load mode ("" = off)
-    std::string dumpConfigJson;   // dump.json text (the GUI builds it); wins over dumpConfig
-    bool overflowCheck = false;   // count NaN/Inf after every op; findings into the session
-    bool stopOnOverflow = false;  // stop the run at the first finding
-    std::string overflowDumpDir;  // offending ops dumped here ("" = dump_path or <session>.dumps)
+    std::string dumpConfig;         // dump.json path: per-op HDF5 dumps, load mode ("" = off)
+    std::string dumpConfigJson;     // dump.json text (the GUI builds it); wins over dumpConfig
+    bool overflowCheck = false;     // count NaN/Inf after every op; findings into the session
+    bool stopOnOverflow = false;    // stop the run at the first finding
+    std::string overflowDumpDir;    // offending ops dumped here ("" = dump_path or <session>.dumps)
+    double stopAfterSeconds = 0.0;  // 0 = off
+    std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
+
+    // ---- Profiler (core/profiler/run_profiler.h, docs/PROFILING.md) ----
+    // profile = true records, for the steps profiler.schedule picks, every op (scope, input
+    // shapes and dtypes, bytes), the ProfilerStep#N and phase slices, memory and throughput
+    // counters, and writes them at the end as the run's profile (a source of kind
+    // "profiler" linked to the run). A front end needs only a "Profile" checkbox and the
+    // schedule fields wait / warmup / active / repeat (defaults: 0, 0, 20, 1 = the first 20
+    // steps, first-step warm-up included); record_shapes and profile_memory default on.
+    bool profile = false;
+    profiler::ProfilerOptions profiler = profiler::defaultRunProfilerOptions();
 };
 
 class TrainingJob {
@@ -81,8 +94,11 @@ public:
     int64_t runId() const;
     /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
     /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "overflow_steps", "warnings"}.
+    /// "overflow_steps", "warnings", "profile": null or {"source_id","steps","slices",
+    /// "flows","allocations","schedule"}}.
     std::string summaryJson(const engine::TrainResult& r) const;
+    /// What the profiler wrote (sourceId 0 when off or nothing was recorded); after run().
+    const profiler::RunProfileOutcome& profileOutcome() const { return m_profileOutcome; }
 
 private:
     JobOptions m_options;
@@ -90,6 +106,8 @@ private:
     std::unique_ptr<engine::RunRecorder> m_recorder;
     std::unique_ptr<debug::DebugJob> m_debug;  // dumps / overflow check (null when off)
     bool m_prepared = false;
+    std::unique_ptr<profiler::RunProfiler> m_profiler;  // while profiling (options.profile)
+    profiler::RunProfileOutcome m_profileOutcome;
 };
 
 }  // namespace ts::run

@@ -105,7 +105,9 @@ TEST(Advice, SlowProfileFiresEveryRule) {
     ASSERT_EQ(wu->evidenceLabels.size(), 1u);
     EXPECT_EQ(wu->evidenceLabels[0], "ProfilerStep#1 (800 ns)");
     EXPECT_EQ(op->evidenceLabels.size(), op->evidence.size());
-    EXPECT_EQ(op->evidenceLabels[0], "MatMul (86 ns)");
+    EXPECT_EQ(op->evidenceLabels[0], "MatMul (86 ns) in ProfilerStep#1");
+    ASSERT_EQ(op->evidenceRanges.size(), op->evidence.size());
+    EXPECT_EQ(op->evidenceRanges[0].first, fx.stepTs[0]);
     EXPECT_EQ(wu->evidence[0], fx.stepIds[0]);
     EXPECT_EQ(wu->rangeStart, fx.stepTs[0]);
     EXPECT_EQ(wu->rangeEnd, fx.stepTs[0] + 800);
@@ -115,4 +117,31 @@ TEST(Advice, SlowProfileFiresEveryRule) {
     EXPECT_EQ(a.advice[1].kind, AdviceKind::OpBottleneck);
     EXPECT_EQ(a.advice[2].kind, AdviceKind::DataLoadingBottleneck);
     EXPECT_EQ(a.advice[3].kind, AdviceKind::CopyBottleneck);
+}
+
+TEST(Advice, OverviewNamesTheBiggestCostWhateverTheThresholds) {
+    ts::test::ProfileFixture fx;
+    const auto slow = analyse(true, &fx);
+    const auto o = costOverview(slow.data, slow.steps);
+    ASSERT_TRUE(o.has_value());
+    EXPECT_EQ(o->kind, AdviceKind::BiggestCost);
+    EXPECT_STREQ(adviceKindKey(o->kind), "biggest_cost");
+    EXPECT_EQ(o->title, "Biggest cost: MatMul, 61.4% of op self time");  // 430 of 700 ns
+    EXPECT_EQ(o->costNs, 430);
+    ASSERT_FALSE(o->figures.empty());
+    EXPECT_EQ(o->figures[0].first, "op #1: MatMul");
+    EXPECT_EQ(o->figures[0].second, "430 ns self, 61.4%, 5 calls");
+    ASSERT_EQ(o->evidence.size(), 5u);
+    for (int64_t id : o->evidence) EXPECT_TRUE(contains(fx.matmulIds, id));
+
+    // The balanced profile passes no threshold, but still has a biggest cost with evidence.
+    ts::test::ProfileFixture bal;
+    const auto b = analyse(false, &bal);
+    ASSERT_TRUE(b.advice.empty());
+    const auto ob = costOverview(b.data, b.steps);
+    ASSERT_TRUE(ob.has_value());
+    EXPECT_EQ(ob->evidence.size(), 5u);
+    bool split = false;
+    for (const auto& [k, v] : ob->figures) split |= k == "forward" && v == "40.0%";
+    EXPECT_TRUE(split);  // forward 40 ns of each 100 ns step
 }

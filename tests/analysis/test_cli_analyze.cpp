@@ -26,6 +26,15 @@ TEST(CliAnalyze, JsonTextAndErrors) {
     ASSERT_EQ(doc["advice"].Size(), 4u);
     EXPECT_STREQ(doc["advice"][0]["kind"].GetString(), "first_step_warmup");
     EXPECT_EQ(doc["advice"][0]["evidence"][0].GetInt64(), slow.stepIds[0]);
+    // The overview names the biggest cost whatever the thresholds.
+    EXPECT_STREQ(doc["overview"]["kind"].GetString(), "biggest_cost");
+    EXPECT_EQ(doc["overview"]["evidence"].Size(), 5u);
+    // The op bottleneck names the op's costliest input shapes (op stats by input shape).
+    EXPECT_STREQ(doc["advice"][1]["kind"].GetString(), "op_bottleneck");
+    ASSERT_TRUE(doc["advice"][1]["figures"].HasMember("input shapes #1"));
+    EXPECT_EQ(std::string(doc["advice"][1]["figures"]["input shapes #1"].GetString())
+                  .rfind("[[64,128]]: ", 0),
+              0u);
 
     r = ts::test::runCli({"analyze", path.string(), "--run", std::to_string(bal.runId), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;

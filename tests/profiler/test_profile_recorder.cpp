@@ -11,8 +11,8 @@ TEST(ProfileSchedule, FollowsTorchSemantics) {
     ProfileSchedule s;
     ASSERT_TRUE(s.parse("skip_first=1,wait=1,warmup=1,active=2,repeat=2"));
     using A = ProfileSchedule::Action;
-    const A expected[] = {A::None,   A::None, A::Warmup, A::Record, A::Record,
-                          A::None,   A::Warmup, A::Record, A::Record, A::None, A::None};
+    const A expected[] = {A::None,   A::None,   A::Warmup, A::Record, A::Record, A::None,
+                          A::Warmup, A::Record, A::Record, A::None,   A::None};
     for (int step = 0; step < 11; ++step)
         EXPECT_EQ(s.actionFor(step), expected[step]) << "step " << step;
     EXPECT_FALSE(ProfileSchedule{}.parse("wait=x"));
@@ -60,19 +60,24 @@ TEST(ProfileRecorder, WritesStepsPhasesOpsFlowsCountersAndAllocations) {
     EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id "
                 "WHERE n.str LIKE 'ProfilerStep#%' AND depth=0"),
               2);
-    EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id WHERE n.str='ProfilerStep#1'"), 1);
+    EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id WHERE "
+                "n.str='ProfilerStep#1'"),
+              1);
     EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id "
                 "WHERE n.str IN ('DataLoading','Forward','Backward') AND depth=1"),
               6);
-    EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id WHERE n.str='MatMul' AND depth=2"), 2);
+    EXPECT_EQ(q("SELECT count(*) FROM slices s JOIN strings n ON n.id=s.name_id WHERE "
+                "n.str='MatMul' AND depth=2"),
+              2);
     EXPECT_EQ(q("SELECT count(*) FROM flows"), 2);
     EXPECT_EQ(q("SELECT count(*) FROM flows f WHERE f.slice_in IN (SELECT id FROM slices WHERE "
                 "name_id=(SELECT id FROM strings WHERE str='MatMulGrad'))"),
               2);
     EXPECT_EQ(q("SELECT count(*) FROM counters"), 4);
     EXPECT_EQ(q("SELECT count(*) FROM instants"), 2);
-    auto args = db.prepare("SELECT a.json FROM slices s JOIN args a ON a.id=s.arg_set_id "
-                           "WHERE s.name_id=(SELECT id FROM strings WHERE str='MatMul') LIMIT 1");
+    auto args = db.prepare(
+        "SELECT a.json FROM slices s JOIN args a ON a.id=s.arg_set_id "
+        "WHERE s.name_id=(SELECT id FROM strings WHERE str='MatMul') LIMIT 1");
     ASSERT_TRUE(args.step());
     const std::string json = args.text(0);
     EXPECT_NE(json.find("\"Input Dims\":[[64,784],[784,256]]"), std::string::npos) << json;
@@ -85,7 +90,8 @@ TEST(ProfileRecorder, WritesStepsPhasesOpsFlowsCountersAndAllocations) {
     // Nesting: every op lies inside its phase, every phase inside its step.
     EXPECT_EQ(q("SELECT count(*) FROM slices c JOIN slices p ON p.track_id=c.track_id AND "
                 "p.depth=c.depth-1 AND p.ts<=c.ts AND c.ts+c.dur<=p.ts+p.dur"),
-              q("SELECT count(*) FROM slices WHERE depth>0 AND track_id=(SELECT min(track_id) FROM slices)"));
+              q("SELECT count(*) FROM slices WHERE depth>0 AND track_id=(SELECT min(track_id) FROM "
+                "slices)"));
 }
 
 TEST(ProfileRecorder, NothingRecordedOutsideTheWindow) {

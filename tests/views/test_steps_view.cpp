@@ -45,17 +45,35 @@ TEST(StepsView, StackedBarsFlagsAndClick) {
     QTRY_VERIFY_WITH_TIMEOUT(view->steps().has_value(), 10000);
     QTRY_VERIFY(ctx.jobs()->idle());
     ASSERT_EQ(view->steps()->steps.size(), 5u);
-    ASSERT_EQ(view->bars().size(), 6u);  // gap, forward, backward, optimizer, callbacks, other
+    ASSERT_EQ(view->bars().size(), 5u);  // gap, forward, backward, optimizer, tail
     EXPECT_EQ(view->bars()[0]->name(), "Iteration gap");
+    EXPECT_TRUE(view->bars()[4]->name().startsWith("Tail"));
     EXPECT_EQ(view->bars()[1]->barBelow(), view->bars()[0]);
-    EXPECT_EQ(view->bars()[5]->barBelow(), view->bars()[4]);
-    // Values in ns (median step 200 ns): step 1 gap 60, forward 100, other 600.
+    EXPECT_EQ(view->bars()[4]->barBelow(), view->bars()[3]);
+    // Values in ns (median step 200 ns): step 1 gap 60, forward 100, tail (no callbacks,
+    // 600 other).
     EXPECT_DOUBLE_EQ(view->bars()[0]->data()->at(0)->value, 60);
     EXPECT_DOUBLE_EQ(view->bars()[1]->data()->at(0)->value, 100);
-    EXPECT_DOUBLE_EQ(view->bars()[5]->data()->at(0)->value, 600);
-    EXPECT_DOUBLE_EQ(view->bars()[5]->data()->at(3)->value, 60);
+    EXPECT_DOUBLE_EQ(view->bars()[4]->data()->at(0)->value, 600);
+    EXPECT_DOUBLE_EQ(view->bars()[4]->data()->at(3)->value, 60);
+    // The stack adds up to the step.
+    for (int i = 0; i < 5; ++i) {
+        double sum = 0;
+        for (auto* b : view->bars()) sum += b->data()->at(i)->value;
+        EXPECT_DOUBLE_EQ(sum, static_cast<double>(fx.stepDur[static_cast<size_t>(i)]));
+    }
     EXPECT_EQ(view->plot()->itemCount(), 2);  // "warm-up" and "slow" labels
-    EXPECT_EQ(view->plot()->legend->itemCount(), 6);
+    EXPECT_EQ(view->plot()->legend->itemCount(), 5);
+    // Hovering a bar names its step and figures; off the bars nothing.
+    {
+        const int x = static_cast<int>(view->plot()->xAxis->coordToPixel(1));
+        const int y = static_cast<int>(view->plot()->yAxis->coordToPixel(30));
+        EXPECT_EQ(view->stepAt(QPoint(x, y)), 0);
+        EXPECT_TRUE(view->stepToolTip(0).contains("ProfilerStep#1"));
+        EXPECT_TRUE(view->stepToolTip(0).contains("warm-up"));
+        const int gap = static_cast<int>(view->plot()->xAxis->coordToPixel(1.5));
+        EXPECT_EQ(view->stepAt(QPoint(gap, y)), -1);
+    }
     EXPECT_TRUE(view->summaryLabel()->text().contains("2 flagged"));
     EXPECT_EQ(view->sourceBox()->count(), 2);
     EXPECT_EQ(view->sourceBox()->currentSource(), fx.sourceId);

@@ -7,10 +7,68 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "core/timeline/time_axis.h"
 #include "views/common/session_context.h"
 #include "views/steps/profile_source_box.h"
 
 using namespace ts::analysis;
+
+namespace {
+
+QString dur(double ns) {
+    return QString::fromStdString(ts::timeline::formatDuration(ns));
+}
+
+QString pct(double part, double whole) {
+    return whole > 0 ? QString::number(100.0 * part / whole, 'f', 1) + QLatin1Char('%')
+                     : QStringLiteral("-");
+}
+
+}  // namespace
+
+QString AdviceView::costSummary(const ProfileReport& rep) {
+    // Where the time goes, whatever the thresholds say: the steady steps' split and the op
+    // type with the most self time.
+    QString out;
+    const StepAnalysis& a = rep.steps;
+    int64_t total = 0, gap = 0, fwd = 0, bwd = 0, opt = 0, tail = 0, cpu = 0;
+    int steady = 0;
+    for (const auto& s : a.steps) {
+        if (s.warmup) continue;
+        ++steady;
+        total += s.dur;
+        gap += s.iterationGap;
+        fwd += s.forward;
+        bwd += s.backward;
+        opt += s.optimizer;
+        tail += s.tailRest;
+        cpu += s.cpuOps;
+    }
+    const auto T = static_cast<double>(total);
+    if (steady > 0 && a.split == StepSplit::Phases)
+        out += tr("<b>Steady steps</b> (%1, median %2): forward %3, backward %4, optimizer %5, "
+                  "iteration gap %6, rest of tail %7.")
+                   .arg(steady)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(fwd), T),
+                        pct(static_cast<double>(bwd), T), pct(static_cast<double>(opt), T),
+                        pct(static_cast<double>(gap), T), pct(static_cast<double>(tail), T));
+    else if (steady > 0)
+        out += tr("<b>Steady steps</b> (%1, median %2): data loading %3, CPU ops %4.")
+                   .arg(steady)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(gap), T),
+                        pct(static_cast<double>(cpu), T));
+    if (!rep.ops.empty()) {
+        int64_t all = 0;
+        for (const auto& o : rep.ops) all += o.selfNs;
+        const OpSelfTime& top = rep.ops.front();
+        out += tr(" <b>Biggest op cost:</b> %1, %2 of op self time (%3 in %4 calls).")
+                   .arg(QString::fromStdString(top.name).toHtmlEscaped(),
+                        pct(static_cast<double>(top.selfNs), static_cast<double>(all)),
+                        dur(static_cast<double>(top.selfNs)))
+                   .arg(top.calls);
+    }
+    return out;
+}
 
 AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
@@ -27,6 +85,7 @@ AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
     bar->addStretch(1);
     layout->addLayout(bar);
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
     layout->addWidget(m_summary);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_findings);
@@ -58,36 +117,51 @@ void AdviceView::reload(qint64 sourceId) {
     auto fill = [this](std::vector<AdviceFinding> list, const QString& summary) {
         m_list = std::move(list);
         m_findings->clear();
-        for (const auto& f : m_list) m_findings->addItem(QString::fromStdString(f.title));
+        for (const auto& f : m_list) {
+            auto* item = new QListWidgetItem(QString::fromStdString(f.title), m_findings);
+            if (f.kind == AdviceKind::BiggestCost) {  // the overview: set apart from the rules
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setBackground(QColor(235, 242, 250));
+            }
+        }
         m_summary->setText(summary);
+        // The largest finding when there is one, else the overview.
+        const bool overview = !m_list.empty() && m_list.front().kind == AdviceKind::BiggestCost;
         if (m_list.empty())
             showFinding(-1);
         else
-            m_findings->setCurrentRow(0);
+            m_findings->setCurrentRow(overview && m_list.size() > 1 ? 1 : 0);
     };
     if (m_ctx->sessionPath().isEmpty()) {
         fill({}, tr("No session open."));
         return;
     }
-    loadProfileReport(m_ctx, this, QStringLiteral("advice-view"), sourceId,
-                      [this, fill](const ProfileReportResult& r) {
-                          if (!r) {
-                              fill({}, QString::fromStdString(r.error()));
-                              return;
-                          }
-                          const auto& rep = r.value();
-                          m_sources->setSources(rep.sources, rep.sourceId);
-                          const QString label = QString::fromStdString(rep.sourceLabel);
-                          fill(rep.advice,
-                               rep.advice.empty()
-                                   ? tr("%1: no bottleneck above the thresholds (one op type > 40% "
-                                        "of op self time, copies > 10% of op time, iteration gap "
-                                        "> 20% of step time, first step > 2x the median).")
-                                         .arg(label)
-                                   : tr("%1: %n finding(s), largest cost first.", nullptr,
-                                        static_cast<int>(rep.advice.size()))
-                                         .arg(label));
-                      });
+    loadProfileReport(
+        m_ctx, this, QStringLiteral("advice-view"), sourceId,
+        [this, fill](const ProfileReportResult& r) {
+            if (!r) {
+                fill({}, QString::fromStdString(r.error()).toHtmlEscaped());
+                return;
+            }
+            const auto& rep = r.value();
+            m_sources->setSources(rep.sources, rep.sourceId);
+            const QString label = QString::fromStdString(rep.sourceLabel);
+            QString text = rep.advice.empty()
+                               ? tr("%1: no bottleneck above the thresholds (one op type > "
+                                    "40% of op self time, copies > 10% of op time, "
+                                    "iteration gap > 20% of step time, first step > 2x the "
+                                    "median).")
+                                     .arg(label)
+                               : tr("%1: %n finding(s), largest cost first.", nullptr,
+                                    static_cast<int>(rep.advice.size()))
+                                     .arg(label);
+            std::vector<AdviceFinding> list;
+            if (rep.overview) list.push_back(*rep.overview);
+            list.insert(list.end(), rep.advice.begin(), rep.advice.end());
+            fill(std::move(list), text.toHtmlEscaped() + QStringLiteral("<br>") + costSummary(rep));
+        });
 }
 
 void AdviceView::showFinding(int row) {
@@ -104,8 +178,10 @@ void AdviceView::showFinding(int row) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
                     .arg(QString::fromStdString(k).toHtmlEscaped(),
                          QString::fromStdString(v).toHtmlEscaped());
-    html +=
-        QStringLiteral("</table><p><i>%1</i></p>").arg(tr("Rule: %1").arg(adviceKindKey(f.kind)));
+    html += QStringLiteral("</table><p><i>%1</i></p>")
+                .arg(f.kind == AdviceKind::BiggestCost
+                         ? tr("Overview (%1): not a rule, always shown.").arg(adviceKindKey(f.kind))
+                         : tr("Rule: %1").arg(adviceKindKey(f.kind)));
     m_details->setHtml(html);
     for (size_t i = 0; i < f.evidence.size(); ++i) {
         const QString label =
@@ -119,7 +195,11 @@ void AdviceView::activateEvidence(int row) {
     if (finding < 0 || finding >= static_cast<int>(m_list.size())) return;
     const AdviceFinding& f = m_list[static_cast<size_t>(finding)];
     if (row < 0 || row >= static_cast<int>(f.evidence.size())) return;
-    m_ctx->selectSlice(f.evidence[static_cast<size_t>(row)]);
-    m_ctx->requestTimeRange(f.rangeStart, f.rangeEnd);
+    const auto i = static_cast<size_t>(row);
+    const auto range = i < f.evidenceRanges.size() ? f.evidenceRanges[i]
+                                                   : std::make_pair(f.rangeStart, f.rangeEnd);
+    // The view first: a timeline created by the request then receives range and selection.
     m_ctx->requestView(QStringLiteral("timeline"));
+    m_ctx->requestTimeRange(range.first, range.second);
+    m_ctx->selectSlice(f.evidence[i]);
 }

@@ -1,13 +1,17 @@
 #pragma once
-// AdviceView: the "Advice" tab — the findings of core/analysis/advice for a profile (op
-// bottleneck, copy bottleneck, data-loading bottleneck, first-step warm-up), largest cost
-// first; for the selected finding its explanation, figures and the slices that prove it.
-// Clicking an evidence slice selects it, zooms the timeline to the finding's time range and
-// shows the timeline. The profile is the newest of the session unless another is chosen.
+// AdviceView: the "Advice" tab — first the overview that names the biggest cost whatever
+// the thresholds (costOverview: top op types with their input shapes, the steady steps'
+// split), then the findings of core/analysis/advice for a profile (op bottleneck, copy
+// bottleneck, data-loading bottleneck, first-step warm-up), largest cost first; for the
+// selected entry its explanation, figures and the slices that prove it.
+// Above them, where the time goes whatever the thresholds (steady-step split, biggest op).
+// Clicking an evidence slice shows the timeline zoomed to that slice's step and selects it. The
+// profile is the newest of the session unless another is chosen.
 #include <QWidget>
 #include <vector>
 
 #include "core/analysis/advice.h"
+#include "core/analysis/profile_report.h"
 
 class QLabel;
 class QListWidget;
@@ -29,6 +33,9 @@ public:
     const std::vector<ts::analysis::AdviceFinding>& findings() const { return m_list; }
     /// Selects evidence row `row` of the current finding in the timeline (see class comment).
     void activateEvidence(int row);
+    /// One paragraph naming where the time goes whatever the thresholds: the steady steps'
+    /// split and the op type with the most self time (rich text).
+    static QString costSummary(const ts::analysis::ProfileReport& report);
 
 private:
     void reload(qint64 sourceId);

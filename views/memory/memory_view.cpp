@@ -7,6 +7,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/timeline/time_axis.h"
 #include "views/common/session_context.h"
@@ -29,6 +30,20 @@ std::pair<double, QString> timeUnit(double spanNs) {
     return {1, QStringLiteral("ns")};
 }
 
+/// Byte ticks in KiB / MiB / GiB at round binary steps.
+class BytesTicker : public QCPAxisTicker {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        const double raw = range.size() / 5.0;
+        double unit = 1;
+        while (unit * 1024 <= raw) unit *= 1024;
+        return cleanMantissa(raw / unit) * unit;
+    }
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return bytesText(tick);
+    }
+};
+
 }  // namespace
 
 MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
@@ -48,10 +63,14 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
     auto* split = new QSplitter(Qt::Vertical, this);
-    m_plot->setMinimumHeight(180);
+    m_plot->setMinimumHeight(220);
     m_plot->legend->setVisible(true);
-    // Memory grows through a step: the top left is usually free for the legend.
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend in a row of its own above the plot: no corner of the curve is reliably free.
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -62,15 +81,19 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(Op, QHeaderView::Stretch);
+    for (int c : {Op, Shape, Bytes, AllocatedAt})
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(Tensor, QHeaderView::Stretch);
     split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (!m_memory || row < 0 || row >= static_cast<int>(m_memory->topAtPeak.size())) return;
         const auto& a = m_memory->topAtPeak[static_cast<size_t>(row)];
-        m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
         m_ctx->requestView(QStringLiteral("timeline"));
+        m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
     });
     connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
     connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
@@ -91,6 +114,9 @@ void MemoryView::reload(qint64 sourceId) {
                               return;
                           }
                           m_sources->setSources(r.value().sources, r.value().sourceId);
+                          m_stepStarts.clear();
+                          for (const auto& st : r.value().steps.steps)
+                              m_stepStarts.emplace_back(st.number, st.ts);
                           show(r.value().memory, QString::fromStdString(r.value().sourceLabel));
                       });
 }
@@ -140,15 +166,46 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
     peak->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, Qt::red, Qt::red, 8));
     const double px = static_cast<double>(m.peakTs - t0) / scale;
     peak->setData({px}, {m.peakBytes});
-    auto* label = new QCPItemText(m_plot);
-    label->position->setCoords(px, m.peakBytes);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    label->setText(tr(" peak %1").arg(bytesText(m.peakBytes)));
-    label->setColor(Qt::red);
     m_plot->xAxis->setLabel(tr("Time since first sample (%1)").arg(unit));
     m_plot->rescaleAxes();
+    const QCPRange xr = m_plot->xAxis->range();
+    auto* label = new QCPItemText(m_plot);
+    label->position->setCoords(px, m.peakBytes);
+    // Toward the middle of the plot, so the label never leaves it.
+    const bool right = px > (xr.lower + xr.upper) / 2;
+    label->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+    label->setText(right ? tr("peak %1 ").arg(bytesText(m.peakBytes))
+                         : tr(" peak %1").arg(bytesText(m.peakBytes)));
+    label->setColor(Qt::red);
+    // From zero unless a large resident base (the dataset, the weights) would flatten the
+    // curve: then from a little below its lowest point, and the axis label says so.
     const double top = std::max(m.peakBytes, m.poolPeakBytes);
-    m_plot->yAxis->setRange(0, top * 1.15 + 1);
+    const double low = *std::min_element(m.inUse.value.begin(), m.inUse.value.end());
+    const bool fromZero = low < 0.5 * top;
+    const double bottom = fromZero ? 0 : low - 0.25 * std::max(top - low, 1.0);
+    m_plot->yAxis->setRange(bottom, top + 0.15 * (top - bottom) + 1);
+    m_plot->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+    m_plot->yAxis->setLabel(fromZero ? tr("Memory") : tr("Memory (axis not from 0)"));
+    // Step starts as light vertical lines, to see the pattern of each step (allocations in
+    // forward, frees in backward); tagged "#N" at the top while the tags do not collide.
+    const double width = std::max(600, m_plot->axisRect()->width());
+    const double minGap = 40.0 * xr.size() / width;
+    double lastTag = -1e300;
+    for (const auto& [number, ts] : m_stepStarts) {
+        const double x = static_cast<double>(ts - t0) / scale;
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        line->setPen(QPen(QColor(0, 0, 0, 40), 1, Qt::DashLine));
+        if (x - lastTag < minGap) continue;
+        lastTag = x;
+        auto* tag = new QCPItemText(m_plot);
+        tag->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        tag->position->setCoords(x, 0.0);
+        tag->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        tag->setText(QStringLiteral("#%1").arg(number));
+        tag->setColor(QColor(110, 110, 110));
+    }
     m_plot->replot();
 
     m_table->setRowCount(static_cast<int>(m.topAtPeak.size()));
@@ -164,8 +221,9 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
         bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(r, Bytes, bytes);
         set(Tensor, QString::fromStdString(a.tensor));
-        set(AllocatedAt,
-            QString::fromStdString(ts::timeline::formatDuration(static_cast<double>(a.ts - t0))));
+        set(AllocatedAt, a.ts <= t0 ? tr("before the profile")
+                                    : QString::fromStdString(ts::timeline::formatDuration(
+                                          static_cast<double>(a.ts - t0))));
     }
     m_summary->setText(tr("%1: peak %2 in use at %3 after the first sample (%4); pool peak %5. "
                           "%6 allocations live at the peak, %7 in all; the largest are listed.")
@@ -174,5 +232,10 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
                                     static_cast<double>(m.peakTs - t0))),
                                 QString::fromStdString(m.origin), bytesText(m.poolPeakBytes))
                            .arg(m.liveAtPeakCount)
-                           .arg(bytesText(static_cast<double>(m.liveAtPeakBytes))));
+                           .arg(bytesText(static_cast<double>(m.liveAtPeakBytes))) +
+                       (m.untrackedAtPeakBytes > 0
+                            ? tr(" %1 of the peak was allocated before the profile and is not "
+                                 "listed.")
+                                  .arg(bytesText(static_cast<double>(m.untrackedAtPeakBytes)))
+                            : QString()));
 }

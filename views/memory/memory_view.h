@@ -39,4 +39,5 @@ private:
     QCustomPlot* m_plot;
     QTableWidget* m_table;
     std::optional<ts::analysis::MemoryAnalysis> m_memory;
+    std::vector<std::pair<int64_t, int64_t>> m_stepStarts;  // (step number, ts) of the profile
 };

@@ -3,7 +3,10 @@
 #include <qcustomplot.h>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "core/timeline/time_axis.h"
 #include "views/common/session_context.h"
@@ -20,13 +23,13 @@ struct Segment {
 };
 
 const std::vector<Segment>& segments(StepSplit split) {
+    // MindSpore's step trace: iteration gap | forward + backward | tail (optimizer apart).
     static const std::vector<Segment> phases = {
         {"Iteration gap", QColor(230, 159, 0), &StepBreakdown::iterationGap},
         {"Forward", QColor(0, 114, 178), &StepBreakdown::forward},
         {"Backward", QColor(86, 180, 233), &StepBreakdown::backward},
         {"Optimizer", QColor(0, 158, 115), &StepBreakdown::optimizer},
-        {"Callbacks", QColor(204, 121, 167), &StepBreakdown::callbacks},
-        {"Other", QColor(160, 160, 160), &StepBreakdown::other}};
+        {"Tail (callbacks, rest)", QColor(204, 121, 167), &StepBreakdown::tailRest}};
     static const std::vector<Segment> ops = {
         {"Data loading", QColor(230, 159, 0), &StepBreakdown::iterationGap},
         {"CPU ops", QColor(0, 114, 178), &StepBreakdown::cpuOps},
@@ -69,6 +72,15 @@ StepsView::StepsView(SessionContext* ctx, QWidget* parent)
     m_plot->xAxis->setLabel(tr("Step"));
     layout->addWidget(m_plot, 1);
 
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const int index = stepAt(e->pos());
+        if (index < 0) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(e->globalPosition().toPoint(), stepToolTip(index), m_plot);
+    });
     connect(m_plot, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) {
                 if (auto* b = qobject_cast<QCPBars*>(p))
@@ -135,9 +147,12 @@ void StepsView::show(const ProfileReport& report) {
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     int flagged = 0;
+    // Every step gets a tick label up to ~30 steps; beyond, every k-th and the flagged ones.
+    const size_t stride = std::max<size_t>(1, (a.steps.size() + 29) / 30);
     for (size_t i = 0; i < a.steps.size(); ++i) {
         const StepBreakdown& s = a.steps[i];
         QString label = QStringLiteral("#%1").arg(s.number);
+        if (!(s.warmup || s.slow) && i % stride != 0) label.clear();
         if (s.warmup || s.slow) {
             ++flagged;
             label += s.warmup ? tr("\nwarm-up") : tr("\nslow");
@@ -148,7 +163,7 @@ void StepsView::show(const ProfileReport& report) {
             text->setText(s.warmup ? tr("warm-up") : tr("slow"));
             text->setColor(Qt::red);
         }
-        ticker->addTick(static_cast<double>(i + 1), label);
+        if (!label.isEmpty()) ticker->addTick(static_cast<double>(i + 1), label);
     }
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setRange(0.3, static_cast<double>(a.steps.size()) + 0.7);
@@ -160,8 +175,8 @@ void StepsView::show(const ProfileReport& report) {
         tr("%1: %n step(s), split by %2.", nullptr, static_cast<int>(a.steps.size()))
             .arg(QString::fromStdString(report.sourceLabel), QString::fromStdString(a.splitLabel));
     if (!a.steps.empty())
-        text += tr(" Median step %1; %2 flagged (slow: above %3, median + 3 MAD). Click a bar to "
-                   "see the step in the timeline.")
+        text += tr(" Median step %1; %2 flagged (slow: above %3, median + 3 MAD). Hover a bar "
+                   "for its figures, click it to see the step in the timeline.")
                     .arg(dur(a.medianNs))
                     .arg(flagged)
                     .arg(dur(a.slowThresholdNs));
@@ -173,6 +188,52 @@ void StepsView::show(const ProfileReport& report) {
 void StepsView::activateStep(int index) {
     if (!m_steps || index < 0 || index >= static_cast<int>(m_steps->steps.size())) return;
     const StepBreakdown& s = m_steps->steps[static_cast<size_t>(index)];
-    m_ctx->requestTimeRange(s.ts, s.ts + s.dur);
+    // The view first: a timeline created by the request then receives the range.
     m_ctx->requestView(QStringLiteral("timeline"));
+    m_ctx->requestTimeRange(s.ts, s.ts + s.dur);
+}
+
+int StepsView::stepAt(const QPoint& pos) const {
+    if (!m_steps || m_steps->steps.empty()) return -1;
+    const double key = m_plot->xAxis->pixelToCoord(pos.x());
+    const long k = std::lround(key);
+    if (std::fabs(key - static_cast<double>(k)) > 0.35 || k < 1 ||
+        k > static_cast<long>(m_steps->steps.size()))
+        return -1;
+    const double y = m_plot->yAxis->pixelToCoord(pos.y());
+    if (y < m_plot->yAxis->range().lower) return -1;
+    return static_cast<int>(k - 1);
+}
+
+QString StepsView::stepToolTip(int index) const {
+    const StepBreakdown& s = m_steps->steps[static_cast<size_t>(index)];
+    QString t =
+        tr("<b>ProfilerStep#%1</b> — %2").arg(s.number).arg(dur(static_cast<double>(s.dur)));
+    if (s.warmup) t += tr(" <span style='color:red'>warm-up</span>");
+    if (s.slow) t += tr(" <span style='color:red'>slow</span>");
+    t += QStringLiteral("<table>");
+    auto row = [&](const QString& name, int64_t ns) {
+        const double share =
+            s.dur > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(s.dur) : 0;
+        t += QStringLiteral(
+                 "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3%</td></tr>")
+                 .arg(name, dur(static_cast<double>(ns)), QString::number(share, 'f', 1));
+    };
+    if (m_steps->split == StepSplit::Phases) {
+        row(tr("Iteration gap"), s.iterationGap);
+        row(tr("&nbsp;&nbsp;data loading"), s.dataLoading);
+        row(tr("Forward"), s.forward);
+        row(tr("Backward"), s.backward);
+        row(tr("Optimizer"), s.optimizer);
+        row(tr("Callbacks"), s.callbacks);
+        row(tr("Other"), s.other);
+        row(tr("Tail (after backward)"), s.tail);
+    } else {
+        row(tr("Data loading"), s.dataLoading);
+        row(tr("CPU ops"), s.cpuOps);
+        row(tr("Other"), s.other);
+        row(tr("Device kernels (concurrent)"), s.kernels);
+    }
+    t += QStringLiteral("</table>");
+    return t;
 }

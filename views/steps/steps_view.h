@@ -1,8 +1,9 @@
 #pragma once
 // StepsView: the "Steps" tab — one stacked bar per ProfilerStep#N of a profile (iteration
-// gap, forward, backward, optimizer, callbacks, other; or data loading / CPU ops / other for
-// an imported trace without phases), slow steps and a warm-up first step flagged in red
-// with a label, and a legend. Clicking a bar zooms the timeline to that step. The profile
+// gap, forward, backward, optimizer, tail = callbacks and the rest; or data loading / CPU
+// ops / other for an imported trace without phases), slow steps and a warm-up first step
+// flagged in red with a label, and a legend. Hovering a bar shows all its figures; clicking
+// it shows the timeline zoomed to that step. The profile
 // is the newest one of the session unless another is chosen in the combo box; analysed on
 // a job when the session or its data change.
 #include <QWidget>
@@ -31,6 +32,11 @@ public:
     const std::optional<ts::analysis::StepAnalysis>& steps() const { return m_steps; }
     /// Zooms the timeline to step `index` (position in steps()) and shows the timeline.
     void activateStep(int index);
+
+    /// Index (in steps()) of the bar under `pos` in plot coordinates, -1 when none.
+    int stepAt(const QPoint& pos) const;
+    /// The figures of step `index` as rich text (the bar's tooltip).
+    QString stepToolTip(int index) const;
 
 private:
     void reload(qint64 sourceId);

@@ -1,0 +1,79 @@
+#pragma once
+// RunProfiler: profiling of one training run as TrainingJob drives it (the CLI's
+// `train --profile` and the Training panel's "Profile" button). attach() hangs a
+// ProfilerObserver on the trainer's dispatcher and registers the parameters and optimizer
+// state as blocks alive before the window; finish() detaches it and writes the profile into
+// the session as a source of kind "profiler" linked to the run (runs.profile_source_id), so
+// the timeline, op statistics, Steps, Memory and Advice views and `export --run N` find it.
+// Threading: both on the training thread (the one that runs the trainer).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/profiler/profile_recorder.h"
+
+namespace ts::engine {
+class Trainer;
+}
+
+namespace ts::profiler {
+
+class ProfilerObserver;
+
+/// What finish() wrote.
+struct RunProfileOutcome {
+    int64_t sourceId = 0;      // 0: nothing was recorded (no step fell in the window)
+    int64_t steps = 0;         // steps recorded
+    int64_t droppedSteps = 0;  // steps of the window skipped by the event cap
+    int64_t slices = 0, flows = 0, allocations = 0;
+};
+
+class RunProfiler {
+public:
+    /// Attaches to `trainer` (prepared: model, data and optimizer built); its batch size
+    /// feeds the samples/s counter.
+    static std::unique_ptr<RunProfiler> attach(engine::Trainer& trainer,
+                                               const ProfilerOptions& options);
+    ~RunProfiler();
+    RunProfiler(const RunProfiler&) = delete;
+    RunProfiler& operator=(const RunProfiler&) = delete;
+
+    /// Detaches and writes what was recorded to the session at `sessionPath` as source
+    /// `label`, linked to `runId` (0 = none). A window no step reached writes nothing.
+    /// Errors: the session cannot be opened or written.
+    Result<RunProfileOutcome> finish(const std::string& sessionPath, int64_t runId,
+                                     const std::string& label);
+
+    /// finish() for TrainingJob: labels the source "run <id> profile (<model>)" and turns
+    /// an error into a line of `warnings` (a failed profile never fails the run).
+    RunProfileOutcome finishRun(const std::string& sessionPath, int64_t runId,
+                                const std::string& model, std::vector<std::string>& warnings);
+
+    ProfilerObserver& observer() { return *m_observer; }
+
+private:
+    RunProfiler() = default;
+    void detach();
+
+    engine::Trainer* m_trainer = nullptr;
+    std::unique_ptr<ProfilerObserver> m_observer;
+};
+
+/// The options a run profile starts from: the first 20 steps (schedule 0,0,20,1 — the first
+/// step is kept so its warm-up shows), record_shapes and profile_memory on.
+ProfilerOptions defaultRunProfilerOptions();
+
+/// {"source_id","steps","dropped_steps","slices","flows","allocations","schedule",
+///  "record_shapes","profile_memory"} for the run summary JSON.
+std::string outcomeJson(const RunProfileOutcome& o, const ProfilerOptions& options);
+
+/// Parses a schedule as the CLI and the Training panel take it: four or five comma-separated
+/// integers "wait,warmup,active,repeat[,skip_first]" or keys "wait=1,active=3,...".
+/// repeat 0 = repeat the cycle until the run ends. False (and `error` set) when malformed.
+bool parseScheduleText(const std::string& text, ProfileSchedule* out, std::string* error);
+/// "wait=W,warmup=U,active=A,repeat=R[,skip_first=S]" for messages and the run's summary.
+std::string scheduleText(const ProfileSchedule& s);
+
+}  // namespace ts::profiler
