@@ -54,13 +54,11 @@ struct JobOptions {
     std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
 
     // ---- Tensor dumps and overflow checks (core/debug/debug_job.h) ----
-    std::string dumpConfig;         // dump.json path: per-op HDF5 dumps, load mode ("" = off)
-    std::string dumpConfigJson;     // dump.json text (the GUI builds it); wins over dumpConfig
-    bool overflowCheck = false;     // count NaN/Inf after every op; findings into the session
-    bool stopOnOverflow = false;    // stop the run at the first finding
-    std::string overflowDumpDir;    // offending ops dumped here ("" = dump_path or <session>.dumps)
-    double stopAfterSeconds = 0.0;  // 0 = off
-    std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
+    std::string dumpConfig;       // dump.json path: per-op HDF5 dumps, load mode ("" = off)
+    std::string dumpConfigJson;   // dump.json text (the GUI builds it); wins over dumpConfig
+    bool overflowCheck = false;   // count NaN/Inf after every op; findings into the session
+    bool stopOnOverflow = false;  // stop the run at the first finding
+    std::string overflowDumpDir;  // offending ops dumped here ("" = dump_path or <session>.dumps)
 
     // ---- Profiler (core/profiler/run_profiler.h, docs/PROFILING.md) ----
     // profile = true records, for the steps profiler.schedule picks, every op (scope, input
