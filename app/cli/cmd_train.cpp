@@ -73,9 +73,12 @@ int runTrain(const Args& args) {
     o.saveSteps = parseInt(args, "save-steps", 0, 0);
     o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
     o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+    o.rdrConfigPath = args.valueOr("rdr", "");  // RDR: the file wins over MS_RDR_*
+    const int64_t maxMemoryMb = parseInt(args, "max-memory-mb", 0, 0);
 
     run::TrainingJob job(std::move(o));
     if (auto s = job.prepare(); !s) throw CliError{s.error()};
+    if (maxMemoryMb > 0) job.trainer().memoryPool().setLimit(maxMemoryMb << 20);
     const engine::TrainResult r = job.run();
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
@@ -125,7 +128,11 @@ TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the r
                 {"eval-limit", true, "evaluate on at most N test samples"},
                 {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
                 {"mem-reuse", true, "on | off"},
-                {"tensorboard-dir", true, "also write a TensorBoard event file here"}},
+                {"tensorboard-dir", true, "also write a TensorBoard event file here"},
+                {"rdr", true,
+                 "Running Data Recorder config file {\"rdr\":{\"enable\",\"mode\",\"path\"}} "
+                 "(wins over MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH)"},
+                {"max-memory-mb", true, "cap the engine's memory pool (an allocation past it fails)"}},
                &runTrain, 0, 0);
 
 }  // namespace ts::cli

@@ -4,8 +4,11 @@
 #include <QCommandLineParser>
 #include <QTextStream>
 
+#include <QSettings>
+
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "views/logs/log_level_panel.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -27,10 +30,18 @@ int main(int argc, char** argv) {
                             QStringLiteral("NAME"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH."),
                             QStringLiteral("WxH"));
-    parser.addOptions({shot, view, size});
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QStringLiteral("With --screenshot: the tab of the view to show (e.g. "
+                                          "\"Memory\")."),
+                           QStringLiteral("TITLE"));
+    parser.addOptions({shot, view, size, tab});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
+    {
+        QSettings settings;  // log levels saved as default in the log-level panel
+        applySavedLogLevels(settings);
+    }
 
     const bool screenshot = parser.isSet(shot);
     app.setProperty("trainscope_headless", screenshot);
@@ -48,6 +59,7 @@ int main(int argc, char** argv) {
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);
+        if (parser.isSet(tab)) taker->setTab(parser.value(tab));
         QObject::connect(taker, &ScreenshotTaker::done, &app, [](bool ok, const QString& msg) {
             QTextStream(ok ? stdout : stderr) << "trainscope: " << msg << "\n";
             QApplication::exit(ok ? 0 : 1);

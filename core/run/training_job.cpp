@@ -5,8 +5,10 @@
 
 #include <cmath>
 
+#include "core/debug/rdr/rdr_run.h"
 #include "core/engine/callbacks.h"
 #include "core/engine/run_recorder.h"
+#include "core/log/run_log_capture.h"
 
 namespace ts::run {
 
@@ -25,6 +27,10 @@ TrainingJob::TrainingJob(JobOptions options)
 
 TrainingJob::~TrainingJob() = default;
 
+std::string TrainingJob::rdrExportDir() const {
+    return m_rdr && m_rdr->exported() ? m_rdr->exportDir() : std::string();
+}
+
 int64_t TrainingJob::runId() const { return m_recorder ? m_recorder->runId() : 0; }
 
 Status TrainingJob::prepare() {
@@ -36,6 +42,13 @@ Status TrainingJob::prepare() {
         return Error{"saving the best checkpoint needs a checkpoint folder and evaluation "
                      "after every epoch"};
     if (auto s = m_trainer->prepare(); !s) return s;
+    // Crash recorder (issue 6): a bad RDR config stops here, before the run is recorded.
+    rdr::RdrRunOptions rdrOptions;
+    rdrOptions.configPath = o.rdrConfigPath;
+    rdrOptions.useEnvironment = o.rdrUseEnvironment;
+    auto rdr = rdr::RdrRun::attach(rdrOptions, *m_trainer);
+    if (!rdr) return Error{rdr.error()};
+    m_rdr = std::move(rdr.value());
     const std::string name =
         o.runName.empty() ? o.train.model + " on " + o.train.dataset : o.runName;
     auto rec = engine::RunRecorder::open(o.sessionPath, name, o.train.toJson());
@@ -58,6 +71,12 @@ Status TrainingJob::prepare() {
                                                           o.earlyStopLossThreshold));
     if (o.stopAfterSeconds > 0)
         t.addCallback(std::make_shared<engine::StopAtTime>(o.stopAfterSeconds));
+    // Log capture (issue 6).
+    if (o.logsToSession) {
+        auto logs = log::RunLogCapture::open(o.sessionPath, m_recorder->runId());
+        if (!logs) return Error{logs.error()};
+        m_logCapture = std::move(logs.value());
+    }
     m_prepared = true;
     return Status::success();
 }
@@ -70,6 +89,8 @@ engine::TrainResult TrainingJob::run() {
         return r;
     }
     engine::TrainResult r = m_trainer->run();
+    if (m_rdr) m_rdr->finish(r);
+    if (m_logCapture) m_logCapture->flush();
     if (auto s = m_recorder->finish(r.status, r.reason, summaryJson(r)); !s)
         r.warnings.push_back("could not record the run's end: " + s.error());
     return r;
@@ -107,6 +128,8 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.EndObject();
     w.Key("run_id");
     w.Int64(runId());
+    w.Key("rdr_export");
+    w.String(rdrExportDir().c_str());
     w.Key("overflow_steps");
     w.Int64(r.overflowSteps);
     w.Key("warnings");

@@ -19,6 +19,12 @@
 namespace ts::engine {
 class RunRecorder;
 }
+namespace ts::rdr {
+class RdrRun;
+}
+namespace ts::log {
+class RunLogCapture;
+}
 
 namespace ts::run {
 
@@ -48,6 +54,14 @@ struct JobOptions {
     double earlyStopLossThreshold = 0.0;
     double stopAfterSeconds = 0.0;      // 0 = off
     std::string saveBestMetric;         // "" = off; needs evalEachEpoch and checkpointDir
+
+    // --- Crash recorder and logs (issue 6; core/debug/rdr/rdr_run.h, core/log/run_log_capture.h)
+    // Running Data Recorder config file ({"rdr": {"enable", "mode", "path"}}; `train --rdr`);
+    // "" = none. Each field in the file wins over MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH.
+    std::string rdrConfigPath;
+    bool rdrUseEnvironment = true;  // honour MS_RDR_* (and RANK_ID)
+    // Copy the process's log records into the session's logs table while the run lives.
+    bool logsToSession = true;
 };
 
 class TrainingJob {
@@ -69,15 +83,20 @@ public:
     const JobOptions& options() const { return m_options; }
     /// The run's id in the session (0 before prepare()).
     int64_t runId() const;
+    /// The RDR export folder (<path>/rank_<id>/rdr) when run() wrote an export, else "".
+    /// The studio opens it after an abnormal end (views/rdr/rdr_auto_open.h).
+    std::string rdrExportDir() const;
     /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
     /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "overflow_steps", "warnings"}.
+    /// "rdr_export", "overflow_steps", "warnings"}.
     std::string summaryJson(const engine::TrainResult& r) const;
 
 private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
+    std::unique_ptr<rdr::RdrRun> m_rdr;              // crash recorder (null: RDR off)
+    std::unique_ptr<log::RunLogCapture> m_logCapture;  // log records -> session
     bool m_prepared = false;
 };
 
