@@ -41,6 +41,8 @@ Status TrainingJob::prepare() {
     if (!o.saveBestMetric.empty() && (o.checkpointDir.empty() || !o.train.evalEachEpoch))
         return Error{"saving the best checkpoint needs a checkpoint folder and evaluation "
                      "after every epoch"};
+    // Log capture (issue 6): from here on, the run's records reach its session.
+    if (o.logsToSession && !m_logCapture) m_logCapture = log::RunLogCapture::start();
     if (auto s = m_trainer->prepare(); !s) return s;
     // Crash recorder (issue 6): a bad RDR config stops here, before the run is recorded.
     rdr::RdrRunOptions rdrOptions;
@@ -71,11 +73,8 @@ Status TrainingJob::prepare() {
                                                           o.earlyStopLossThreshold));
     if (o.stopAfterSeconds > 0)
         t.addCallback(std::make_shared<engine::StopAtTime>(o.stopAfterSeconds));
-    // Log capture (issue 6).
-    if (o.logsToSession) {
-        auto logs = log::RunLogCapture::open(o.sessionPath, m_recorder->runId());
-        if (!logs) return Error{logs.error()};
-        m_logCapture = std::move(logs.value());
+    if (m_logCapture) {
+        if (auto s = m_logCapture->attach(o.sessionPath, m_recorder->runId()); !s) return s;
     }
     m_prepared = true;
     return Status::success();
