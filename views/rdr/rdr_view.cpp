@@ -357,7 +357,7 @@ void RdrView::fillMemory() {
     auto* fail = m_memPlot->addGraph();
     fail->setName(tr("failed allocation"));
     fail->setLineStyle(QCPGraph::lsNone);
-    fail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::red, 2), 12));
+    fail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::red, 2), QBrush(Qt::NoBrush), 12));
     fail->setData(fx, fy, true);
     m_memPlot->rescaleAxes();
     const QCPRange xr = m_memPlot->xAxis->range();

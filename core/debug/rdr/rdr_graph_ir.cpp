@@ -44,6 +44,7 @@ std::string GraphIrBuilder::typeText(const engine::Tensor& t) {
 
 std::string GraphIrBuilder::begin(const engine::Cell& net, const std::string& modelName) {
     m_names.clear();
+    m_params.clear();
     m_nextValue = 0;
     m_nextArg = 0;
     std::string out = "# TrainScope graph IR, written by the Running Data Recorder\n";
@@ -53,9 +54,16 @@ std::string GraphIrBuilder::begin(const engine::Cell& net, const std::string& mo
     out += "#\n# cells and their parameters\n";
     int64_t nextPara = 0;
     describeCell(net, "", 0, m_names, nextPara, out);
+    m_params = m_names;
     out += "\n# graph: the ops of the first training step in execution order\n";
     out += "#   %N(<Op>-op<i>) = <Op>(inputs) : (input types) -> (output types)\n\n";
     return out;
+}
+
+std::string GraphIrBuilder::parameterName(const engine::Tensor& t) const {
+    if (!t.defined() || !t.raw()) return {};
+    auto it = m_params.find(t.raw());
+    return it == m_params.end() ? std::string() : it->second;
 }
 
 std::string GraphIrBuilder::valueName(const engine::Tensor& t) {

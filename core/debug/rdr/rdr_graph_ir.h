@@ -2,11 +2,11 @@
 // GraphIrBuilder: the model's graph as readable IR text for the Running Data Recorder, in
 // the spirit of MindSpore's *.ir files:
 //
-//   # cells
-//   _backbone: LeNet5
-//     conv1: Conv2d
+//   # cells and their parameters
+//   cell _backbone: LeNet5
+//     cell conv1: Conv2d
 //       %para1_conv1.weight : <Float32, [6, 1, 5, 5]>
-//   # graph: ops of training step 1 in execution order
+//   # graph: the ops of the first training step in execution order
 //   %3(Conv2D-op0) = Conv2D(%arg0, %para1_conv1.weight)
 //       : (<Float32, [32, 1, 28, 28]>, <Float32, [6, 1, 5, 5]>) -> (<Float32, [32, 6, 24, 24]>)
 //       # scope: Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d/Conv2D-op0
@@ -38,10 +38,13 @@ public:
 
     /// "<Float32, [32, 10]>"
     static std::string typeText(const engine::Tensor& t);
+    /// The %para name of a parameter's tensor ("%para3_fc1.weight"), "" for other tensors.
+    std::string parameterName(const engine::Tensor& t) const;
 
 private:
     std::string valueName(const engine::Tensor& t);
-    std::unordered_map<const void*, std::string> m_names;  // storage -> IR name
+    std::unordered_map<const void*, std::string> m_names;   // storage -> IR name
+    std::unordered_map<const void*, std::string> m_params;  // parameters only
     int64_t m_nextValue = 0;
     int64_t m_nextArg = 0;
 };

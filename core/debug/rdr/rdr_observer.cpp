@@ -156,7 +156,7 @@ void RdrObserver::onOpEnd(const engine::OpEvent& op) {
         for (const auto& t : *op.outputs) {
             if (tensorFinite(t)) continue;
             m_stepNonFinite = {op.scopeName, std::string(op.opType), op.seqId, m_step,
-                               "output holds NaN or Inf"};
+                               blameInputs(op)};
             break;
         }
     }
@@ -200,6 +200,21 @@ void RdrObserver::onMemory(const engine::MemoryEvent& ev) {
     if (static_cast<uint64_t>(ev.inUse) > m_peak) m_peak = static_cast<uint64_t>(ev.inUse);
     m_rec.setPoolTotals(static_cast<uint64_t>(ev.inUse), m_peak,
                         static_cast<uint64_t>(m_poolCap > 0 ? m_poolCap : ev.reserved));
+}
+
+std::string RdrObserver::blameInputs(const engine::OpEvent& op) const {
+    std::string bad;
+    if (op.inputs) {
+        for (size_t i = 0; i < op.inputs->size(); ++i) {
+            const engine::Tensor& t = (*op.inputs)[i];
+            if (tensorFinite(t)) continue;
+            std::string name = m_ir.parameterName(t);
+            if (name.empty()) name = "input " + std::to_string(i);
+            bad += (bad.empty() ? "" : ", ") + name;
+        }
+    }
+    if (bad.empty()) return "its inputs were finite: the op itself overflowed";
+    return "its input " + bad + " already held NaN/Inf";
 }
 
 RdrOpRef RdrObserver::nonFiniteOp() const {

@@ -33,7 +33,7 @@ struct RdrOpRef {
     std::string opType;
     int64_t seqid = -1;
     int64_t step = -1;
-    std::string what;  // exception text or failed allocation size
+    std::string what;  // exception text, failed allocation size, or which input was NaN/Inf
     bool found() const { return !scope.empty(); }
 };
 
@@ -66,6 +66,8 @@ public:
 private:
     std::string inputsText(const engine::OpEvent& op) const;
     static std::string outputsText(const engine::OpEvent& op);
+    /// Which inputs of an op with a NaN/Inf output were already NaN/Inf.
+    std::string blameInputs(const engine::OpEvent& op) const;
 
     RunningDataRecorder& m_rec;
     engine::Trainer& m_trainer;

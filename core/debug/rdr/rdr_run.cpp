@@ -110,18 +110,7 @@ RdrRunEnd RdrRun::classify(const engine::TrainResult& result) const {
         e.failingOp = nf.scope;
         if (nf.found())
             e.detail += "; first NaN/Inf output: " + nf.scope + " (step " + std::to_string(nf.step) +
-                        ")";
-        // Weights already NaN/Inf mean the last optimizer update blew them up.
-        if (const engine::Cell* net = m_trainer->network()) {
-            std::string bad;
-            int count = 0;
-            for (const auto& p : net->parameters()) {
-                if (tensorFinite(p.tensor)) continue;
-                if (++count <= 4) bad += (bad.empty() ? "" : ", ") + p.name;
-            }
-            if (count > 4) bad += " and " + std::to_string(count - 4) + " more";
-            if (count) e.detail += "; parameters holding NaN/Inf after the last update: " + bad;
-        }
+                        "); " + nf.what;
     } else if (result.status == "failed") {
         e.abnormal = true;
         e.reason = "run_failed";
