@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -131,6 +132,8 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     m_exec->setSelectionMode(QAbstractItemView::SingleSelection);
     m_exec->horizontalHeader()->setStretchLastSection(true);
     m_exec->verticalHeader()->hide();
+    m_exec->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_exec->setWordWrap(false);
     connect(m_exec, &QTableWidget::itemSelectionChanged, this, &RdrView::onExecRowSelected);
     connect(m_exec, &QTableWidget::cellDoubleClicked, this,
             [this] { m_tabs->setCurrentIndex(0); });
@@ -142,7 +145,7 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     m_memPlot->setObjectName(QStringLiteral("rdrMemPlot"));
     m_memPlot->setMinimumHeight(180);
     m_memPlot->xAxis->setLabel(tr("time since the first recorded allocation (ms)"));
-    m_memPlot->yAxis->setLabel(tr("bytes in use"));
+    m_memPlot->yAxis->setLabel(tr("MiB in use"));
     m_memPlot->legend->setVisible(true);
     m_memPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     m_memPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -153,6 +156,8 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
                                            tr("Status")});
     m_memTable->horizontalHeader()->setStretchLastSection(true);
     m_memTable->verticalHeader()->hide();
+    m_memTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_memTable->setWordWrap(false);
     m_memSummary->setObjectName(QStringLiteral("rdrMemSummary"));
     auto* memPage = new QWidget(this);
     auto* memLayout = new QVBoxLayout(memPage);
@@ -168,6 +173,11 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     m_tabs->addTab(memPage, tr("Memory"));
     m_tabs->addTab(m_logs, tr("Last log lines"));
     m_tabs->addTab(m_runState, tr("Run state"));
+
+    // The IR page shows the op the cursor is on (the failing op, a search hit, a row).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == 0) QTimer::singleShot(0, m_ir, [this] { m_ir->centerCursor(); });
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
@@ -266,12 +276,37 @@ void RdrView::markFailingRow(int failRow) {
         QTableWidgetItem* it = m_exec->item(failRow, c);
         QFont bold = it->font();
         bold.setBold(true);
-        it->setFont(bold);  // stays visible while another row is selected
+        it->setFont(bold);
         it->setBackground(kFailBackground);
         it->setToolTip(tr("failing op: %1").arg(q(m_export.reason)));
     }
-    m_exec->selectRow(failRow);
-    m_exec->scrollToItem(m_exec->item(failRow, 0), QAbstractItemView::PositionAtCenter);
+    // Current but not selected, so its red stays visible; the IR shows it too.
+    m_exec->selectionModel()->setCurrentIndex(m_exec->model()->index(failRow, 0),
+                                              QItemSelectionModel::NoUpdate);
+    QTimer::singleShot(0, m_exec, [this, failRow] {
+        if (failRow < m_exec->rowCount())
+            m_exec->scrollToItem(m_exec->item(failRow, 0), QAbstractItemView::PositionAtCenter);
+    });
+    const QString scope = m_exec->item(failRow, ScopeCol)->text();
+    const QString op = m_exec->item(failRow, OpCol)->text();
+    m_ir->moveCursor(QTextCursor::Start);
+    if (!findInIr(scope)) findInIr(op);
+    // Mark the failing op's definition in the IR: the op line, its types and its scope line.
+    QList<QTextEdit::ExtraSelection> marks;
+    const QTextCursor hit = m_ir->document()->find(scope);
+    if (!hit.isNull()) {
+        // From the scope line back to the line that defines the op ("%N(...) = Op(...)").
+        QTextBlock block = hit.block();
+        for (int i = 0; i < 4 && block.isValid(); ++i, block = block.previous()) {
+            QTextEdit::ExtraSelection mark;
+            mark.cursor = QTextCursor(block);
+            mark.format.setBackground(kFailBackground);
+            mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+            marks << mark;
+            if (block.text().startsWith(QLatin1Char('%'))) break;
+        }
+    }
+    m_ir->setExtraSelections(marks);
 }
 
 void RdrView::onExecRowSelected() {
@@ -333,12 +368,14 @@ void RdrView::fillMemory() {
             .arg(failed));
 
     m_memPlot->clearGraphs();
+    m_memPlot->clearItems();
     QVector<double> xs, ys, fx, fy;
     const auto curve =
         ts::rdr::rdrMemoryCurve(rows, static_cast<int64_t>(m_export.poolInUse));
+    constexpr double kMiB = 1 << 20;
     for (const auto& p : curve) {
         xs << ms(p.timeNs);
-        ys << static_cast<double>(p.bytes);
+        ys << static_cast<double>(p.bytes) / kMiB;
     }
     for (const auto& a : rows) {
         if (a.status != "FAILED") continue;
@@ -346,7 +383,7 @@ void RdrView::fillMemory() {
         for (const auto& p : curve)
             if (p.timeNs <= a.allocNs) live = p.bytes;
         fx << ms(a.allocNs);
-        fy << static_cast<double>(live);
+        fy << static_cast<double>(live) / kMiB;
     }
     auto* inUse = m_memPlot->addGraph();
     inUse->setName(tr("pool bytes in use"));
@@ -359,12 +396,27 @@ void RdrView::fillMemory() {
     fail->setLineStyle(QCPGraph::lsNone);
     fail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::red, 2), QBrush(Qt::NoBrush), 12));
     fail->setData(fx, fy, true);
+    if (fx.isEmpty()) fail->removeFromLegend();
     m_memPlot->rescaleAxes();
     const QCPRange xr = m_memPlot->xAxis->range();
     const double pad = std::max(1e-3, xr.size() * 0.03);  // keep edge markers inside the plot
     m_memPlot->xAxis->setRange(xr.lower - pad, xr.upper + pad);
     const double top =
-        std::max(m_memPlot->yAxis->range().upper, static_cast<double>(m_export.poolPeak));
+        std::max(m_memPlot->yAxis->range().upper, static_cast<double>(m_export.poolPeak) / kMiB);
     m_memPlot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
+    // The pool's capacity, when it is a cap (or what it reserves), as a dashed line.
+    if (m_export.poolCapacity > 0) {
+        auto* cap = new QCPItemStraightLine(m_memPlot);
+        const double c = static_cast<double>(m_export.poolCapacity) / kMiB;
+        cap->point1->setCoords(0, c);
+        cap->point2->setCoords(1, c);
+        cap->setPen(QPen(QColor(0x80, 0x80, 0x80), 1, Qt::DashLine));
+        auto* label = new QCPItemText(m_memPlot);
+        label->position->setCoords(m_memPlot->xAxis->range().upper, c);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(tr("pool capacity %1").arg(bytesText(c * kMiB)));
+        label->setColor(QColor(0x60, 0x60, 0x60));
+        m_memPlot->yAxis->setRange(0, std::max(top, c) * 1.15);
+    }
     m_memPlot->replot();
 }
