@@ -318,11 +318,12 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
 
 TrainResult Trainer::run() {
     TrainResult result;
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
+    // prepare() first: its own ThreadContext uninstalls the pool and dispatcher on return.
     if (auto s = prepare(); !s) {
         result.reason = s.error();
         return result;
     }
+    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     setAmpLevel(m_amp);
     result.warnings = m_resumeWarnings;
     if (m_dispatcher.observed())
@@ -491,8 +492,8 @@ TrainResult Trainer::run() {
 }
 
 Result<std::map<std::string, double>> Trainer::evaluate(DataPipeline* data) {
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     if (auto s = prepare(); !s) return Error{s.error()};
+    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     DataPipeline* d = data ? data : m_eval.get();
     if (!d) return Error{"no evaluation data"};
     auto metrics = defaultMetrics(10);

@@ -10,8 +10,10 @@
 //     rest, <scope>:alloc<k> while the op runs), with pool totals, and failed allocations;
 //   - the run state (config, epoch, step, loss, loss scale) after each step.
 // It also remembers what went wrong, for the export: the op that threw, the op during which
-// an allocation failed, and the first op whose float output held NaN/Inf (checked only while
-// no non-finite value was seen in the step; overflow steps skipped by loss scaling are
+// an allocation failed, and the first forward op whose float output held NaN/Inf (the
+// forward pass is where a NaN loss comes from; weights blown up by an update show there as
+// a NaN/Inf input, named; backward and optimizer outputs are not scanned, which keeps the
+// cost to one pass over the activations; overflow steps skipped by loss scaling are
 // forgotten).
 #include <cstdint>
 #include <string>
@@ -79,6 +81,7 @@ private:
     int m_epoch = 0;
     bool m_inEval = false;
     const char* m_phase = nullptr;
+    bool m_inForward = false;
     std::string m_opScope;  // op in flight ("" between ops)
     std::string m_opType;
     int64_t m_opSeq = -1;

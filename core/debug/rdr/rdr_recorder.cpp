@@ -71,6 +71,7 @@ void RunningDataRecorder::reset() {
         r.step = -1;
     }
     s.allocCount = 0;
+    m_allocAt.clear();
     s.logCount = 0;
     s.irLen = 0;
     s.runStateActive = -1;
@@ -171,6 +172,7 @@ void RunningDataRecorder::recordAlloc(const std::string& tensorName, uint64_t by
     a.freeNs = -1;
     a.status = kAllocLive;
     s.allocCount.store(n + 1, std::memory_order_release);
+    m_allocAt[offset] = n;
 }
 
 void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t offset,
@@ -180,11 +182,28 @@ void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t off
     std::lock_guard lock(m_mutex);
     auto& s = *m_slots;
     const uint64_t n = s.allocCount.load();
+    if (auto it = m_allocAt.find(offset); it != m_allocAt.end()) {
+        const uint64_t seq = it->second;
+        AllocSlot& a = s.allocs[seq % s.allocCap];
+        const bool kept = seq + s.allocCap >= n && a.offset == offset;
+        if (kept && a.status == kAllocLive &&
+            (name[0] == '\0' || std::strcmp(a.name, name) == 0)) {
+            a.freeNs = timeNs;
+            a.status = kAllocFreed;
+            m_allocAt.erase(it);
+            return;
+        }
+        if (!kept || name[0] == '\0') {
+            m_allocAt.erase(it);  // its row left the table, or it was freed already
+            return;
+        }
+    }
+    if (name[0] == '\0') return;
+    // A named free that is not the latest allocation at this offset: look further back.
     const uint64_t kept = std::min<uint64_t>(n, s.allocCap);
     for (uint64_t i = 0; i < kept; ++i) {
         AllocSlot& a = s.allocs[(n - 1 - i) % s.allocCap];
-        if (a.status == kAllocLive && a.offset == offset &&
-            (name[0] == '\0' || std::strcmp(a.name, name) == 0)) {
+        if (a.status == kAllocLive && a.offset == offset && std::strcmp(a.name, name) == 0) {
             a.freeNs = timeNs;
             a.status = kAllocFreed;
             return;
@@ -195,14 +214,12 @@ void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t off
 void RunningDataRecorder::renameAlloc(uint64_t offset, std::string_view tensorName) {
     std::lock_guard lock(m_mutex);
     auto& s = *m_slots;
-    const uint64_t n = s.allocCount.load();
-    const uint64_t kept = std::min<uint64_t>(n, s.allocCap);
-    for (uint64_t i = 0; i < kept; ++i) {
-        AllocSlot& a = s.allocs[(n - 1 - i) % s.allocCap];
-        if (a.offset != offset || a.status == kAllocFailed) continue;
-        copyField(a.name, sizeof(a.name), tensorName.data(), tensorName.size(), true);
-        return;
-    }
+    const auto it = m_allocAt.find(offset);
+    if (it == m_allocAt.end()) return;
+    const uint64_t seq = it->second;
+    AllocSlot& a = s.allocs[seq % s.allocCap];
+    if (seq + s.allocCap < s.allocCount.load() || a.offset != offset) return;
+    copyField(a.name, sizeof(a.name), tensorName.data(), tensorName.size(), true);
 }
 
 void RunningDataRecorder::recordAllocFailure(const std::string& tensorName, uint64_t bytes,

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/common/result.h"
@@ -134,6 +135,9 @@ private:
     RdrLimits m_limits;
     std::unique_ptr<Slots> m_slots;
     std::atomic<int> m_exports{0};
+    // offset -> sequence number of the latest allocation there (frees and renames find
+    // their row without scanning the table; not used by the signal handler).
+    std::unordered_map<uint64_t, uint64_t> m_allocAt;
     bool m_handlersInstalled = false;
 };
 
