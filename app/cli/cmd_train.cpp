@@ -132,7 +132,8 @@ TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the r
                 {"rdr", true,
                  "Running Data Recorder config file {\"rdr\":{\"enable\",\"mode\",\"path\"}} "
                  "(wins over MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH)"},
-                {"max-memory-mb", true, "cap the engine's memory pool (an allocation past it fails)"}},
+                {"max-memory-mb", true,
+                 "cap the engine's memory pool (an allocation past it fails)"}},
                &runTrain, 0, 0);
 
 }  // namespace ts::cli

@@ -85,8 +85,8 @@ Result<ArrayDataset> loadFashionMnist(const std::string& split, const std::strin
     auto ds = readIdx(dir + "/" + prefix + "-images-idx3-ubyte.gz",
                       dir + "/" + prefix + "-labels-idx1-ubyte.gz");
     if (ds)
-        TS_LOG(DATASET, INFO) << "Fashion-MNIST " << split << ": " << ds->size()
-                              << " samples from " << dir;
+        TS_LOG(DATASET, INFO) << "Fashion-MNIST " << split << ": " << ds->size() << " samples from "
+                              << dir;
     else
         TS_LOG(DATASET, ERROR) << ds.error();
     return ds;

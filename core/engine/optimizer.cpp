@@ -98,9 +98,8 @@ Adam::Adam(std::vector<NamedParam> params, AdamOptions opt)
     : Optimizer(std::move(params)), m_opt(opt) {
     m_m = zerosLike(m_params);
     m_v = zerosLike(m_params);
-    TS_LOG(OPTIMIZER, INFO) << "Adam over " << m_params.size() << " parameters, beta1 "
-                            << opt.beta1 << ", beta2 " << opt.beta2 << ", weight decay "
-                            << opt.weightDecay;
+    TS_LOG(OPTIMIZER, INFO) << "Adam over " << m_params.size() << " parameters, beta1 " << opt.beta1
+                            << ", beta2 " << opt.beta2 << ", weight decay " << opt.weightDecay;
 }
 
 void Adam::step(double lrD) {

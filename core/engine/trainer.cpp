@@ -401,12 +401,12 @@ TrainResult Trainer::run() {
                 info.loss = a.net_outputs;
                 info.lossScale = m_lossScale;
                 info.overflow = overflow;
-                TS_LOG(ENGINE, DEBUG) << "epoch " << epoch << " step " << a.cur_step_num
-                                      << " loss " << a.net_outputs << " lr " << a.lr;
+                TS_LOG(ENGINE, DEBUG) << "epoch " << epoch << " step " << a.cur_step_num << " loss "
+                                      << a.net_outputs << " lr " << a.lr;
                 if (overflow) {
-                    TS_LOG(ENGINE, WARNING) << "step " << a.cur_step_num
-                                            << ": gradients overflowed, step skipped; loss scale "
-                                            << m_lossScale;
+                    TS_LOG(ENGINE, WARNING)
+                        << "step " << a.cur_step_num
+                        << ": gradients overflowed, step skipped; loss scale " << m_lossScale;
                     ++result.overflowSteps;
                     for (OpObserver* o : m_dispatcher.observers()) o->onOverflow(info, m_lossScale);
                 }

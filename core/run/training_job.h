@@ -95,7 +95,7 @@ private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
-    std::unique_ptr<rdr::RdrRun> m_rdr;              // crash recorder (null: RDR off)
+    std::unique_ptr<rdr::RdrRun> m_rdr;                // crash recorder (null: RDR off)
     std::unique_ptr<log::RunLogCapture> m_logCapture;  // log records -> session
     bool m_prepared = false;
 };

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/store/schema.h"
 #include "core/log/logger.h"
+#include "core/store/schema.h"
 
 namespace ts::store {
 

@@ -51,8 +51,8 @@ QString nanRunExport(const fs::path& dir) {
     o.sessionPath = (dir / "s.tscope").string();
     o.rdrUseEnvironment = false;
     o.rdrConfigPath = (dir / "rdr.json").string();
-    std::ofstream(o.rdrConfigPath) << R"({"rdr": {"enable": true, "mode": 1, "path": ")"
-                                   << (dir / "rdr").string() << "\"}}";
+    std::ofstream(o.rdrConfigPath)
+        << R"({"rdr": {"enable": true, "mode": 1, "path": ")" << (dir / "rdr").string() << "\"}}";
     ts::run::TrainingJob job(o);
     const auto r = job.run();
     EXPECT_EQ(r.status, "failed");

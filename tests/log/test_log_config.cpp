@@ -176,7 +176,8 @@ TEST(LogConfig, SubModuleNamesAreOurFoldersEachOnce) {
         EXPECT_TRUE(names.insert(n).second) << n << " twice";
     }
     EXPECT_EQ(names.size(), static_cast<size_t>(kSubModuleCount));
-    for (const char* folder : {"ENGINE", "OPS", "DATASET", "OPTIMIZER", "CHECKPOINT", "DEBUG",
-                               "PROFILER", "STORE", "TIMELINE", "ANALYSIS", "IMPORTER", "UI", "CLI"})
+    for (const char* folder :
+         {"ENGINE", "OPS", "DATASET", "OPTIMIZER", "CHECKPOINT", "DEBUG", "PROFILER", "STORE",
+          "TIMELINE", "ANALYSIS", "IMPORTER", "UI", "CLI"})
         EXPECT_TRUE(names.count(folder)) << folder;
 }

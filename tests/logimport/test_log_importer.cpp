@@ -285,7 +285,10 @@ TEST(LogImporter, EmptyTruncatedAndBinaryFiles) {
     ASSERT_TRUE(empty) << empty.error();
     EXPECT_TRUE(empty->records.empty());
 
-    std::ofstream(dir / "bin.log", std::ios::binary) << std::string("\x00\x01\xff\xfe\n\x80" "abc", 8);
+    std::ofstream(dir / "bin.log", std::ios::binary) << std::string(
+        "\x00\x01\xff\xfe\n\x80"
+        "abc",
+        8);
     auto bin = logs::readLogFile((dir / "bin.log").string());
     if (bin) {
         for (const auto& r : bin->records) EXPECT_FALSE(r.message.empty());

@@ -39,8 +39,7 @@ RdrExport expectCompleteEngineExport(const fs::path& root) {
     EXPECT_EQ(e->files.size(), 5u);
     // Graph IR: cells, parameters with types, and the first step's ops with scopes.
     EXPECT_NE(e->graphIr.find("cell body: MLP"), std::string::npos) << e->graphIr;
-    EXPECT_NE(e->graphIr.find("%para1_body.fc1.weight : <Float32, [256, 784]>"),
-              std::string::npos);
+    EXPECT_NE(e->graphIr.find("%para1_body.fc1.weight : <Float32, [256, 784]>"), std::string::npos);
     EXPECT_NE(e->graphIr.find("# scope: Default/network-WithLossCell/_backbone-FailingNet/"),
               std::string::npos);
     // Execution order: the current step and the one before, with shapes.
@@ -48,14 +47,14 @@ RdrExport expectCompleteEngineExport(const fs::path& root) {
     EXPECT_FALSE(e->previous.rows.empty());
     EXPECT_EQ(e->previous.step + 1, e->current.step);
     EXPECT_EQ(e->previous.rows.front().inputs, "[32,1,28,28]:Float32");  // the batch
-    EXPECT_EQ(e->previous.rows.front().outputs, "[32,784]:Float32");       // flattened
+    EXPECT_EQ(e->previous.rows.front().outputs, "[32,784]:Float32");     // flattened
     EXPECT_FALSE(e->previous.rows.front().outputs.empty());
     // Memory: named allocations, frees, pool totals.
     EXPECT_FALSE(e->allocations.empty());
     bool output = false, freed = false;
     for (const auto& a : e->allocations) {
         output = output || (a.tensor.find("-op") != std::string::npos &&
-                             a.tensor.find(":output0") != std::string::npos);
+                            a.tensor.find(":output0") != std::string::npos);
         freed = freed || a.status == "freed";
     }
     EXPECT_TRUE(output);  // allocations named after the op whose output they hold
@@ -117,7 +116,8 @@ TEST_F(RdrEngine, OpExceptionExportsAndNamesTheOp) {
     EXPECT_EQ(e.current.step, 3);
     // The failure is in the log tail too.
     bool logged = false;
-    for (const auto& l : e.logLines) logged = logged || l.find("injected failure") != std::string::npos;
+    for (const auto& l : e.logLines)
+        logged = logged || l.find("injected failure") != std::string::npos;
     EXPECT_TRUE(logged);
 }
 
@@ -236,8 +236,9 @@ TEST_F(RdrEngine, CliTrainHonoursRdrFileAndEnvironment) {
     const fs::path dir = ts::test::tempDir("rdr_eng_cli"), root = dir / "from_file";
     const std::string cfg = rt::writeRdrConfig(dir, root, 1);
     const std::vector<std::string> base = {
-        "train", "--model", "mlp", "--dataset", "synthetic", "--synthetic-samples", "256",
-        "--batch-size", "32", "--epochs", "1", "--lr", "1e12", "--json"};
+        "train", "--model",      "mlp", "--dataset", "synthetic", "--synthetic-samples",
+        "256",   "--batch-size", "32",  "--epochs",  "1",         "--lr",
+        "1e12",  "--json"};
     auto args = base;
     args.insert(args.end(), {"-o", (dir / "a.tscope").string(), "--rdr", cfg});
     auto res = ts::test::runCli(args);

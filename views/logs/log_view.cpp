@@ -77,8 +77,9 @@ LogView::LogView(SessionContext* ctx, QWidget* parent)
     m_follow->setChecked(true);
     m_levelsButton = new QToolButton(this);
     m_levelsButton->setText(tr("Levels…"));
-    m_levelsButton->setToolTip(tr("Log levels: the global level and one per sub-module; "
-                                  "changes apply at once, also to a running training"));
+    m_levelsButton->setToolTip(
+        tr("Log levels: the global level and one per sub-module; "
+           "changes apply at once, also to a running training"));
     m_levelsButton->setCheckable(true);
     bar->addWidget(m_levelCombo);
     bar->addWidget(m_moduleCombo);

@@ -135,8 +135,7 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     m_exec->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_exec->setWordWrap(false);
     connect(m_exec, &QTableWidget::itemSelectionChanged, this, &RdrView::onExecRowSelected);
-    connect(m_exec, &QTableWidget::cellDoubleClicked, this,
-            [this] { m_tabs->setCurrentIndex(0); });
+    connect(m_exec, &QTableWidget::cellDoubleClicked, this, [this] { m_tabs->setCurrentIndex(0); });
     connect(m_showInIr, &QPushButton::clicked, this, [this] {
         onExecRowSelected();
         m_tabs->setCurrentIndex(0);
@@ -210,15 +209,14 @@ void RdrView::showExport(ts::rdr::RdrExport e) {
     QString where = x.failingOp.empty() ? tr("unknown op") : q(x.failingOp).toHtmlEscaped();
     if (x.failingSeqid >= 0) where += tr(" (seqid %1)").arg(x.failingSeqid);
     const bool normal = x.reason == "normal_end" || x.reason == "stopped";
-    QString text = tr("<span style='font-size:large; color:%1'><b>%2</b></span> &nbsp; "
-                      "%3 <b>%4</b> at epoch %5, step %6")
-                       .arg(normal ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
-                            q(x.reason).toHtmlEscaped(),
-                            normal ? tr("last op") : tr("failing op"), where)
-                       .arg(x.epoch)
-                       .arg(x.step);
-    if (!x.detail.empty())
-        text += QStringLiteral("<br>%1").arg(q(x.detail).toHtmlEscaped());
+    QString text =
+        tr("<span style='font-size:large; color:%1'><b>%2</b></span> &nbsp; "
+           "%3 <b>%4</b> at epoch %5, step %6")
+            .arg(normal ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
+                 q(x.reason).toHtmlEscaped(), normal ? tr("last op") : tr("failing op"), where)
+            .arg(x.epoch)
+            .arg(x.step);
+    if (!x.detail.empty()) text += QStringLiteral("<br>%1").arg(q(x.detail).toHtmlEscaped());
     text += tr("<br><small>%1 · rank %2 · pid %3 · %4</small>")
                 .arg(q(x.time).toHtmlEscaped())
                 .arg(x.rankId)
@@ -313,7 +311,8 @@ void RdrView::onExecRowSelected() {
     const auto rows = m_exec->selectionModel()->selectedRows();
     if (rows.isEmpty()) return;
     const int row = rows.first().row();
-    const QString scope = m_exec->item(row, ScopeCol) ? m_exec->item(row, ScopeCol)->text() : QString();
+    const QString scope =
+        m_exec->item(row, ScopeCol) ? m_exec->item(row, ScopeCol)->text() : QString();
     const QString op = m_exec->item(row, OpCol) ? m_exec->item(row, OpCol)->text() : QString();
     m_ir->moveCursor(QTextCursor::Start);
     if (!scope.isEmpty() && findInIr(scope)) return;
@@ -340,20 +339,25 @@ void RdrView::fillMemory() {
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
         const auto& a = rows[static_cast<size_t>(i)];
         m_memTable->setItem(i, TensorCol, item(q(a.tensor)));
-        m_memTable->setItem(i, BytesCol,
-                            numItem(static_cast<double>(a.bytes), bytesText(static_cast<double>(a.bytes))));
-        m_memTable->setItem(i, AddrCol,
-                            item(a.offset ? QStringLiteral("0x%1").arg(a.offset, 0, 16) : QStringLiteral("-")));
+        m_memTable->setItem(
+            i, BytesCol,
+            numItem(static_cast<double>(a.bytes), bytesText(static_cast<double>(a.bytes))));
+        m_memTable->setItem(
+            i, AddrCol,
+            item(a.offset ? QStringLiteral("0x%1").arg(a.offset, 0, 16) : QStringLiteral("-")));
         m_memTable->setItem(i, AllocCol, numItem(ms(a.allocNs), msText(ms(a.allocNs))));
         const bool freed = a.freeNs >= 0;
-        m_memTable->setItem(i, FreeCol, freed ? numItem(ms(a.freeNs), msText(ms(a.freeNs)))
-                                              : item(QStringLiteral("-")));
+        m_memTable->setItem(
+            i, FreeCol,
+            freed ? numItem(ms(a.freeNs), msText(ms(a.freeNs))) : item(QStringLiteral("-")));
         const double life = static_cast<double>(a.freeNs - a.allocNs) / 1e6;
-        m_memTable->setItem(i, LifeCol, freed ? numItem(life, msText(life)) : item(QStringLiteral("-")));
+        m_memTable->setItem(i, LifeCol,
+                            freed ? numItem(life, msText(life)) : item(QStringLiteral("-")));
         m_memTable->setItem(i, StatusCol, item(q(a.status)));
         if (a.status == "FAILED") {
             ++failed;
-            for (int c = 0; c < MemCols; ++c) m_memTable->item(i, c)->setBackground(kFailBackground);
+            for (int c = 0; c < MemCols; ++c)
+                m_memTable->item(i, c)->setBackground(kFailBackground);
         }
     }
     m_memTable->resizeColumnsToContents();
@@ -370,8 +374,7 @@ void RdrView::fillMemory() {
     m_memPlot->clearGraphs();
     m_memPlot->clearItems();
     QVector<double> xs, ys, fx, fy;
-    const auto curve =
-        ts::rdr::rdrMemoryCurve(rows, static_cast<int64_t>(m_export.poolInUse));
+    const auto curve = ts::rdr::rdrMemoryCurve(rows, static_cast<int64_t>(m_export.poolInUse));
     constexpr double kMiB = 1 << 20;
     for (const auto& p : curve) {
         xs << ms(p.timeNs);
@@ -394,7 +397,8 @@ void RdrView::fillMemory() {
     auto* fail = m_memPlot->addGraph();
     fail->setName(tr("failed allocation"));
     fail->setLineStyle(QCPGraph::lsNone);
-    fail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::red, 2), QBrush(Qt::NoBrush), 12));
+    fail->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::red, 2), QBrush(Qt::NoBrush), 12));
     fail->setData(fx, fy, true);
     if (fx.isEmpty()) fail->removeFromLegend();
     m_memPlot->rescaleAxes();

@@ -102,8 +102,8 @@ void resolveFailingOp(const RunningDataRecorder::Slots& s, const char* given, ch
 
 }  // namespace
 
-bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp,
-                                      const char* detail, int signal) {
+bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp, const char* detail,
+                                      int signal) {
     const Slots& s = *m_slots;
     const char* dir = s.exportDir;
     if (!makeDirs(dir)) return false;

@@ -110,8 +110,7 @@ void RdrObserver::onStepBegin(const engine::StepInfo& step) {
 void RdrObserver::onStepEnd(const engine::StepInfo& step) {
     m_lastLoss = step.loss;
     m_rec.setRunState(m_config, step.epoch, step.step, step.loss, step.lossScale);
-    if (step.step == m_irStep)
-        m_rec.appendGraphIr("\n# end of the first training step\n");
+    if (step.step == m_irStep) m_rec.appendGraphIr("\n# end of the first training step\n");
 }
 
 void RdrObserver::onOverflow(const engine::StepInfo&, double) {

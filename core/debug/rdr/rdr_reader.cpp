@@ -227,8 +227,7 @@ std::vector<std::string> findRdrFolders(const std::string& path) {
     return out;
 }
 
-std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows,
-                                           int64_t endInUse) {
+std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows, int64_t endInUse) {
     std::vector<std::pair<int64_t, int64_t>> events;
     for (const auto& r : rows) {
         if (r.status == "FAILED") continue;

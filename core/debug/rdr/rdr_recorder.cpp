@@ -186,8 +186,7 @@ void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t off
         const uint64_t seq = it->second;
         AllocSlot& a = s.allocs[seq % s.allocCap];
         const bool kept = seq + s.allocCap >= n && a.offset == offset;
-        if (kept && a.status == kAllocLive &&
-            (name[0] == '\0' || std::strcmp(a.name, name) == 0)) {
+        if (kept && a.status == kAllocLive && (name[0] == '\0' || std::strcmp(a.name, name) == 0)) {
             a.freeNs = timeNs;
             a.status = kAllocFreed;
             m_allocAt.erase(it);
@@ -271,7 +270,7 @@ void RunningDataRecorder::setRunState(const std::string& configJson, int64_t epo
 }
 
 Status RunningDataRecorder::exportNow(const std::string& reason, const std::string& failingOp,
-                                     const std::string& detail) {
+                                      const std::string& detail) {
     std::lock_guard lock(m_mutex);
     if (!m_slots->enabled) return Error{"RDR is disabled; nothing exported"};
     copyField(m_slots->detail, sizeof(m_slots->detail), detail.data(), detail.size(), false);

@@ -109,8 +109,8 @@ RdrRunEnd RdrRun::classify(const engine::TrainResult& result) const {
         const RdrOpRef nf = o.nonFiniteOp();
         e.failingOp = nf.scope;
         if (nf.found())
-            e.detail += "; first NaN/Inf output: " + nf.scope + " (step " + std::to_string(nf.step) +
-                        "); " + nf.what;
+            e.detail += "; first NaN/Inf output: " + nf.scope + " (step " +
+                        std::to_string(nf.step) + "); " + nf.what;
     } else if (result.status == "failed") {
         e.abnormal = true;
         e.reason = "run_failed";

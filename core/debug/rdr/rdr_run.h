@@ -15,8 +15,8 @@
 //   nan_loss       the loss turned NaN/Inf         (failing op: first op with a NaN/Inf output)
 //   run_failed     any other failure
 //   normal_end / stopped   a completed run / a run stopped on request (exported in mode 2)
-// and appends "RDR export (<what>): <dir>" to the result's reason (or a warning when writing failed).
-// Destruction detaches everything and restores the previous signal handlers.
+// and appends "RDR export (<what>): <dir>" to the result's reason (or a warning when writing
+// failed). Destruction detaches everything and restores the previous signal handlers.
 #include <memory>
 #include <string>
 
@@ -38,10 +38,10 @@ namespace ts::rdr {
 class RdrObserver;
 
 struct RdrRunOptions {
-    std::string configPath;       // JSON file {"rdr": {...}} ("" = none)
-    bool useEnvironment = true;   // read MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH, RANK_ID
+    std::string configPath;      // JSON file {"rdr": {...}} ("" = none)
+    bool useEnvironment = true;  // read MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH, RANK_ID
     bool installSignalHandlers = true;
-    bool checkFinite = true;      // look for the first op with a NaN/Inf output
+    bool checkFinite = true;  // look for the first op with a NaN/Inf output
     RdrLimits limits;
 };
 
