@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include "core/log/logger.h"
 
 namespace ts::importers {
 
@@ -39,6 +40,7 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         failed.error = "no such file: " + path;
+        TS_LOG(IMPORTER, ERROR) << failed.error;
         return failed;
     }
     const std::string head = readHead(path);
@@ -56,9 +58,20 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         for (const Importer& imp : importers())
             known += (known.empty() ? "" : ", ") + imp.description;
         failed.error = "unrecognised file format (TrainScope reads: " + known + ")";
+        TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
         return failed;
     }
-    return best->run(path, store, control);
+    TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << best->description << ")";
+    ImportReport rep = best->run(path, store, control);
+    if (rep.status == "complete" && rep.skipped == 0)
+        TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
+    else if (rep.status == "complete" || rep.status == "partial")
+        TS_LOG(IMPORTER, WARNING) << path << ": " << rep.status << ", " << rep.events
+                                  << " records imported, " << rep.skipped << " skipped";
+    else
+        TS_LOG(IMPORTER, ERROR) << path << ": import " << rep.status
+                                << (rep.error.empty() ? "" : ": ") << rep.error;
+    return rep;
 }
 
 }  // namespace ts::importers

@@ -1,4 +1,6 @@
-// trainscope-cli rdr DIR: summary of a Running Data Recorder export (what failed, where).
+// trainscope-cli rdr DIR: summary of a Running Data Recorder export (what failed, where):
+// {"reason","failing_op","failing_seqid","failing_step","detail","epoch","step","time",
+//  "rank_id","signal","folder","files","problems"} with --json.
 // DIR is the rdr folder, its rdr_index.json, or any parent holding rank_*/rdr.
 #include <iostream>
 
@@ -19,6 +21,8 @@ int runRdr(const Args& args) {
         kv(w, "reason", e.reason);
         kv(w, "failing_op", e.failingOp);
         kv(w, "failing_seqid", e.failingSeqid);
+        kv(w, "failing_step", e.failingStep);
+        kv(w, "detail", e.detail);
         kv(w, "epoch", e.epoch);
         kv(w, "step", e.step);
         kv(w, "time", e.time);
@@ -45,7 +49,9 @@ int runRdr(const Args& args) {
     std::cout << "reason      " << e.reason << "\n";
     std::cout << "failing op  " << (e.failingOp.empty() ? "(unknown)" : e.failingOp);
     if (e.failingSeqid >= 0) std::cout << " (seqid " << e.failingSeqid << ")";
+    if (e.failingStep >= 0) std::cout << " in step " << e.failingStep;
     std::cout << "\nepoch/step  " << e.epoch << " / " << e.step << "\n";
+    if (!e.detail.empty()) std::cout << "detail      " << e.detail << "\n";
     std::cout << "time        " << e.time << "  rank " << e.rankId << "\n";
     std::cout << "ops         " << e.current.rows.size() << " in current step, "
               << e.previous.rows.size() << " in previous\n";

@@ -98,9 +98,12 @@ int runTrain(const Args& args) {
     }
     o.profiler.recordShapes = switchOn(args, "record-shapes");
     o.profiler.profileMemory = switchOn(args, "profile-memory");
+    o.rdrConfigPath = args.valueOr("rdr", "");  // RDR: the file wins over MS_RDR_*
+    const int64_t maxMemoryMb = parseInt(args, "max-memory-mb", 0, 0);
 
     run::TrainingJob job(std::move(o));
     if (auto s = job.prepare(); !s) throw CliError{s.error()};
+    if (maxMemoryMb > 0) job.trainer().memoryPool().setLimit(maxMemoryMb << 20);
     const engine::TrainResult r = job.run();
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
@@ -128,62 +131,66 @@ int runTrain(const Args& args) {
 
 }  // namespace
 
-TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the run in a session",
-               "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
-               "--optimizer sgd|adam --lr X --seed S -o SESSION [--dump CONFIG] [--overflow-check] "
-               "[--stop-on-overflow] [--profile "
-               "[--profile-schedule W,U,A,R] [--record-shapes[=off]] [--profile-memory[=off]]] "
-               "[--json]",
-               {{"model", true, "mlp | lenet5"},
-                {"dataset", true, "fashion-mnist | synthetic"},
-                {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
-                {"epochs", true, "epochs to train"},
-                {"batch-size", true, "batch size"},
-                {"optimizer", true, "sgd | adam"},
-                {"lr", true, "learning rate"},
-                {"momentum", true, "SGD momentum (default 0.9)"},
-                {"nesterov", false, "Nesterov momentum"},
-                {"weight-decay", true, "L2 weight decay"},
-                {"lr-schedule", true, "constant | step | cosine"},
-                {"clip-norm", true, "clip gradients to this global norm"},
-                {"seed", true, "random seed (same seed, same loss curve)"},
-                {"output", true, "(-o) session file to record the run in"},
-                {"amp", true, "O0 | O1 | O2"},
-                {"loss-scale", true, "static:N | dynamic"},
-                {"num-shards", true, "data shards"},
-                {"shard-id", true, "this run's shard"},
-                {"checkpoint-dir", true, "save checkpoints here"},
-                {"save-steps", true, "checkpoint every N steps"},
-                {"save-epochs", true, "checkpoint every N epochs (default 1)"},
-                {"keep", true, "checkpoints to keep (default 5)"},
-                {"resume", true, "checkpoint to resume from"},
-                {"limit-steps", true, "stop after N global steps"},
-                {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
-                {"eval-limit", true, "evaluate on at most N test samples"},
-                {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
-                {"mem-reuse", true, "on | off"},
-                {"tensorboard-dir", true, "also write a TensorBoard event file here"},
-                {"dump", true,
-                 "dump.json: per-op HDF5 tensor dumps (dump_path, dump_mode, "
-                 "dump_list, steps, op_filter, file_per, load_file_path)"},
-                {"overflow-check", false,
-                 "count NaN/Inf after every op; findings go to the "
-                 "session and the log, offending ops are dumped"},
-                {"stop-on-overflow", false,
-                 "stop the run at the first NaN/Inf (implies "
-                 "--overflow-check)"},
-                {"overflow-dump-dir", true,
-                 "where offending ops are dumped (default: "
-                 "<session>.dumps)"},
-                {"profile", false,
-                 "profile the run: ops, steps, phases, memory, counters -> the run's profile "
-                 "in the session"},
-                {"profile-schedule", true,
-                 "wait,warmup,active,repeat[,skip_first] as torch.profiler.schedule "
-                 "(default 0,0,20,1: the first 20 steps; repeat 0 = until the end)"},
-                {"record-shapes", false, "input shapes and dtypes per op (default on; =off)"},
-                {"profile-memory", false,
-                 "bytes per op, allocations and memory counters (default on; =off)"}},
-               &runTrain, 0, 0);
+TS_CLI_COMMAND(
+    "train", "Train a model with the built-in engine and record the run in a session",
+    "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
+    "--optimizer sgd|adam --lr X --seed S -o SESSION [--dump CONFIG] [--overflow-check] "
+    "[--stop-on-overflow] [--profile "
+    "[--profile-schedule W,U,A,R] [--record-shapes[=off]] [--profile-memory[=off]]] "
+    "[--json]",
+    {{"model", true, "mlp | lenet5"},
+     {"dataset", true, "fashion-mnist | synthetic"},
+     {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
+     {"epochs", true, "epochs to train"},
+     {"batch-size", true, "batch size"},
+     {"optimizer", true, "sgd | adam"},
+     {"lr", true, "learning rate"},
+     {"momentum", true, "SGD momentum (default 0.9)"},
+     {"nesterov", false, "Nesterov momentum"},
+     {"weight-decay", true, "L2 weight decay"},
+     {"lr-schedule", true, "constant | step | cosine"},
+     {"clip-norm", true, "clip gradients to this global norm"},
+     {"seed", true, "random seed (same seed, same loss curve)"},
+     {"output", true, "(-o) session file to record the run in"},
+     {"amp", true, "O0 | O1 | O2"},
+     {"loss-scale", true, "static:N | dynamic"},
+     {"num-shards", true, "data shards"},
+     {"shard-id", true, "this run's shard"},
+     {"checkpoint-dir", true, "save checkpoints here"},
+     {"save-steps", true, "checkpoint every N steps"},
+     {"save-epochs", true, "checkpoint every N epochs (default 1)"},
+     {"keep", true, "checkpoints to keep (default 5)"},
+     {"resume", true, "checkpoint to resume from"},
+     {"limit-steps", true, "stop after N global steps"},
+     {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
+     {"eval-limit", true, "evaluate on at most N test samples"},
+     {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
+     {"mem-reuse", true, "on | off"},
+     {"tensorboard-dir", true, "also write a TensorBoard event file here"},
+     {"dump", true,
+      "dump.json: per-op HDF5 tensor dumps (dump_path, dump_mode, "
+      "dump_list, steps, op_filter, file_per, load_file_path)"},
+     {"overflow-check", false,
+      "count NaN/Inf after every op; findings go to the "
+      "session and the log, offending ops are dumped"},
+     {"stop-on-overflow", false,
+      "stop the run at the first NaN/Inf (implies "
+      "--overflow-check)"},
+     {"overflow-dump-dir", true,
+      "where offending ops are dumped (default: "
+      "<session>.dumps)"},
+     {"profile", false,
+      "profile the run: ops, steps, phases, memory, counters -> the run's profile "
+      "in the session"},
+     {"profile-schedule", true,
+      "wait,warmup,active,repeat[,skip_first] as torch.profiler.schedule "
+      "(default 0,0,20,1: the first 20 steps; repeat 0 = until the end)"},
+     {"record-shapes", false, "input shapes and dtypes per op (default on; =off)"},
+     {"profile-memory", false, "bytes per op, allocations and memory counters (default on; =off)"},
+     {"rdr", true,
+      "Running Data Recorder config file {\"rdr\":{\"enable\",\"mode\",\"path\"}} "
+      "(wins over MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH)"},
+     {"max-memory-mb", true, "cap the engine's memory pool (an allocation past it fails)"}},
+    &runTrain, 0, 0);
 
 }  // namespace ts::cli

@@ -4,9 +4,12 @@
 #include <QCommandLineParser>
 #include <QTextStream>
 
+#include <QSettings>
+
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
 #include "views/common/session_context.h"
+#include "views/logs/log_level_panel.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -32,10 +35,18 @@ int main(int argc, char** argv) {
                              QStringLiteral("Time range to show, as START,END in ns (as the "
                                             "session stores them)."),
                              QStringLiteral("START,END"));
-    parser.addOptions({shot, view, size, range});
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QStringLiteral("With --screenshot: the tab of the view to show (e.g. "
+                                          "\"Memory\")."),
+                           QStringLiteral("TITLE"));
+    parser.addOptions({shot, view, size, range, tab});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
+    {
+        QSettings settings;  // log levels saved as default in the log-level panel
+        applySavedLogLevels(settings);
+    }
 
     const bool screenshot = parser.isSet(shot);
     app.setProperty("trainscope_headless", screenshot);
@@ -47,20 +58,25 @@ int main(int argc, char** argv) {
         window.resize(1600, 950);
     }
     window.show();
-    if (parser.positionalArguments().isEmpty()) window.openDemo();
-    else window.openPaths(parser.positionalArguments());
+    if (parser.positionalArguments().isEmpty())
+        window.openDemo();
+    else
+        window.openPaths(parser.positionalArguments());
     if (parser.isSet(view)) window.showView(parser.value(view));
     if (parser.isSet(range)) {
         const QStringList se = parser.value(range).split(',');
         bool okA = false, okB = false;
         const qint64 a = se.size() == 2 ? se[0].toLongLong(&okA) : 0;
         const qint64 b = se.size() == 2 ? se[1].toLongLong(&okB) : 0;
-        if (okA && okB && b > a) window.context()->requestTimeRange(a, b);
-        else QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
+        if (okA && okB && b > a)
+            window.context()->requestTimeRange(a, b);
+        else
+            QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
     }
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);
+        if (parser.isSet(tab)) taker->setTab(parser.value(tab));
         QObject::connect(taker, &ScreenshotTaker::done, &app, [](bool ok, const QString& msg) {
             QTextStream(ok ? stdout : stderr) << "trainscope: " << msg << "\n";
             QApplication::exit(ok ? 0 : 1);

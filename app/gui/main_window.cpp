@@ -77,6 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     connect(m_ctx, &SessionContext::viewRequested, this, [this](const QString& n) { showView(n); });
+    connect(m_ctx, &SessionContext::openRequested, this,
+            [this](const QString& path) { openPaths({path}); });
     connect(m_doc, &SessionDocument::sessionOpened, this, [this](const QString& path) {
         setWindowTitle(QStringLiteral("%1 — TrainScope").arg(QFileInfo(path).fileName()));
         addRecent(path);

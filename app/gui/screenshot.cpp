@@ -30,6 +30,11 @@ void ScreenshotTaker::poll() {
     }
     const bool idle = m_window->context()->jobs()->idle();
     m_idlePolls = idle ? m_idlePolls + 1 : 0;
+    if (m_idlePolls >= kIdlePollsNeeded && !m_tab.isEmpty() && !m_tabShown) {
+        showTab();  // then wait for idle again: the page lays itself out and may load
+        m_tabShown = true;
+        m_idlePolls = 0;
+    }
     if (m_idlePolls >= kIdlePollsNeeded || m_elapsedMs >= m_timeoutMs) {
         QString message;
         const bool ok = save(&message);
@@ -40,6 +45,20 @@ void ScreenshotTaker::poll() {
         return;
     }
     QTimer::singleShot(kPollMs, this, &ScreenshotTaker::poll);
+}
+
+void ScreenshotTaker::showTab() {
+    QWidget* target = m_view.isEmpty() ? m_window : m_window->showView(m_view);
+    const QString want = QString(m_tab).remove(QLatin1Char('&'));
+    for (QTabWidget* tabs : target->findChildren<QTabWidget*>()) {
+        if (tabs == m_window->tabs()) continue;
+        for (int i = 0; i < tabs->count(); ++i) {
+            if (tabs->tabText(i).remove(QLatin1Char('&')).compare(want, Qt::CaseInsensitive) == 0) {
+                tabs->setCurrentIndex(i);
+                return;
+            }
+        }
+    }
 }
 
 bool ScreenshotTaker::save(QString* message) {

@@ -12,6 +12,9 @@ public:
     ScreenshotTaker(MainWindow* window, QString outPath, QString viewName, QObject* parent = nullptr);
     /// Starts polling; emits done(ok) after saving or after `timeoutMs`.
     void start(int timeoutMs = 120000);
+    /// Before saving, shows the tab titled `title` (case-insensitive, '&' ignored) of the
+    /// first tab widget inside the view that has one (`trainscope --tab`).
+    void setTab(QString title) { m_tab = std::move(title); }
 
 signals:
     void done(bool ok, const QString& message);
@@ -19,10 +22,13 @@ signals:
 private:
     void poll();
     bool save(QString* message);
+    void showTab();
 
     MainWindow* m_window;
     QString m_out;
     QString m_view;
+    QString m_tab;
+    bool m_tabShown = false;
     int m_idlePolls = 0;
     int m_elapsedMs = 0;
     int m_timeoutMs = 0;

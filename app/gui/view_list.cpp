@@ -2,7 +2,9 @@
 
 #include "views/advice/advice_view_info.h"
 #include "views/dumps/dumps_view_info.h"
+#include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
+#include "views/rdr/rdr_view_info.h"
 #include "views/session/session_summary_view.h"
 #include "views/stats/stats_view_info.h"
 #include "views/steps/steps_view_info.h"
@@ -22,6 +24,8 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(stepsViewInfo());
         v.push_back(memoryViewInfo());
         v.push_back(adviceViewInfo());
+        v.push_back(rdrViewInfo());   // RDR folders (rdr_index.json, rank_*/rdr)
+        v.push_back(logsViewInfo());  // text logs: glog, MindSpore, plog, tracebacks
         return v;
     }();
     return views;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/engine/trainer.h"
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -11,11 +12,13 @@ void LossMonitor::stepEnd(RunContext& ctx) {
     const RunArgs& a = ctx.originalArgs();
     const double loss = a.net_outputs;
     if (!std::isfinite(loss)) {
-        ctx.requestStop(std::string("loss is ") + (std::isnan(loss) ? "NaN" : "Inf") +
-                            " at epoch " + std::to_string(a.cur_epoch_num) + " step " +
-                            std::to_string(a.cur_step_num) +
-                            "; training stopped (lower the learning rate or enable loss scaling)",
-                        true);
+        std::string why = "loss is ";
+        why += std::isnan(loss) ? "NaN" : "Inf";
+        why += " at epoch " + std::to_string(a.cur_epoch_num);
+        why += " step " + std::to_string(a.cur_step_num);
+        why += "; training stopped (lower the learning rate or enable loss scaling)";
+        ctx.requestStop(why, true);
+        TS_LOG(ENGINE, ERROR) << ctx.stopReason();
         if (m_print) m_print(ctx.stopReason());
         return;
     }
@@ -36,6 +39,7 @@ void ModelCheckpoint::save(RunContext& ctx) {
                              std::to_string(a.step_in_epoch) + ".ckpt";
     if (auto s = a.trainer->saveCheckpoint(path); !s) {
         m_error = s.error();
+        TS_LOG(CHECKPOINT, WARNING) << "ModelCheckpoint: " << m_error;
         return;
     }
     m_lastSavedStep = a.cur_step_num;

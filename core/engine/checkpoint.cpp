@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/engine/proto_wire.h"
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -167,6 +168,7 @@ Status writeCheckpoint(const std::string& path, const CheckpointFile& ckpt) {
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
     if (ec) return Error{"cannot rename " + tmp + " to " + path + ": " + ec.message()};
+    TS_LOG(CHECKPOINT, INFO) << "saved " << ckpt.values.size() << " tensors to " << path;
     return Status::success();
 }
 
@@ -228,6 +230,8 @@ Result<LoadReport> loadCheckpoint(const std::string& path, Cell& net, Optimizer*
                 tag + ": in the checkpoint but not a parameter of the network; ignored");
     }
     (void)optUsed;
+    TS_LOG(CHECKPOINT, INFO) << "loaded " << rep.loaded << " parameters from " << path;
+    for (const auto& w : rep.warnings) TS_LOG(CHECKPOINT, WARNING) << path << ": " << w;
     rep.hasTrainState = ck.value().hasTrainState;
     rep.state = ck.value().state;
     if (opt && rep.hasTrainState) opt->setUpdates(rep.state.optimizerUpdates);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -67,6 +68,9 @@ Status DataPipeline::shard(int64_t numShards, int64_t shardId) {
                      std::to_string(numShards) + ")"};
     m_numShards = numShards;
     m_shardId = shardId;
+    if (numShards > 1)
+        TS_LOG(DATASET, INFO) << "shard " << shardId << " of " << numShards << ": "
+                              << samplesPerEpoch() << " of " << m_source.size() << " samples";
     return Status::success();
 }
 

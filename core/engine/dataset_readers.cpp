@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/engine/dataset.h"
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -81,8 +82,14 @@ Result<ArrayDataset> loadFashionMnist(const std::string& split, const std::strin
     const std::string prefix = split == "test" ? "t10k" : "train";
     if (split != "train" && split != "test")
         return Error{"unknown split '" + split + "' (train or test)"};
-    return readIdx(dir + "/" + prefix + "-images-idx3-ubyte.gz",
-                   dir + "/" + prefix + "-labels-idx1-ubyte.gz");
+    auto ds = readIdx(dir + "/" + prefix + "-images-idx3-ubyte.gz",
+                      dir + "/" + prefix + "-labels-idx1-ubyte.gz");
+    if (ds)
+        TS_LOG(DATASET, INFO) << "Fashion-MNIST " << split << ": " << ds->size() << " samples from "
+                              << dir;
+    else
+        TS_LOG(DATASET, ERROR) << ds.error();
+    return ds;
 }
 
 Result<ArrayDataset> readCsv(const std::string& path, const std::string& labelColumn) {

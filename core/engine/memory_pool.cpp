@@ -20,19 +20,22 @@ void* MemoryPool::allocate(size_t bytes) {
     {
         std::lock_guard lock(m_mutex);
         auto it = m_free.find(size);
-        if (m_reuse && it != m_free.end() && !it->second.empty()) {
+        if (m_limit > 0 && m_inUse + static_cast<int64_t>(size) > m_limit) {
+            p = nullptr;  // over the cap: fails like a refused system allocation
+        } else if (m_reuse && it != m_free.end() && !it->second.empty()) {
             p = it->second.back();
             it->second.pop_back();
         } else {
             p = std::aligned_alloc(64, size);
-            if (!p) return nullptr;
-            m_reserved += static_cast<int64_t>(size);
+            if (p) m_reserved += static_cast<int64_t>(size);
         }
-        m_inUse += static_cast<int64_t>(size);
-        if (m_inUse > m_peak) m_peak = m_inUse;
-        ++m_count;
+        if (p) {
+            m_inUse += static_cast<int64_t>(size);
+            if (m_inUse > m_peak) m_peak = m_inUse;
+            ++m_count;
+        }
         if (m_listener) {
-            ev = {true, p, size, m_inUse, m_reserved};
+            ev = {true, p, size, m_inUse, m_reserved, p == nullptr};
             listener = m_listener;
         }
     }
@@ -55,7 +58,7 @@ void MemoryPool::release(void* p, size_t bytes) {
             m_reserved -= static_cast<int64_t>(size);
         }
         if (m_listener) {
-            ev = {false, p, size, m_inUse, m_reserved};
+            ev = {false, p, size, m_inUse, m_reserved, false};
             listener = m_listener;
         }
     }
@@ -98,6 +101,15 @@ int64_t MemoryPool::allocationCount() const {
 void MemoryPool::resetPeak() {
     std::lock_guard lock(m_mutex);
     m_peak = m_inUse;
+}
+
+void MemoryPool::setLimit(int64_t bytes) {
+    std::lock_guard lock(m_mutex);
+    m_limit = bytes > 0 ? bytes : 0;
+}
+int64_t MemoryPool::limit() const {
+    std::lock_guard lock(m_mutex);
+    return m_limit;
 }
 
 void MemoryPool::setListener(std::function<void(const MemoryEvent&)> listener) {

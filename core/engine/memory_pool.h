@@ -18,6 +18,7 @@ struct MemoryEvent {
     size_t bytes = 0;      // size of the block (rounded)
     int64_t inUse = 0;     // bytes handed out after the event
     int64_t reserved = 0;  // bytes held by the pool (in use + cached) after the event
+    bool failed = false;   // alloc only: the allocation failed (ptr is null, nothing changed)
 };
 
 class MemoryPool {
@@ -44,7 +45,13 @@ public:
     int64_t allocationCount() const;
     void resetPeak();
 
-    /// Called (under no lock) for every allocation and free; one listener at a time.
+    /// Caps the bytes in use (0 = no cap, the default): an allocation that would pass it fails
+    /// like one the system refuses (MindSpore's max_device_memory; tests of the OOM path).
+    void setLimit(int64_t bytes);
+    int64_t limit() const;
+
+    /// Called (under no lock) for every allocation and free, and for a failed allocation
+    /// (MemoryEvent::failed); one listener at a time.
     void setListener(std::function<void(const MemoryEvent&)> listener);
 
     /// The pool of the calling thread (a per-thread default unless install()ed).
@@ -62,6 +69,7 @@ private:
     int64_t m_peak = 0;
     int64_t m_reserved = 0;
     int64_t m_count = 0;
+    int64_t m_limit = 0;
     std::function<void(const MemoryEvent&)> m_listener;
 };
 

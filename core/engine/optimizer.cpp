@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/engine/op_util.h"
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -55,6 +56,9 @@ int loadInto(const std::map<std::string, Tensor>& state, const std::string& pref
 Sgd::Sgd(std::vector<NamedParam> params, SgdOptions opt)
     : Optimizer(std::move(params)), m_opt(opt) {
     m_moments = zerosLike(m_params);
+    TS_LOG(OPTIMIZER, INFO) << "SGD over " << m_params.size() << " parameters, momentum "
+                            << opt.momentum << (opt.nesterov ? " (Nesterov)" : "")
+                            << ", weight decay " << opt.weightDecay;
 }
 
 void Sgd::step(double lrD) {
@@ -94,6 +98,8 @@ Adam::Adam(std::vector<NamedParam> params, AdamOptions opt)
     : Optimizer(std::move(params)), m_opt(opt) {
     m_m = zerosLike(m_params);
     m_v = zerosLike(m_params);
+    TS_LOG(OPTIMIZER, INFO) << "Adam over " << m_params.size() << " parameters, beta1 " << opt.beta1
+                            << ", beta2 " << opt.beta2 << ", weight decay " << opt.weightDecay;
 }
 
 void Adam::step(double lrD) {
@@ -147,6 +153,7 @@ double clipGradNorm(const std::vector<NamedParam>& params, double maxNorm) {
             sq += static_cast<double>(g.f32()[i]) * g.f32()[i];
     }
     const double norm = std::sqrt(sq);
+    TS_LOG(OPTIMIZER, DEBUG) << "gradient norm " << norm << " (clip at " << maxNorm << ")";
     if (norm > maxNorm && norm > 0) {
         const float s = static_cast<float>(maxNorm / norm);
         for (const auto& p : params) {

@@ -8,6 +8,7 @@
 #include "core/engine/metrics.h"
 #include "core/engine/models.h"
 #include "core/engine/ops.h"
+#include "core/log/logger.h"
 
 namespace ts::engine {
 
@@ -317,11 +318,12 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
 
 TrainResult Trainer::run() {
     TrainResult result;
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
+    // prepare() first: its own ThreadContext uninstalls the pool and dispatcher on return.
     if (auto s = prepare(); !s) {
         result.reason = s.error();
         return result;
     }
+    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     setAmpLevel(m_amp);
     result.warnings = m_resumeWarnings;
     if (m_dispatcher.observed())
@@ -347,6 +349,10 @@ TrainResult Trainer::run() {
     }
     publish(ctx);
     for (OpObserver* o : m_dispatcher.observers()) o->onRunBegin(m_config.toJson());
+    TS_LOG(ENGINE, INFO) << "start training " << m_config.model << " on " << m_config.dataset
+                         << ": " << m_config.epochs << " epochs x " << stepsPerEpoch()
+                         << " steps, batch " << m_config.batchSize << ", " << m_config.optimizer
+                         << " lr " << m_config.lr;
 
     double trainTime = 0;
     int64_t samples = 0;
@@ -395,7 +401,12 @@ TrainResult Trainer::run() {
                 info.loss = a.net_outputs;
                 info.lossScale = m_lossScale;
                 info.overflow = overflow;
+                TS_LOG(ENGINE, DEBUG) << "epoch " << epoch << " step " << a.cur_step_num << " loss "
+                                      << a.net_outputs << " lr " << a.lr;
                 if (overflow) {
+                    TS_LOG(ENGINE, WARNING)
+                        << "step " << a.cur_step_num
+                        << ": gradients overflowed, step skipped; loss scale " << m_lossScale;
                     ++result.overflowSteps;
                     for (OpObserver* o : m_dispatcher.observers()) o->onOverflow(info, m_lossScale);
                 }
@@ -415,6 +426,8 @@ TrainResult Trainer::run() {
                 if (ev) a.eval_results = ev.value();
             }
             if (epochComplete) {
+                TS_LOG(ENGINE, INFO) << "epoch " << epoch << " done at step " << m_stepsDone
+                                     << ", loss " << a.net_outputs;
                 for (auto& cb : m_callbacks) cb->epochEnd(ctx);
                 for (OpObserver* o : m_dispatcher.observers()) o->onEpochEnd(epoch);
             }
@@ -424,6 +437,7 @@ TrainResult Trainer::run() {
         failed = true;
         failReason = std::string("training failed at step ") + std::to_string(a.cur_step_num) +
                      ": " + e.what();
+        TS_LOG(ENGINE, ERROR) << failReason;
     }
     result.steps = m_stepsDone;
     result.epochs = m_epochsDone;
@@ -461,6 +475,13 @@ TrainResult Trainer::run() {
     } catch (const std::exception& e) {
         result.warnings.push_back(std::string("callback end() failed: ") + e.what());
     }
+    if (result.status == "completed")
+        TS_LOG(ENGINE, INFO) << "training completed: " << result.steps << " steps, "
+                             << result.reason;
+    else if (result.status == "stopped")
+        TS_LOG(ENGINE, WARNING) << "training stopped: " << result.reason;
+    else if (!failed)
+        TS_LOG(ENGINE, ERROR) << "training failed: " << result.reason;
     for (OpObserver* o : m_dispatcher.observers()) o->onRunEnd(result.status, result.reason);
     m_pool.setListener(nullptr);
     {
@@ -471,8 +492,8 @@ TrainResult Trainer::run() {
 }
 
 Result<std::map<std::string, double>> Trainer::evaluate(DataPipeline* data) {
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     if (auto s = prepare(); !s) return Error{s.error()};
+    ThreadContext tc(m_pool, m_dispatcher, m_amp);
     DataPipeline* d = data ? data : m_eval.get();
     if (!d) return Error{"no evaluation data"};
     auto metrics = defaultMetrics(10);

@@ -9,8 +9,8 @@ namespace {
 constexpr std::array<std::string_view, kLevelCount> kLevelNames = {"DEBUG", "INFO", "WARNING",
                                                                    "ERROR", "CRITICAL"};
 constexpr std::array<std::string_view, kSubModuleCount> kModuleNames = {
-    "ENGINE",   "OPS",   "AUTOGRAD", "DATASET",  "OPTIMIZER", "CHECKPOINT", "DEBUG",
-    "PROFILER", "STORE", "TIMELINE", "IMPORTER", "UI",        "CLI",        "COMMON"};
+    "ENGINE", "OPS",      "AUTOGRAD", "DATASET",  "OPTIMIZER", "CHECKPOINT", "DEBUG", "PROFILER",
+    "STORE",  "TIMELINE", "ANALYSIS", "IMPORTER", "UI",        "CLI",        "COMMON"};
 
 bool equalsNoCase(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;

@@ -1,6 +1,7 @@
 #pragma once
 // Log levels (MindSpore/glog numbering) and the sub-modules every log call names.
-// Sub-modules are named after our source folders; MS_SUBMODULE_LOG_v uses these names.
+// Sub-modules are named after our source folders (table in docs/LOGGING.md);
+// MS_SUBMODULE_LOG_v uses these names.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -30,12 +31,13 @@ enum class SubModule : uint8_t {
     Profiler,
     Store,
     Timeline,
+    Analysis,
     Importer,
     Ui,
     Cli,
     Common,
 };
-inline constexpr int kSubModuleCount = 14;
+inline constexpr int kSubModuleCount = 15;
 
 /// Upper-case name used in records and MS_SUBMODULE_LOG_v: "ENGINE", "OPS", ...
 std::string_view subModuleName(SubModule m);
@@ -56,6 +58,7 @@ inline constexpr SubModule kModule_DEBUG = SubModule::Debug;
 inline constexpr SubModule kModule_PROFILER = SubModule::Profiler;
 inline constexpr SubModule kModule_STORE = SubModule::Store;
 inline constexpr SubModule kModule_TIMELINE = SubModule::Timeline;
+inline constexpr SubModule kModule_ANALYSIS = SubModule::Analysis;
 inline constexpr SubModule kModule_IMPORTER = SubModule::Importer;
 inline constexpr SubModule kModule_UI = SubModule::Ui;
 inline constexpr SubModule kModule_CLI = SubModule::Cli;

@@ -37,7 +37,8 @@ public:
 
 namespace detail {
 // Effective level per sub-module, read lock-free by every log call.
-inline std::atomic<uint8_t> g_levels[kSubModuleCount] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+inline std::atomic<uint8_t> g_levels[kSubModuleCount] = {2, 2, 2, 2, 2, 2, 2, 2,
+                                                         2, 2, 2, 2, 2, 2, 2};
 }  // namespace detail
 
 /// The calling thread's OS thread id (gettid), as records carry it.

@@ -13,8 +13,11 @@ namespace ts::log {
 
 void StderrSink::write(const LogRecord& record, std::string_view line) {
     if (record.level < m_threshold) return;
-    std::fwrite(line.data(), 1, line.size(), stderr);
-    std::fputc('\n', stderr);
+    // stderr is unbuffered: one write(2) per record, not one for the line and one for '\n'.
+    thread_local std::string buf;
+    buf.assign(line);
+    buf += '\n';
+    std::fwrite(buf.data(), 1, buf.size(), stderr);
 }
 
 void StderrSink::flush() {

@@ -7,8 +7,10 @@
 #include <cmath>
 
 #include "core/debug/debug_job.h"
+#include "core/debug/rdr/rdr_run.h"
 #include "core/engine/callbacks.h"
 #include "core/engine/run_recorder.h"
+#include "core/log/run_log_capture.h"
 
 namespace ts::run {
 
@@ -29,6 +31,10 @@ TrainingJob::TrainingJob(JobOptions options)
 
 TrainingJob::~TrainingJob() = default;
 
+std::string TrainingJob::rdrExportDir() const {
+    return m_rdr && m_rdr->exported() ? m_rdr->exportDir() : std::string();
+}
+
 int64_t TrainingJob::runId() const {
     return m_recorder ? m_recorder->runId() : 0;
 }
@@ -42,7 +48,16 @@ Status TrainingJob::prepare() {
         return Error{
             "saving the best checkpoint needs a checkpoint folder and evaluation "
             "after every epoch"};
+    // Log capture (issue 6): from here on, the run's records reach its session.
+    if (o.logsToSession && !m_logCapture) m_logCapture = log::RunLogCapture::start();
     if (auto s = m_trainer->prepare(); !s) return s;
+    // Crash recorder (issue 6): a bad RDR config stops here, before the run is recorded.
+    rdr::RdrRunOptions rdrOptions;
+    rdrOptions.configPath = o.rdrConfigPath;
+    rdrOptions.useEnvironment = o.rdrUseEnvironment;
+    auto rdr = rdr::RdrRun::attach(rdrOptions, *m_trainer);
+    if (!rdr) return Error{rdr.error()};
+    m_rdr = std::move(rdr.value());
     const std::string name =
         o.runName.empty() ? o.train.model + " on " + o.train.dataset : o.runName;
     auto rec = engine::RunRecorder::open(o.sessionPath, name, o.train.toJson());
@@ -76,6 +91,9 @@ Status TrainingJob::prepare() {
             return Error{"profile schedule: active must be at least 1 step"};
         m_profiler = profiler::RunProfiler::attach(t, o.profiler);
     }
+    if (m_logCapture) {
+        if (auto s = m_logCapture->attach(o.sessionPath, m_recorder->runId()); !s) return s;
+    }
     m_prepared = true;
     return Status::success();
 }
@@ -94,6 +112,8 @@ engine::TrainResult TrainingJob::run() {
                                                  m_options.train.model, r.warnings);
         m_profiler.reset();
     }
+    if (m_rdr) m_rdr->finish(r);
+    if (m_logCapture) m_logCapture->flush();
     if (auto s = m_recorder->finish(r.status, r.reason, summaryJson(r)); !s)
         r.warnings.push_back("could not record the run's end: " + s.error());
     return r;
@@ -133,6 +153,8 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.EndObject();
     w.Key("run_id");
     w.Int64(runId());
+    w.Key("rdr_export");
+    w.String(rdrExportDir().c_str());
     w.Key("overflow_steps");
     w.Int64(r.overflowSteps);
     if (m_debug) {  // "dump" / "overflow" objects (core/debug/debug_job.h)

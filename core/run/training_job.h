@@ -22,6 +22,11 @@ class RunRecorder;
 }
 namespace ts::debug {
 class DebugJob;
+namespace ts::rdr {
+class RdrRun;
+}
+namespace ts::log {
+class RunLogCapture;
 }
 
 namespace ts::run {
@@ -69,6 +74,14 @@ struct JobOptions {
     // steps, first-step warm-up included); record_shapes and profile_memory default on.
     bool profile = false;
     profiler::ProfilerOptions profiler = profiler::defaultRunProfilerOptions();
+
+    // --- Crash recorder and logs (issue 6; core/debug/rdr/rdr_run.h, core/log/run_log_capture.h)
+    // Running Data Recorder config file ({"rdr": {"enable", "mode", "path"}}; `train --rdr`);
+    // "" = none. Each field in the file wins over MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH.
+    std::string rdrConfigPath;
+    bool rdrUseEnvironment = true;  // honour MS_RDR_* (and RANK_ID)
+    // Copy the process's log records into the session's logs table while the run lives.
+    bool logsToSession = true;
 };
 
 class TrainingJob {
@@ -90,10 +103,13 @@ public:
     const JobOptions& options() const { return m_options; }
     /// The run's id in the session (0 before prepare()).
     int64_t runId() const;
+    /// The RDR export folder (<path>/rank_<id>/rdr) when run() wrote an export, else "".
+    /// The studio opens it after an abnormal end (views/rdr/rdr_auto_open.h).
+    std::string rdrExportDir() const;
     /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
     /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "overflow_steps", "warnings", "profile": null or {"source_id","steps","slices",
-    /// "flows","allocations","schedule"}}.
+    /// "rdr_export", "overflow_steps", "warnings", "dump"/"overflow" (when on), "profile": null
+    /// or {"source_id","steps","slices","flows","allocations","schedule"}}.
     std::string summaryJson(const engine::TrainResult& r) const;
     /// What the profiler wrote (sourceId 0 when off or nothing was recorded); after run().
     const profiler::RunProfileOutcome& profileOutcome() const { return m_profileOutcome; }
@@ -102,7 +118,9 @@ private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
-    std::unique_ptr<debug::DebugJob> m_debug;  // dumps / overflow check (null when off)
+    std::unique_ptr<debug::DebugJob> m_debug;          // dumps / overflow check (null when off)
+    std::unique_ptr<rdr::RdrRun> m_rdr;                // crash recorder (null: RDR off)
+    std::unique_ptr<log::RunLogCapture> m_logCapture;  // log records -> session
     bool m_prepared = false;
     std::unique_ptr<profiler::RunProfiler> m_profiler;  // while profiling (options.profile)
     profiler::RunProfileOutcome m_profileOutcome;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/log/logger.h"
 #include "core/store/schema.h"
 
 namespace ts::store {
@@ -104,8 +105,12 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
             rw.value().reset();
             return open(path, Mode::ReadOnly);
         }
+        const int64_t from = store->m_version;
         if (auto s = store->migrate(); !s)
             return Error{"cannot upgrade session '" + path + "': " + s.error()};
+        if (!fresh)
+            TS_LOG(STORE, INFO) << "upgraded session " << path << " from schema v" << from
+                                << " to v" << currentSchemaVersion();
     }
     if (!store->readOnly()) {
         if (auto s = store->recoverDeadWriters(); !s)
@@ -116,6 +121,8 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
     // Touch the main table so a damaged file fails here, not in the first view.
     if (auto n = d.queryInt("SELECT count(*) FROM sources"); !n)
         return Error{"damaged session '" + path + "': " + n.error()};
+    TS_LOG(STORE, DEBUG) << "opened session " << path
+                         << (store->readOnly() ? " read-only" : " read-write");
     return store;
 }
 

@@ -1,6 +1,8 @@
 // Every environment rule of the logging configuration, case by case.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/log/log_config.h"
 
 using namespace ts::log;
@@ -164,4 +166,18 @@ TEST(LogConfig, LevelAndModuleNames) {
     EXPECT_FALSE(parseLevel("LOUD"));
     for (SubModule m : allSubModules()) EXPECT_EQ(parseSubModule(subModuleName(m)), m);
     EXPECT_FALSE(parseSubModule("PARSER"));
+}
+
+TEST(LogConfig, SubModuleNamesAreOurFoldersEachOnce) {
+    std::set<std::string> names;
+    for (SubModule m : allSubModules()) {
+        const std::string n(subModuleName(m));
+        EXPECT_FALSE(n.empty());
+        EXPECT_TRUE(names.insert(n).second) << n << " twice";
+    }
+    EXPECT_EQ(names.size(), static_cast<size_t>(kSubModuleCount));
+    for (const char* folder :
+         {"ENGINE", "OPS", "DATASET", "OPTIMIZER", "CHECKPOINT", "DEBUG", "PROFILER", "STORE",
+          "TIMELINE", "ANALYSIS", "IMPORTER", "UI", "CLI"})
+        EXPECT_TRUE(names.count(folder)) << folder;
 }

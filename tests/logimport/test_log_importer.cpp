@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/log/log_store.h"
+#include "core/log/output_sinks.h"
 #include "importers/logs/log_file_importer.h"
 #include "importers/logs/log_line_parser.h"
 #include "importers/registry.h"
@@ -58,7 +59,11 @@ struct SampleCase {
 TEST(LogImporter, SamplesKeepEveryLine) {
     for (const SampleCase c :
          {SampleCase{"glog_cpp.log", 5, "glog"}, SampleCase{"mindspore_python.log", 4, "python"},
-          SampleCase{"plog.log", 6, "plog"}, SampleCase{"traceback.txt", 4, "unknown"}}) {
+          SampleCase{"plog.log", 6, "plog"}, SampleCase{"traceback.txt", 4, "unknown"},
+          SampleCase{"glog_classic.log", 7, "glog_classic"},
+          // A real training's stdout: Python and C++ records, print()s, a traceback and
+          // MindSpore's C++ call stack after it.
+          SampleCase{"mindspore_train_stdout.log", 12, "unknown"}}) {
         SCOPED_TRACE(c.file);
         auto parsed = logs::readLogFile(sample(c.file).string());
         ASSERT_TRUE(parsed) << parsed.error();
@@ -214,8 +219,97 @@ TEST(LogsCli, AFolderStandsForItsLogFiles) {
     ASSERT_EQ(res.exitCode, 0) << res.err;
     rapidjson::Document d;
     d.Parse(res.out.c_str());
-    EXPECT_EQ(d["count"].GetInt(), 2);  // mindspore_python.log and traceback.txt
+    // mindspore_python.log, mindspore_train_stdout.log and traceback.txt
+    EXPECT_EQ(d["count"].GetInt(), 3);
     const fs::path empty = ts::test::tempDir("emptylogs");
     auto none = ts::test::runCli({"logs", empty.string(), "--json"});
     EXPECT_EQ(none.exitCode, 1);
+}
+
+// Files our own logger writes (GLOG_log_dir) read back record for record.
+TEST(LogImporter, OurOwnGlogFilesImportBack) {
+    const fs::path dir = ts::test::tempDir("logroundtrip");
+    auto sink = ts::log::GlogFileSink::create(dir.string(), "trainscope", ts::log::Level::Info,
+                                              int64_t{1} << 20);
+    ASSERT_TRUE(sink) << sink.error();
+    std::vector<ts::log::LogRecord> written;
+    const ts::log::Level levels[] = {ts::log::Level::Info, ts::log::Level::Warning,
+                                     ts::log::Level::Error, ts::log::Level::Critical};
+    for (int i = 0; i < 8; ++i) {
+        ts::log::LogRecord r;
+        r.level = levels[i % 4];
+        r.module = i % 2 ? "ENGINE" : "DATASET";
+        r.file = "core/engine/trainer.cpp";
+        r.line = 100 + i;
+        r.function = "run";
+        r.pid = 4242;
+        r.tid = 0x3e0f + i;
+        r.program = "trainscope";
+        r.tsNs = int64_t{1700000000} * 1000000000 + int64_t{i} * 1234567000;
+        r.message = "record " + std::to_string(i) + " loss 2.30";
+        sink.value()->write(r, ts::log::formatRecord(r));
+        written.push_back(r);
+    }
+    sink.value()->flush();
+    ASSERT_FALSE(sink.value()->files().empty());
+    const std::string infoFile = sink.value()->files().front();  // holds every record >= INFO
+    ASSERT_NE(infoFile.find(".log.INFO."), std::string::npos) << infoFile;
+    auto parsed = logs::readLogFile(infoFile);
+    ASSERT_TRUE(parsed) << parsed.error();
+    expectEveryLineKept(infoFile, parsed->records);
+    EXPECT_EQ(parsed->stats.formats["glog"], 8);
+    std::vector<ts::log::LogRecord> back;
+    for (const auto& r : parsed->records)
+        if (!r.module.empty()) back.push_back(r);
+    ASSERT_EQ(back.size(), written.size());
+    for (size_t i = 0; i < back.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(back[i].level, written[i].level);
+        EXPECT_EQ(back[i].module, written[i].module);
+        EXPECT_EQ(back[i].file, written[i].file);
+        EXPECT_EQ(back[i].line, written[i].line);
+        EXPECT_EQ(back[i].function, written[i].function);
+        EXPECT_EQ(back[i].pid, written[i].pid);
+        EXPECT_EQ(back[i].tid, written[i].tid);
+        EXPECT_EQ(back[i].message, written[i].message);
+        EXPECT_EQ(back[i].tsNs, written[i].tsNs);  // microsecond precision in the line
+    }
+}
+
+// Broken input: an empty file, a truncated gzip and binary data never crash; what can be
+// read is kept, what cannot is a clear error.
+TEST(LogImporter, EmptyTruncatedAndBinaryFiles) {
+    const fs::path dir = ts::test::tempDir("logbroken");
+    std::ofstream(dir / "empty.log").close();
+    auto empty = logs::readLogFile((dir / "empty.log").string());
+    ASSERT_TRUE(empty) << empty.error();
+    EXPECT_TRUE(empty->records.empty());
+
+    std::ofstream(dir / "bin.log", std::ios::binary) << std::string(
+        "\x00\x01\xff\xfe\n\x80"
+        "abc",
+        8);
+    auto bin = logs::readLogFile((dir / "bin.log").string());
+    if (bin) {
+        for (const auto& r : bin->records) EXPECT_FALSE(r.message.empty());
+    }
+
+    // The first half of a gzip'd log: the lines before the cut are kept or an error says why.
+    const std::string plain = (dir / "big.log").string();
+    {
+        std::ofstream out(plain);
+        for (int i = 0; i < 2000; ++i)
+            out << "[INFO] ME(1,a,python):2021-01-01-12:00:00.000.000 [a.cc:1] F] line " << i
+                << "\n";
+    }
+    ASSERT_EQ(std::system(("gzip -kf " + plain).c_str()), 0);
+    const fs::path gz = plain + ".gz";
+    const auto size = fs::file_size(gz);
+    fs::resize_file(gz, size / 2);
+    auto cut = logs::readLogFile(gz.string());
+    if (cut) {
+        EXPECT_LT(cut->records.size(), 2000u);
+    } else {
+        EXPECT_FALSE(cut.error().empty());
+    }
 }

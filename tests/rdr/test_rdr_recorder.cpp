@@ -3,6 +3,7 @@
 // the reader and `trainscope-cli rdr` open what was written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -236,6 +237,56 @@ TEST(RdrCli, PrintsSummaryJsonAndErrors) {
     auto bad = ts::test::runCli({"rdr", ts::test::tempDir("rdr_cli_none").string(), "--json"});
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_NE(bad.out.find("no RDR export"), std::string::npos) << bad.out;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RdrReader, MemoryCurveLiftedToThePoolsBytesInUse) {
+    // Only the last allocations are kept: 1000 bytes were live before the first kept row.
+    const std::vector<RdrAllocRow> rows = {{"a", 100, 64, 10, 40, "freed"},
+                                           {"b", 50, 128, 20, -1, "live"}};
+    const auto curve = rdrMemoryCurve(rows, 1050);
+    ASSERT_FALSE(curve.empty());
+    EXPECT_EQ(curve.front().bytes, 1000);
+    EXPECT_EQ(curve.back().bytes, 1050);
+    EXPECT_EQ(curve.back().timeNs, 40);
+    int64_t peak = 0;
+    for (const auto& p : curve) peak = std::max(peak, p.bytes);
+    EXPECT_EQ(peak, 1150);
+    // Without the pool's figure, or when the table explains it all, nothing is added.
+    EXPECT_EQ(rdrMemoryCurve(rows).back().bytes, 50);
+    EXPECT_EQ(rdrMemoryCurve(rows, 50).front().bytes, 100);
+}
+
+TEST(RdrRecorder, FailingOpFoundInThePreviousStepAndDetailKept) {
+    const fs::path root = ts::test::tempDir("rdr_prev");
+    RunningDataRecorder r;
+    test::recordSampleRun(r, root.string(), 1);
+    r.beginStep(0, 3);
+    r.recordOp(30, "Cast", "Default/network/Cast-op0", std::string_view("[32,10]:Float32"), "");
+    r.setLastOpOutputs("[32,10]:Float16");
+    const std::string detail = "loss is NaN at epoch 0 step 3; \"quoted\"\nsecond line";
+    ASSERT_TRUE(r.exportNow(kReasonNanLoss, "Default/network/fc1/Add-op1", detail));
+    auto e = readRdrExport(root.string());
+    ASSERT_TRUE(e.ok()) << e.error();
+    EXPECT_EQ(e->detail, detail);
+    EXPECT_EQ(e->failingStep, 2);
+    EXPECT_EQ(e->failingSeqid, 21);
+    EXPECT_EQ(e->failingRow(), -1);
+    EXPECT_EQ(e->failingPreviousRow(), 1);
+    ASSERT_EQ(e->current.rows.size(), 1u);
+    EXPECT_EQ(e->current.rows[0].outputs, "[32,10]:Float16");
+    // The graph IR grows by appending (the engine observer appends op lines).
+    r.appendGraphIr("%9(Cast-op0) = Cast(%2)\n");
+    ASSERT_TRUE(r.exportNow(kReasonNanLoss, ""));
+    e = readRdrExport(root.string());
+    ASSERT_TRUE(e.ok());
+    EXPECT_NE(e->graphIr.find("Softmax-op2\n%9(Cast-op0) = Cast(%2)\n"), std::string::npos);
+    EXPECT_EQ(e->failingOp, "Default/network/Cast-op0");  // the op in flight
+    EXPECT_EQ(e->failingStep, 3);
+    EXPECT_EQ(e->detail, "");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The log views offscreen: table model, level panel (changes reach the logger at once,
-// saved defaults come back), live view (in-process records, filters, time jump, files).
+// The log views offscreen: table model, level panel (changes reach the logger at once and a
+// running engine, saved defaults come back), live view (in-process records, filters, time
+// jump, files).
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
@@ -13,9 +14,14 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <chrono>
 #include <filesystem>
+#include <regex>
+#include <thread>
 
 #include "core/log/logger.h"
+#include "core/log/memory_sinks.h"
+#include "core/run/training_job.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
@@ -226,4 +232,53 @@ TEST_F(LogsViewTest, ViewInfoAcceptsLogFiles) {
     SessionContext ctx;
     std::unique_ptr<QWidget> w(info.create(&ctx, nullptr));
     EXPECT_NE(dynamic_cast<FileViewer*>(w.get()), nullptr);
+}
+
+// The level panel drives a running engine: ENGINE set to DEBUG in the panel while a
+// training job runs on another thread makes the engine log its per-step DEBUG records from
+// then on; "(global)" again stops them.
+TEST_F(LogsViewTest, LevelPanelChangeReachesTheRunningEngine) {
+    LogLevelPanel panel;
+    auto queue = std::make_shared<ts::log::QueueSink>(1000000);
+    Logger::instance().addSink(queue);
+    ts::run::JobOptions o;
+    o.train.model = "mlp";
+    o.train.dataset = "synthetic";
+    o.train.syntheticSamples = 512;
+    o.train.batchSize = 16;
+    o.train.epochs = 1000;
+    o.train.evalAtEnd = false;
+    o.sessionPath = (ts::test::tempDir("panel_midrun") / "s.tscope").string();
+    o.rdrUseEnvironment = false;
+    ts::run::TrainingJob job(o);
+    ASSERT_TRUE(job.prepare());
+    std::thread worker([&] { job.run(); });
+    auto waitStep = [&](int64_t s) {
+        while (job.trainer().progress().step < s)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+    waitStep(3);
+    const int engineRow = static_cast<int>(SubModule::Engine);
+    const int64_t before = job.trainer().progress().step;
+    panel.moduleCombo(engineRow)->setCurrentIndex(1 + static_cast<int>(Level::Debug));
+    waitStep(before + 5);
+    panel.moduleCombo(engineRow)->setCurrentIndex(0);  // follow the global level (WARNING)
+    const int64_t after = job.trainer().progress().step;
+    waitStep(after + 5);
+    job.trainer().requestStop("test done");
+    worker.join();
+    Logger::instance().removeSink(queue.get());
+
+    const std::regex re(R"(^epoch \d+ step (\d+) loss )");
+    int debugSteps = 0;
+    for (const auto& r : queue->drain()) {
+        std::smatch m;
+        if (r.module != "ENGINE" || r.level != Level::Debug || !std::regex_search(r.message, m, re))
+            continue;
+        const int64_t step = std::stoll(m[1]);
+        EXPECT_GT(step, before);
+        EXPECT_LE(step, after + 1);
+        ++debugSteps;
+    }
+    EXPECT_GE(debugSteps, 4);
 }

@@ -62,14 +62,20 @@ TEST(RdrView, ShowsExportAndLinksFailingOpToIr) {
 
     auto* exec = view.findChild<QTableWidget*>("rdrExecOrder");
     ASSERT_EQ(exec->rowCount(), 6);  // previous + current step
-    const auto selected = exec->selectionModel()->selectedRows();
-    ASSERT_EQ(selected.size(), 1);
-    EXPECT_EQ(selected[0].row(), 4);
+    // The failing op is the current row, marked red (not selected, so the red shows).
+    EXPECT_EQ(exec->currentRow(), 4);
+    EXPECT_TRUE(exec->selectionModel()->selectedRows().isEmpty());
     EXPECT_EQ(exec->item(4, 3)->text(), "Default/network/fc1/Add-op1");
     EXPECT_NE(exec->item(4, 0)->background(), exec->item(3, 0)->background());
 
     auto* ir = view.findChild<QPlainTextEdit*>("rdrIr");
     EXPECT_EQ(ir->textCursor().selectedText(), "Default/network/fc1/Add-op1");
+    // Its IR lines are marked: the op line, then its scope line.
+    const auto marks = ir->extraSelections();
+    ASSERT_FALSE(marks.isEmpty());
+    bool opLine = false;
+    for (const auto& m : marks) opLine = opLine || m.cursor.block().text().startsWith("%1(Add)");
+    EXPECT_TRUE(opLine);
     exec->selectRow(0);  // MatMul of the previous step
     EXPECT_EQ(ir->textCursor().selectedText(), "Default/network/fc1/MatMul-op0");
     EXPECT_TRUE(view.findInIr("Softmax"));

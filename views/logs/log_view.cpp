@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -76,6 +77,9 @@ LogView::LogView(SessionContext* ctx, QWidget* parent)
     m_follow->setChecked(true);
     m_levelsButton = new QToolButton(this);
     m_levelsButton->setText(tr("Levels…"));
+    m_levelsButton->setToolTip(
+        tr("Log levels: the global level and one per sub-module; "
+           "changes apply at once, also to a running training"));
     m_levelsButton->setCheckable(true);
     bar->addWidget(m_levelCombo);
     bar->addWidget(m_moduleCombo);
@@ -138,7 +142,10 @@ LogView::LogView(SessionContext* ctx, QWidget* parent)
     connect(m_levelsButton, &QToolButton::toggled, m_levels, [this](bool on) {
         if (on) m_levels->refresh();
         m_levels->setVisible(on);
+        QSettings().setValue(QStringLiteral("logs/levelsPanelShown"), on);
     });
+    // The panel stays open across sessions once the user opened it.
+    m_levelsButton->setChecked(QSettings().value(QStringLiteral("logs/levelsPanelShown")).toBool());
     connect(m_table, &QTableView::clicked, this,
             [this](const QModelIndex& index) { jumpToRow(index.row()); });
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {

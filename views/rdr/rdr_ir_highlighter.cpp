@@ -24,6 +24,10 @@ RdrIrHighlighter::RdrIrHighlighter(QTextDocument* doc) : QSyntaxHighlighter(doc)
              "<[A-Za-z]+\\[[A-Za-z0-9]+\\][^>]*>|\\b(float|int|uint|bool|bfloat)\\d*\\b|"
              "\\b(Float|Int|UInt|Bool)\\d*\\b")),
          fmt(QColor(0x2e, 0x7d, 0x32))});
+    m_rules.push_back({QRegularExpression(QStringLiteral("^\\s*(cell)\\b")),
+                       fmt(QColor(0x00, 0x5f, 0x87), true), 1});
+    m_rules.push_back({QRegularExpression(QStringLiteral("^\\s*cell\\s+[^:]+:\\s*(\\S+)")),
+                       fmt(QColor(0x00, 0x5f, 0x87), true), 1});
     m_comment = fmt(QColor(0x80, 0x80, 0x80), false, true);
 }
 
@@ -39,4 +43,21 @@ void RdrIrHighlighter::highlightBlock(const QString& text) {
         }
     }
     if (hash >= 0) setFormat(hash, text.size() - hash, m_comment);
+}
+
+void RdrLogHighlighter::highlightBlock(const QString& text) {
+    struct Level {
+        const char* tag;
+        QColor color;
+        bool bold;
+    };
+    static const Level levels[] = {{"[CRITICAL]", QColor(160, 0, 120), true},
+                                   {"[ERROR]", QColor(210, 30, 30), true},
+                                   {"[WARNING]", QColor(200, 120, 0), false},
+                                   {"[DEBUG]", QColor(128, 128, 128), false}};
+    for (const Level& l : levels) {
+        if (!text.startsWith(QLatin1String(l.tag))) continue;
+        setFormat(0, static_cast<int>(text.size()), fmt(l.color, l.bold));
+        return;
+    }
 }

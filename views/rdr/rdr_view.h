@@ -1,9 +1,11 @@
 #pragma once
-// RdrView: one Running Data Recorder export. A summary of what failed and where, then
-// tabs: graph IR (coloured, searchable), execution order of the current and previous step
-// (failing op highlighted; selecting a row finds the op in the IR), memory in use over
-// time plus the allocation table, the last log lines and the run state. The folder is
-// read by core (ts::rdr::readRdrExport) on a background job.
+// RdrView: one Running Data Recorder export. A summary of what failed and where (reason,
+// failing op, epoch/step, the error text), then tabs: graph IR (coloured, searchable),
+// execution order of the previous and current step (failing op highlighted; selecting a
+// row finds the op in the IR; "Show in IR" jumps there), memory in use over time (ms since
+// the first recorded event) with failed allocations marked, plus the allocation table, the
+// last log lines (coloured by level) and the run state. The folder is read by core
+// (ts::rdr::readRdrExport) on a background job.
 #include <QWidget>
 
 #include "core/debug/rdr/rdr_reader.h"
@@ -11,6 +13,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QPushButton;
 class QLineEdit;
 class QPlainTextEdit;
 class QTableWidget;
@@ -39,12 +42,16 @@ private:
     void fillExecTable();
     void fillMemory();
     void onExecRowSelected();
+    void markFailingRow(int row);
 
     SessionContext* m_ctx;
     ts::rdr::RdrExport m_export;
     QLabel* m_summary;
     QTabWidget* m_tabs;
     QLineEdit* m_irSearch;
+    QLabel* m_irStatus;
+    QLabel* m_memSummary;
+    QPushButton* m_showInIr;
     QPlainTextEdit* m_ir;
     QTableWidget* m_exec;
     QCustomPlot* m_memPlot;

@@ -62,35 +62,48 @@ void writeRing(FdWriter& w, const OpRing& ring, size_t cap, const char* label) {
     }
 }
 
-// The failing op: the given name, else the last op recorded in the current step.
-void resolveFailingOp(const RunningDataRecorder::Slots& s, const char* given, char* out, size_t cap,
-                      int64_t& seqid) {
-    seqid = -1;
-    const OpRing& ring = s.rings[s.current.load()];
+// Looks `name` up (scope name or op type) in `ring`, newest first; its seqid or -1.
+int64_t findOp(const OpRing& ring, size_t cap, const char* name) {
     const uint64_t count = ring.count.load(std::memory_order_acquire);
-    const uint64_t kept = count < s.opCap ? count : s.opCap;
+    const uint64_t kept = count < cap ? count : cap;
+    for (uint64_t i = 0; i < kept; ++i) {
+        const OpSlot& o = ring.slots[(count - 1 - i) % cap];
+        if (std::strcmp(o.scope, name) == 0 || std::strcmp(o.op, name) == 0) return o.seqid;
+    }
+    return -1;
+}
+
+// The failing op: the given name (found in the current step, else the previous one), else
+// the last op recorded in the current step. `step` is the step it was found in (-1: none).
+void resolveFailingOp(const RunningDataRecorder::Slots& s, const char* given, char* out, size_t cap,
+                      int64_t& seqid, int64_t& step) {
+    seqid = -1;
+    step = -1;
+    const int cur = s.current.load();
+    const OpRing& ring = s.rings[cur];
     if (given && *given) {
         copyField(out, cap, given, std::strlen(given), true);
-        for (uint64_t i = 0; i < kept; ++i) {
-            const OpSlot& o = ring.slots[(count - 1 - i) % s.opCap];
-            if (std::strcmp(o.scope, out) == 0 || std::strcmp(o.op, out) == 0) {
-                seqid = o.seqid;
-                break;
-            }
+        if ((seqid = findOp(ring, s.opCap, out)) >= 0) {
+            step = ring.step.load();
+        } else if ((seqid = findOp(s.rings[1 - cur], s.opCap, out)) >= 0) {
+            step = s.rings[1 - cur].step.load();
         }
         return;
     }
     out[0] = '\0';
-    if (kept == 0) return;
+    const uint64_t count = ring.count.load(std::memory_order_acquire);
+    if (count == 0) return;
     const OpSlot& last = ring.slots[(count - 1) % s.opCap];
     const char* name = last.scope[0] ? last.scope : last.op;
     copyField(out, cap, name, std::strlen(name), true);
     seqid = last.seqid;
+    step = ring.step.load();
 }
 
 }  // namespace
 
-bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp, int signal) {
+bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp, const char* detail,
+                                      int signal) {
     const Slots& s = *m_slots;
     const char* dir = s.exportDir;
     if (!makeDirs(dir)) return false;
@@ -176,8 +189,8 @@ bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp,
     }
 
     char failing[sizeof(OpSlot::scope)];
-    int64_t failingSeq = -1;
-    resolveFailingOp(s, failingOp, failing, sizeof(failing), failingSeq);
+    int64_t failingSeq = -1, failingStep = -1;
+    resolveFailingOp(s, failingOp, failing, sizeof(failing), failingSeq, failingStep);
     struct timespec now {};
     ::clock_gettime(CLOCK_REALTIME, &now);
     const int64_t nowNs = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
@@ -187,7 +200,9 @@ bool RunningDataRecorder::writeExport(const char* reason, const char* failingOp,
     FdWriter w(fd);
     w.str("{\n  \"format\": \"trainscope-rdr\",\n  \"version\": 1,\n  \"reason\": ");
     w.jsonString(reason).str(",\n  \"failing_op\": ").jsonString(failing);
-    w.str(",\n  \"failing_seqid\": ").i64(failingSeq).str(",\n  \"signal\": ");
+    w.str(",\n  \"failing_seqid\": ").i64(failingSeq);
+    w.str(",\n  \"failing_step\": ").i64(failingStep);
+    w.str(",\n  \"detail\": ").jsonString(detail ? detail : "").str(",\n  \"signal\": ");
     if (signal)
         w.i64(signal);
     else

@@ -145,6 +145,8 @@ Status parseIndex(const std::string& text, RdrExport& e) {
     e.failingOp = jsonStr(d, "failing_op");
     e.time = jsonStr(d, "time");
     e.failingSeqid = jsonInt(d, "failing_seqid", -1);
+    e.failingStep = jsonInt(d, "failing_step", -1);
+    e.detail = jsonStr(d, "detail");
     e.signal = jsonInt(d, "signal", 0);
     e.epoch = jsonInt(d, "epoch", -1);
     e.step = jsonInt(d, "step", -1);
@@ -179,15 +181,26 @@ void collectRanks(const fs::path& dir, std::vector<fs::path>& out) {
 
 }  // namespace
 
-int RdrExport::failingRow() const {
-    if (failingSeqid >= 0)
-        for (size_t i = current.rows.size(); i-- > 0;)
-            if (current.rows[i].seqid == failingSeqid) return static_cast<int>(i);
-    if (!failingOp.empty())
-        for (size_t i = current.rows.size(); i-- > 0;)
-            if (current.rows[i].scope == failingOp || current.rows[i].op == failingOp)
-                return static_cast<int>(i);
+namespace {
+int findRow(const std::vector<RdrOpRow>& rows, int64_t seqid, const std::string& name) {
+    if (seqid >= 0)
+        for (size_t i = rows.size(); i-- > 0;)
+            if (rows[i].seqid == seqid) return static_cast<int>(i);
+    if (!name.empty())
+        for (size_t i = rows.size(); i-- > 0;)
+            if (rows[i].scope == name || rows[i].op == name) return static_cast<int>(i);
     return -1;
+}
+}  // namespace
+
+int RdrExport::failingRow() const {
+    if (failingStep >= 0 && failingStep != current.step && failingStep == previous.step) return -1;
+    return findRow(current.rows, failingSeqid, failingOp);
+}
+
+int RdrExport::failingPreviousRow() const {
+    if (failingStep < 0 || failingStep != previous.step || failingStep == current.step) return -1;
+    return findRow(previous.rows, failingSeqid, failingOp);
 }
 
 std::vector<std::string> findRdrFolders(const std::string& path) {
@@ -214,7 +227,7 @@ std::vector<std::string> findRdrFolders(const std::string& path) {
     return out;
 }
 
-std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows) {
+std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows, int64_t endInUse) {
     std::vector<std::pair<int64_t, int64_t>> events;
     for (const auto& r : rows) {
         if (r.status == "FAILED") continue;
@@ -232,6 +245,12 @@ std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows)
             out.back().bytes = live;
         else
             out.push_back({t, live});
+    }
+    const int64_t base = endInUse >= 0 && endInUse > live ? endInUse - live : 0;
+    if (base > 0) {
+        if (!out.empty()) out.insert(out.begin(), {out.front().timeNs, 0});
+        for (size_t i = 1; i < out.size(); ++i) out[i].bytes += base;
+        if (!out.empty()) out.front().bytes = base;
     }
     return out;
 }

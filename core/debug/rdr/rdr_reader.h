@@ -34,7 +34,9 @@ struct RdrExport {
     std::string folder;  // the rdr folder that was read
     // rdr_index.json
     std::string reason, failingOp, time;
+    std::string detail;  // the error text (exception message, stop reason); may be empty
     int64_t failingSeqid = -1, signal = 0, epoch = -1, step = -1, timeNs = 0, rankId = 0, pid = 0;
+    int64_t failingStep = -1;  // the step whose order holds the failing op (-1: unknown)
     int mode = 0;
     std::vector<std::string> files;
     // the files
@@ -47,8 +49,12 @@ struct RdrExport {
     std::string runConfig;                        // the run's config JSON text
     std::vector<std::string> problems;            // "exec_order.txt: missing", ...
 
-    /// Row index of the failing op in current.rows (seqid first, then name), or -1.
+    /// Row index of the failing op in current.rows (seqid first, then name), or -1; -1 too
+    /// when the index says the op is in the previous step.
     int failingRow() const;
+    /// Row index of the failing op in previous.rows when the index places it in the
+    /// previous step (failing_step), else -1.
+    int failingPreviousRow() const;
 };
 
 /// Export folders under `path`: the folder itself when it holds rdr_index.json (or the
@@ -67,7 +73,10 @@ struct RdrMemoryPoint {
 };
 
 /// Bytes in use over time from the allocation table (allocations add, frees subtract,
-/// failed allocations add nothing), sorted by time; counts only the rows kept.
-std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows);
+/// failed allocations add nothing), sorted by time. The table keeps only the last
+/// allocations: with `endInUse` >= 0 (the pool's bytes in use at the export) the curve is
+/// lifted by what was live before the first kept row, so it ends at `endInUse`.
+std::vector<RdrMemoryPoint> rdrMemoryCurve(const std::vector<RdrAllocRow>& rows,
+                                           int64_t endInUse = -1);
 
 }  // namespace ts::rdr

@@ -71,6 +71,7 @@ void RunningDataRecorder::reset() {
         r.step = -1;
     }
     s.allocCount = 0;
+    m_allocAt.clear();
     s.logCount = 0;
     s.irLen = 0;
     s.runStateActive = -1;
@@ -89,6 +90,18 @@ void RunningDataRecorder::setGraphIr(const std::string& irText) {
     s.irLen = 0;
     s.irActive = next;
     s.irLen = n;
+}
+
+void RunningDataRecorder::appendGraphIr(std::string_view irText) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const size_t len = s.irLen.load();
+    const size_t n = std::min(irText.size(), s.irCap - len);
+    if (n == 0) return;
+    char* buf = s.ir[s.irActive.load()].get();
+    std::memcpy(buf + len, irText.data(), n);
+    buf[len + n] = '\0';
+    s.irLen.store(len + n, std::memory_order_release);
 }
 
 void RunningDataRecorder::beginStep(int64_t epoch, int64_t step) {
@@ -117,17 +130,33 @@ void RunningDataRecorder::recordOp(int64_t seqid, const std::string& opType,
         if (!out.empty()) out += ' ';
         out += shapeText(o);
     }
+    recordOp(seqid, std::string_view(opType), std::string_view(scopeName), in, out);
+}
+
+void RunningDataRecorder::recordOp(int64_t seqid, std::string_view opType,
+                                   std::string_view scopeName, std::string_view inputsText,
+                                   std::string_view outputsText) {
     std::lock_guard lock(m_mutex);
     auto& s = *m_slots;
     OpRing& ring = s.rings[s.current.load()];
     const uint64_t n = ring.count.load();
     OpSlot& slot = ring.slots[n % s.opCap];
     slot.seqid = seqid;
-    copy(slot.op, sizeof(slot.op), opType);
-    copy(slot.scope, sizeof(slot.scope), scopeName);
-    copy(slot.inputs, sizeof(slot.inputs), in);
-    copy(slot.outputs, sizeof(slot.outputs), out);
+    copyField(slot.op, sizeof(slot.op), opType.data(), opType.size(), true);
+    copyField(slot.scope, sizeof(slot.scope), scopeName.data(), scopeName.size(), true);
+    copyField(slot.inputs, sizeof(slot.inputs), inputsText.data(), inputsText.size(), true);
+    copyField(slot.outputs, sizeof(slot.outputs), outputsText.data(), outputsText.size(), true);
     ring.count.store(n + 1, std::memory_order_release);
+}
+
+void RunningDataRecorder::setLastOpOutputs(std::string_view outputsText) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    OpRing& ring = s.rings[s.current.load()];
+    const uint64_t n = ring.count.load();
+    if (n == 0) return;
+    OpSlot& slot = ring.slots[(n - 1) % s.opCap];
+    copyField(slot.outputs, sizeof(slot.outputs), outputsText.data(), outputsText.size(), true);
 }
 
 void RunningDataRecorder::recordAlloc(const std::string& tensorName, uint64_t bytes,
@@ -143,6 +172,7 @@ void RunningDataRecorder::recordAlloc(const std::string& tensorName, uint64_t by
     a.freeNs = -1;
     a.status = kAllocLive;
     s.allocCount.store(n + 1, std::memory_order_release);
+    m_allocAt[offset] = n;
 }
 
 void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t offset,
@@ -152,6 +182,23 @@ void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t off
     std::lock_guard lock(m_mutex);
     auto& s = *m_slots;
     const uint64_t n = s.allocCount.load();
+    if (auto it = m_allocAt.find(offset); it != m_allocAt.end()) {
+        const uint64_t seq = it->second;
+        AllocSlot& a = s.allocs[seq % s.allocCap];
+        const bool kept = seq + s.allocCap >= n && a.offset == offset;
+        if (kept && a.status == kAllocLive && (name[0] == '\0' || std::strcmp(a.name, name) == 0)) {
+            a.freeNs = timeNs;
+            a.status = kAllocFreed;
+            m_allocAt.erase(it);
+            return;
+        }
+        if (!kept || name[0] == '\0') {
+            m_allocAt.erase(it);  // its row left the table, or it was freed already
+            return;
+        }
+    }
+    if (name[0] == '\0') return;
+    // A named free that is not the latest allocation at this offset: look further back.
     const uint64_t kept = std::min<uint64_t>(n, s.allocCap);
     for (uint64_t i = 0; i < kept; ++i) {
         AllocSlot& a = s.allocs[(n - 1 - i) % s.allocCap];
@@ -161,6 +208,17 @@ void RunningDataRecorder::recordFree(const std::string& tensorName, uint64_t off
             return;
         }
     }
+}
+
+void RunningDataRecorder::renameAlloc(uint64_t offset, std::string_view tensorName) {
+    std::lock_guard lock(m_mutex);
+    auto& s = *m_slots;
+    const auto it = m_allocAt.find(offset);
+    if (it == m_allocAt.end()) return;
+    const uint64_t seq = it->second;
+    AllocSlot& a = s.allocs[seq % s.allocCap];
+    if (seq + s.allocCap < s.allocCount.load() || a.offset != offset) return;
+    copyField(a.name, sizeof(a.name), tensorName.data(), tensorName.size(), true);
 }
 
 void RunningDataRecorder::recordAllocFailure(const std::string& tensorName, uint64_t bytes,
@@ -211,10 +269,12 @@ void RunningDataRecorder::setRunState(const std::string& configJson, int64_t epo
     s.step = step;
 }
 
-Status RunningDataRecorder::exportNow(const std::string& reason, const std::string& failingOp) {
+Status RunningDataRecorder::exportNow(const std::string& reason, const std::string& failingOp,
+                                      const std::string& detail) {
     std::lock_guard lock(m_mutex);
     if (!m_slots->enabled) return Error{"RDR is disabled; nothing exported"};
-    if (!writeExport(reason.c_str(), failingOp.c_str(), 0))
+    copyField(m_slots->detail, sizeof(m_slots->detail), detail.data(), detail.size(), false);
+    if (!writeExport(reason.c_str(), failingOp.c_str(), m_slots->detail, 0))
         return Error{std::string("RDR export to ") + m_slots->exportDir +
                      " failed: " + std::strerror(errno)};
     ++m_exports;
@@ -222,9 +282,9 @@ Status RunningDataRecorder::exportNow(const std::string& reason, const std::stri
 }
 
 Status RunningDataRecorder::onRunEnd(bool abnormal, const std::string& reason,
-                                     const std::string& failingOp) {
+                                     const std::string& failingOp, const std::string& detail) {
     if (!config().exportsOn(abnormal)) return {};
-    return exportNow(reason, failingOp);
+    return exportNow(reason, failingOp, detail);
 }
 
 }  // namespace ts::rdr

@@ -14,6 +14,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/common/result.h"
@@ -66,6 +68,8 @@ public:
 
     /// The model's graph as readable IR text (cells, ops, shapes, dtypes, parameters).
     void setGraphIr(const std::string& irText);
+    /// Appends to the graph IR text (what passes RdrLimits::irBytes is cut).
+    void appendGraphIr(std::string_view irText);
     /// Starts a step: the current step's op order becomes the previous one.
     void beginStep(int64_t epoch, int64_t step);
     /// An op about to execute. Record it before running it: on a fatal signal the last
@@ -73,11 +77,21 @@ public:
     void recordOp(int64_t seqid, const std::string& opType, const std::string& scopeName,
                   const std::vector<RdrTensorDesc>& inputs,
                   const std::vector<std::vector<int64_t>>& outputShapes);
+    /// The same with inputs and outputs already formatted ("[32,784]:Float32 [784,10]:Float32",
+    /// "[32,10]"); the engine observer's fast path.
+    void recordOp(int64_t seqid, std::string_view opType, std::string_view scopeName,
+                  std::string_view inputsText, std::string_view outputsText);
+    /// Sets the outputs of the op recorded last in the current step (known once it ran).
+    void setLastOpOutputs(std::string_view outputsText);
     /// A tensor allocation in the memory pool at `timeNs` (any monotonic clock in ns).
     void recordAlloc(const std::string& tensorName, uint64_t bytes, uint64_t offset,
                      int64_t timeNs);
-    /// Frees the latest live allocation of this tensor/offset; unknown frees are ignored.
+    /// Frees the latest live allocation of this tensor/offset (an empty name matches any
+    /// tensor at that offset); unknown frees are ignored.
     void recordFree(const std::string& tensorName, uint64_t offset, int64_t timeNs);
+    /// Renames the latest allocation at `offset` (e.g. once an op ran and it is known to be
+    /// the op's output rather than a workspace); unknown offsets are ignored.
+    void renameAlloc(uint64_t offset, std::string_view tensorName);
     /// An allocation that failed (kept in the table with status FAILED).
     void recordAllocFailure(const std::string& tensorName, uint64_t bytes, int64_t timeNs);
     void setPoolTotals(uint64_t inUse, uint64_t peak, uint64_t capacity);
@@ -87,12 +101,16 @@ public:
     void setRunState(const std::string& configJson, int64_t epoch, int64_t step, double loss,
                      double lossScale);
 
-    /// Writes the export now (any thread). `failingOp` empty = the last recorded op.
+    /// Writes the export now (any thread). `failingOp` empty = the last recorded op; else a
+    /// scope name or op type, looked up in the current step, then the previous one.
+    /// `detail`: the error text (exception message, stop reason), kept in the index.
     /// Error when disabled or a file cannot be written. Overwrites a previous export.
-    Status exportNow(const std::string& reason, const std::string& failingOp);
+    Status exportNow(const std::string& reason, const std::string& failingOp,
+                     const std::string& detail = {});
     /// Applies the mode at the end of a run: exports when the config says this end is
     /// exported (abnormal: always; normal: mode 2); success without writing otherwise.
-    Status onRunEnd(bool abnormal, const std::string& reason, const std::string& failingOp);
+    Status onRunEnd(bool abnormal, const std::string& reason, const std::string& failingOp,
+                    const std::string& detail = {});
     /// Number of exports written by this recorder (tests, UI).
     int exportCount() const { return m_exports.load(); }
 
@@ -110,13 +128,16 @@ private:
     friend void rdrSignalExport(RunningDataRecorder& r, int sig);
     void renderExportDir();
     // Async-signal-safe: writes all files with plain syscalls; false when a write failed.
-    bool writeExport(const char* reason, const char* failingOp, int signal);
+    bool writeExport(const char* reason, const char* failingOp, const char* detail, int signal);
 
     mutable std::mutex m_mutex;
     RdrConfig m_config;
     RdrLimits m_limits;
     std::unique_ptr<Slots> m_slots;
     std::atomic<int> m_exports{0};
+    // offset -> sequence number of the latest allocation there (frees and renames find
+    // their row without scanning the table; not used by the signal handler).
+    std::unordered_map<uint64_t, uint64_t> m_allocAt;
     bool m_handlersInstalled = false;
 };
 

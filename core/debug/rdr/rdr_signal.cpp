@@ -18,6 +18,19 @@ struct sigaction g_previous[3];
 alignas(16) char g_altStack[kAltStackSize];
 volatile sig_atomic_t g_inHandler = 0;
 
+const char* signalDetail(int sig) {
+    switch (sig) {
+        case SIGSEGV:
+            return "the process received SIGSEGV (invalid memory access) and was terminated";
+        case SIGABRT:
+            return "the process received SIGABRT (abort) and was terminated";
+        case SIGFPE:
+            return "the process received SIGFPE (arithmetic error) and was terminated";
+        default:
+            return "the process received a fatal signal";
+    }
+}
+
 const char* signalReason(int sig) {
     switch (sig) {
         case SIGSEGV:
@@ -46,7 +59,7 @@ void fatalHandler(int sig) {
 }  // namespace
 
 void rdrSignalExport(RunningDataRecorder& r, int sig) {
-    if (r.m_slots->enabled.load()) r.writeExport(signalReason(sig), "", sig);
+    if (r.m_slots->enabled.load()) r.writeExport(signalReason(sig), "", signalDetail(sig), sig);
 }
 
 void RunningDataRecorder::installFatalSignalHandlers() {

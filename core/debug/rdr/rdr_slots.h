@@ -65,6 +65,7 @@ struct RunningDataRecorder::Slots {
     std::atomic<int> mode{1};
     std::atomic<int> rankId{0};
     char exportDir[4096] = {0};
+    char detail[2048] = {0};  // error text of the export being written
 };
 
 }  // namespace ts::rdr
