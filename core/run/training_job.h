@@ -22,6 +22,7 @@ class RunRecorder;
 }
 namespace ts::debug {
 class DebugJob;
+}
 namespace ts::rdr {
 class RdrRun;
 }
