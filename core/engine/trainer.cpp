@@ -18,24 +18,26 @@ double nowS() {
         .count();
 }
 
-/// Installs the trainer's pool, dispatcher and AMP level on this thread for a scope.
+/// Installs the trainer's pool, dispatcher and AMP level on this thread for a scope and puts
+/// back what was there before (scopes nest: run() -> prepare() / evaluate()).
 class ThreadContext {
 public:
-    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp) : m_amp(ampLevel()) {
-        MemoryPool::install(&pool);
-        Dispatcher::install(&d);
+    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp)
+        : m_amp(ampLevel()), m_pool(MemoryPool::install(&pool)), m_d(Dispatcher::install(&d)) {
         setAmpLevel(amp);
     }
     ~ThreadContext() {
         setAmpLevel(m_amp);
-        Dispatcher::install(nullptr);
-        MemoryPool::install(nullptr);
+        Dispatcher::install(m_d);
+        MemoryPool::install(m_pool);
     }
     ThreadContext(const ThreadContext&) = delete;
     ThreadContext& operator=(const ThreadContext&) = delete;
 
 private:
     AmpLevel m_amp;
+    MemoryPool* m_pool;
+    Dispatcher* m_d;
 };
 
 std::unique_ptr<DataPipeline> makePipeline(ArrayDataset ds, int64_t batch, bool drop) {
