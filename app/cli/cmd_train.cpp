@@ -1,7 +1,7 @@
-// trainscope-cli train: runs the engine headless (same Trainer as the GUI's Training panel),
-// records the run and its scalars into a session, and prints
+// trainscope-cli train: runs the engine headless through the same ts::run::TrainingJob as the
+// studio's Training panel, records the run and its scalars into a session, and prints
 // {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
-//  "eval":{"accuracy","loss","precision","recall","f1"}} with --json.
+//  "eval":{"accuracy","loss","precision","recall","f1"}, ...} with --json.
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -34,11 +34,14 @@ int64_t parseInt(const Args& args, const std::string& name, int64_t fallback, in
     return static_cast<int64_t>(d);
 }
 
-int runTrain(const Args& args) {
+engine::TrainConfig trainConfig(const Args& args) {
     engine::TrainConfig c;
     c.model = args.valueOr("model", "mlp");
     c.dataset = args.valueOr("dataset", "fashion-mnist");
     c.datasetDir = args.valueOr("data-dir", "");
+    c.csvPath = args.valueOr("csv", "");
+    c.csvTestPath = args.valueOr("csv-test", "");
+    c.csvLabel = args.valueOr("label-column", "label");
     c.epochs = static_cast<int>(parseInt(args, "epochs", 1, 1));
     c.batchSize = parseInt(args, "batch-size", 64, 1);
     c.optimizer = args.valueOr("optimizer", "sgd");
@@ -47,25 +50,35 @@ int runTrain(const Args& args) {
     c.nesterov = args.has("nesterov");
     c.weightDecay = parseNumber(args, "weight-decay", 0.0);
     c.lrSchedule = args.valueOr("lr-schedule", "constant");
+    c.lrStepEpochs = parseInt(args, "lr-step-epochs", 1, 1);
+    c.lrGamma = parseNumber(args, "lr-gamma", 0.1);
     c.clipNorm = parseNumber(args, "clip-norm", 0.0);
     c.seed = static_cast<uint64_t>(parseInt(args, "seed", 1, 0));
     c.amp = args.valueOr("amp", "O0");
-    c.lossScale = args.valueOr("loss-scale", "none");
+    c.lossScale = args.valueOr("loss-scale", "auto");
     c.numShards = parseInt(args, "num-shards", 1, 1);
     c.shardId = parseInt(args, "shard-id", 0, 0);
     c.limitSteps = parseInt(args, "limit-steps", 0, 0);
     c.syntheticSamples = parseInt(args, "synthetic-samples", 2048, 1);
     c.evalLimit = parseInt(args, "eval-limit", 0, 0);
     c.evalEachEpoch = args.has("eval-each-epoch");
-    c.memReuse = args.valueOr("mem-reuse", "on") != "off";
+    const std::string reuse = args.valueOr("mem-reuse", "on");
+    if (reuse != "on" && reuse != "off") throw CliError{"--mem-reuse: on or off"};
+    c.memReuse = reuse == "on";
+    c.threads = static_cast<int>(parseInt(args, "threads", 0, 0));
     c.resumeFrom = args.valueOr("resume", "");
+    return c;
+}
+
+int runTrain(const Args& args) {
     run::JobOptions o;
-    o.train = c;
+    o.train = trainConfig(args);
     o.sessionPath = args.valueOr("output", "");
     if (o.sessionPath.empty())
         throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
+    o.runName = args.valueOr("name", "");
     if (!args.json) {
-        o.printEvery = 100;
+        o.printEvery = parseInt(args, "print-every", 100, 0);
         o.print = [](const std::string& line) { std::cerr << line << "\n"; };
     }
     o.tensorboardDir = args.valueOr("tensorboard-dir", "");
@@ -73,6 +86,14 @@ int runTrain(const Args& args) {
     o.saveSteps = parseInt(args, "save-steps", 0, 0);
     o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
     o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+    o.saveBestMetric = args.valueOr("save-best", "");
+    if (args.has("early-stop-patience") || args.has("early-stop-loss")) {
+        o.earlyStop = true;
+        o.earlyStopMonitor = args.valueOr("early-stop-monitor", "loss");
+        o.earlyStopPatience = static_cast<int>(parseInt(args, "early-stop-patience", 3, 1));
+        o.earlyStopLossThreshold = parseNumber(args, "early-stop-loss", 0.0);
+    }
+    o.stopAfterSeconds = parseNumber(args, "stop-after", 0.0);
 
     run::TrainingJob job(std::move(o));
     if (auto s = job.prepare(); !s) throw CliError{s.error()};
@@ -85,47 +106,65 @@ int runTrain(const Args& args) {
         std::cout << "status: " << r.status << " (" << r.reason << ")\nepochs: " << r.epochs
                   << "  steps: " << r.steps << "\nsamples/s: " << r.samplesPerS
                   << "  train seconds: " << r.trainSeconds << "\nfinal loss: " << r.finalLoss
-                  << "\nrun: " << job.runId() << "\n";
+                  << "\npeak memory: " << r.peakBytes << " bytes\nrun: " << job.runId() << "\n";
         for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
             if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
+        for (const auto& c : job.checkpoints()) std::cout << "checkpoint: " << c << "\n";
     }
     return r.status == "failed" ? 1 : 0;
 }
 
 }  // namespace
 
-TS_CLI_COMMAND("train", "Train a model with the built-in engine and record the run in a session",
-               "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
-               "--optimizer sgd|adam --lr X --seed S -o SESSION [--json]",
-               {{"model", true, "mlp | lenet5"},
-                {"dataset", true, "fashion-mnist | synthetic"},
-                {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
-                {"epochs", true, "epochs to train"},
-                {"batch-size", true, "batch size"},
-                {"optimizer", true, "sgd | adam"},
-                {"lr", true, "learning rate"},
-                {"momentum", true, "SGD momentum (default 0.9)"},
-                {"nesterov", false, "Nesterov momentum"},
-                {"weight-decay", true, "L2 weight decay"},
-                {"lr-schedule", true, "constant | step | cosine"},
-                {"clip-norm", true, "clip gradients to this global norm"},
-                {"seed", true, "random seed (same seed, same loss curve)"},
-                {"output", true, "(-o) session file to record the run in"},
-                {"amp", true, "O0 | O1 | O2"},
-                {"loss-scale", true, "static:N | dynamic"},
-                {"num-shards", true, "data shards"},
-                {"shard-id", true, "this run's shard"},
-                {"checkpoint-dir", true, "save checkpoints here"},
-                {"save-steps", true, "checkpoint every N steps"},
-                {"save-epochs", true, "checkpoint every N epochs (default 1)"},
-                {"keep", true, "checkpoints to keep (default 5)"},
-                {"resume", true, "checkpoint to resume from"},
-                {"limit-steps", true, "stop after N global steps"},
-                {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
-                {"eval-limit", true, "evaluate on at most N test samples"},
-                {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
-                {"mem-reuse", true, "on | off"},
-                {"tensorboard-dir", true, "also write a TensorBoard event file here"}},
-               &runTrain, 0, 0);
+TS_CLI_COMMAND(
+    "train", "Train a model with the built-in engine and record the run in a session",
+    "--model mlp|lenet5 --dataset fashion-mnist|synthetic|csv --epochs N --batch-size B "
+    "--optimizer sgd|adam --lr X [--momentum M] [--weight-decay W] --seed S -o SESSION "
+    "[--amp O0|O1|O2] [--loss-scale static:N|dynamic] [--checkpoint-dir D] [--resume CKPT] "
+    "[--json]",
+    {{"model", true, "mlp | lenet5"},
+     {"dataset", true, "fashion-mnist | synthetic | csv (default fashion-mnist)"},
+     {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
+     {"csv", true, "csv dataset: training file (header row, numeric columns)"},
+     {"csv-test", true, "csv dataset: evaluation file (default: the training file)"},
+     {"label-column", true, "csv dataset: the class column (default label)"},
+     {"epochs", true, "epochs to train"},
+     {"batch-size", true, "batch size"},
+     {"optimizer", true, "sgd | adam"},
+     {"lr", true, "learning rate"},
+     {"momentum", true, "SGD momentum (default 0.9)"},
+     {"nesterov", false, "Nesterov momentum"},
+     {"weight-decay", true, "L2 weight decay"},
+     {"lr-schedule", true, "constant | step | cosine"},
+     {"lr-step-epochs", true, "step schedule: decay every N epochs (default 1)"},
+     {"lr-gamma", true, "step schedule: decay factor (default 0.1)"},
+     {"clip-norm", true, "clip gradients to this global norm"},
+     {"seed", true, "random seed (same seed, same loss curve)"},
+     {"output", true, "(-o) session file to record the run in"},
+     {"name", true, "run name (default '<model> on <dataset>')"},
+     {"amp", true, "O0 | O1 | O2 (float16 rounding of matmul/conv inputs; O2 also outputs)"},
+     {"loss-scale", true, "none | static:N | dynamic | auto (dynamic at O1/O2)"},
+     {"num-shards", true, "data shards"},
+     {"shard-id", true, "this run's shard"},
+     {"checkpoint-dir", true, "save checkpoints here"},
+     {"save-steps", true, "checkpoint every N steps"},
+     {"save-epochs", true, "checkpoint every N epochs (default 1)"},
+     {"keep", true, "checkpoints to keep (default 5)"},
+     {"save-best", true,
+      "keep <checkpoint-dir>/best.ckpt by this eval metric (accuracy, loss, ...)"},
+     {"resume", true, "checkpoint to resume from"},
+     {"early-stop-patience", true, "stop when the monitored value has not improved for N epochs"},
+     {"early-stop-monitor", true, "loss (epoch-mean train loss) or an eval metric"},
+     {"early-stop-loss", true, "stop once the step loss falls below this"},
+     {"stop-after", true, "stop after this many seconds of training"},
+     {"limit-steps", true, "stop after N global steps"},
+     {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
+     {"eval-limit", true, "evaluate on at most N test samples"},
+     {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
+     {"mem-reuse", true, "on | off (memory pool block reuse)"},
+     {"threads", true, "intra-op threads (default: TS_NUM_THREADS or the core count)"},
+     {"print-every", true, "print the loss every N steps without --json (default 100)"},
+     {"tensorboard-dir", true, "also write a TensorBoard event file here"}},
+    &runTrain, 0, 0);
 
 }  // namespace ts::cli

@@ -148,7 +148,11 @@ void SummaryCollector::stepEnd(RunContext& ctx) {
     scalar("train/loss", a.cur_step_num, a.net_outputs);
     scalar("lr", a.cur_step_num, a.lr);
     scalar("loss_scale", a.cur_step_num, a.loss_scale);
-    if (a.overflow) scalar("overflow", a.cur_step_num, 1.0);
+    if (a.overflow) {
+        scalar("overflow", a.cur_step_num, 1.0);
+        // The step ran with the scale before it was lowered.
+        if (m_rec) m_rec->addOverflow(a.cur_step_num, a.loss_scale_used);
+    }
 }
 
 void SummaryCollector::epochEnd(RunContext& ctx) {

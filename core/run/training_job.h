@@ -12,13 +12,15 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/common/result.h"
 #include "core/engine/trainer.h"
 
 namespace ts::engine {
+class ModelCheckpoint;
 class RunRecorder;
-}
+}  // namespace ts::engine
 
 namespace ts::run {
 
@@ -31,11 +33,14 @@ struct JobOptions {
     int64_t printEvery = 0;
     std::function<void(const std::string&)> print;
 
-    // ModelCheckpoint (off when checkpointDir is empty).
+    // ModelCheckpoint (off when checkpointDir is empty and saveOnStop is false). It also saves
+    // the state the run ends in (completed or stopped), so a stopped run can be resumed.
     std::string checkpointDir;
     int64_t saveSteps = 0;
     int saveEpochs = 1;
     int keepCheckpoints = 5;
+    // Save the end state even without a checkpointDir (then in defaultCheckpointDir()).
+    bool saveOnStop = false;
 
     // SummaryCollector's TensorBoard event file (off when empty).
     std::string tensorboardDir;
@@ -46,8 +51,8 @@ struct JobOptions {
     int earlyStopPatience = 3;
     double earlyStopMinDelta = 0.0;
     double earlyStopLossThreshold = 0.0;
-    double stopAfterSeconds = 0.0;      // 0 = off
-    std::string saveBestMetric;         // "" = off; needs evalEachEpoch and checkpointDir
+    double stopAfterSeconds = 0.0;  // 0 = off
+    std::string saveBestMetric;     // "" = off; needs evalEachEpoch and checkpointDir
 };
 
 class TrainingJob {
@@ -69,15 +74,25 @@ public:
     const JobOptions& options() const { return m_options; }
     /// The run's id in the session (0 before prepare()).
     int64_t runId() const;
-    /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
-    /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "overflow_steps", "warnings"}.
+    /// Where checkpoints go: options().checkpointDir, or "<session>-checkpoints/run-<id>"
+    /// beside the session file when only saveOnStop asked for them ("" before prepare()).
+    std::string checkpointDir() const;
+    /// Checkpoint files the run kept, oldest first (call once run() has returned).
+    std::vector<std::string> checkpoints() const;
+    /// The result as the CLI prints it with --json and the session keeps in runs.summary:
+    /// {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
+    /// "eval":{"accuracy","loss","precision","recall","f1"}} as the issue lists, then "run_id",
+    /// "overflow_steps", "memory":{"peak_bytes","reserved_bytes"}, "per_class":{"precision",
+    /// "recall","f1": [one per class]}, "confusion_matrix": [[row per true class]],
+    /// "checkpoints": [...] and "warnings".
     std::string summaryJson(const engine::TrainResult& r) const;
 
 private:
     JobOptions m_options;
     std::unique_ptr<engine::Trainer> m_trainer;
     std::unique_ptr<engine::RunRecorder> m_recorder;
+    std::shared_ptr<engine::ModelCheckpoint> m_checkpoint;
+    std::string m_checkpointDir;
     bool m_prepared = false;
 };
 

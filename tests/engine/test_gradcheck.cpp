@@ -1,6 +1,7 @@
 // Finite-difference gradient checks for every differentiable op of the engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -125,11 +126,26 @@ TEST(GradCheck, Conv2dStridePaddingSame) {
     EXPECT_EQ(ops::conv2d(x, randn({2, 1, 5, 5}, 31), Tensor(), same).shape(), (Shape{1, 2, 3, 3}));
     gradCheck("Conv2D same", {x, randn({2, 1, 5, 5}, 31)},
               [same](auto& in) { return ops::conv2d(in[0], in[1], Tensor(), same); });
+    // A batch of several samples, split over the intra-op pool, with bias and 'same' stride 1.
+    ops::Conv2dOptions same1;
+    same1.padSame = true;
+    gradCheck("Conv2D batch", {randn({3, 2, 5, 4}, 41), randn({2, 2, 3, 3}, 42), randn({2}, 43)},
+              [same1](auto& in) { return ops::conv2d(in[0], in[1], in[2], same1); });
 }
 
 TEST(GradCheck, Pooling) {
     gradCheck("MaxPool", {randn({1, 2, 4, 4}, 32)},
               [](auto& in) { return ops::maxPool2d(in[0], 2, 2); });
+    // Overlapping windows: distinct values 0.25 apart, so no finite-difference nudge (at most
+    // 1% of a value) changes which element is a window's maximum.
+    Tensor distinct = Tensor::empty({1, 2, 7, 7});  // values in [-12, 12.25]
+    std::vector<int> order(static_cast<size_t>(distinct.numel()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::shuffle(order.begin(), order.end(), std::mt19937(40));
+    for (size_t i = 0; i < order.size(); ++i)
+        distinct.f32()[i] = 0.25f * static_cast<float>(order[i]) - 12.f;
+    gradCheck("MaxPool 3x3 stride 2", {distinct},
+              [](auto& in) { return ops::maxPool2d(in[0], 3, 2); });
     gradCheck("AvgPool", {randn({1, 2, 5, 5}, 33)},
               [](auto& in) { return ops::avgPool2d(in[0], 3, 2); });
 }
