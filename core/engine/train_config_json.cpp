@@ -124,11 +124,15 @@ std::string TrainConfig::toJson() const {
 }
 
 Result<TrainConfig> TrainConfig::fromJson(const std::string& json) {
+    return fromJson(json, TrainConfig{});
+}
+
+Result<TrainConfig> TrainConfig::fromJson(const std::string& json, const TrainConfig& base) {
     rapidjson::Document d;
     d.Parse(json.c_str(), json.size());
     if (d.HasParseError() || !d.IsObject())
         return Error{"the run's settings are not a JSON object"};
-    TrainConfig c;
+    TrainConfig c = base;
     for (const Field& f : fields()) {
         auto it = d.FindMember(f.key);
         if (it == d.MemberEnd()) continue;

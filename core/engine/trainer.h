@@ -59,9 +59,10 @@ struct TrainConfig {
     std::string resumeFrom;  // checkpoint to resume from
     /// JSON object of every setting (stored with the run, keys in snake_case).
     std::string toJson() const;
-    /// Settings from toJson()'s output; missing keys keep their defaults, unknown ones are
+    /// Settings from toJson()'s output; keys it lacks keep `base`'s values, unknown ones are
     /// ignored. Error only when the text is not a JSON object.
     static Result<TrainConfig> fromJson(const std::string& json);
+    static Result<TrainConfig> fromJson(const std::string& json, const TrainConfig& base);
 };
 
 struct TrainResult {

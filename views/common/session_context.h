@@ -30,6 +30,8 @@ public:
     void requestView(const QString& name);
     /// Tells views the session's content changed (an import finished, a run wrote rows).
     void notifyDataChanged();
+    /// Asks the main window to open a file as if the user had (a checkpoint, a dump, ...).
+    void requestOpen(const QString& path);
 
 signals:
     void sessionChanged(const QString& path);
@@ -37,6 +39,7 @@ signals:
     void timeRangeRequested(qint64 startNs, qint64 endNs);
     void sliceSelected(qint64 sliceId);
     void viewRequested(const QString& name);
+    void openRequested(const QString& path);
 
 private:
     QString m_sessionPath;
