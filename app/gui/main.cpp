@@ -6,6 +6,7 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "views/training/training_view.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -27,7 +28,16 @@ int main(int argc, char** argv) {
                             QStringLiteral("NAME"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH."),
                             QStringLiteral("WxH"));
-    parser.addOptions({shot, view, size});
+    QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                             QStringLiteral("With --screenshot: save after this many seconds "
+                                            "instead of when idle (e.g. mid-way through a run)."),
+                             QStringLiteral("SECONDS"));
+    QCommandLineOption train(QStringLiteral("train"),
+                             QStringLiteral("Start a run in the Training panel: its settings, "
+                                            "changed by a JSON object of run settings as the "
+                                            "session keeps them, e.g. '{\"model\":\"lenet5\"}'."),
+                             QStringLiteral("JSON"));
+    parser.addOptions({shot, view, size, delay, train});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -42,12 +52,25 @@ int main(int argc, char** argv) {
         window.resize(1600, 950);
     }
     window.show();
-    if (parser.positionalArguments().isEmpty()) window.openDemo();
-    else window.openPaths(parser.positionalArguments());
+    if (parser.positionalArguments().isEmpty())
+        window.openDemo();
+    else
+        window.openPaths(parser.positionalArguments());
     if (parser.isSet(view)) window.showView(parser.value(view));
+    if (parser.isSet(train)) {
+        auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
+        QString error;
+        if (!panel || !panel->startTraining(parser.value(train), &error)) {
+            QTextStream(stderr) << "trainscope: --train: " << error << "\n";
+            return 1;
+        }
+        if (parser.isSet(view)) window.showView(parser.value(view));
+    }
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);
+        if (parser.isSet(delay))
+            taker->setMinimumDelay(static_cast<int>(parser.value(delay).toDouble() * 1000));
         QObject::connect(taker, &ScreenshotTaker::done, &app, [](bool ok, const QString& msg) {
             QTextStream(ok ? stdout : stderr) << "trainscope: " << msg << "\n";
             QApplication::exit(ok ? 0 : 1);

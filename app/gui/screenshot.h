@@ -9,9 +9,12 @@ class MainWindow;
 class ScreenshotTaker : public QObject {
     Q_OBJECT
 public:
-    ScreenshotTaker(MainWindow* window, QString outPath, QString viewName, QObject* parent = nullptr);
+    ScreenshotTaker(MainWindow* window, QString outPath, QString viewName,
+                    QObject* parent = nullptr);
     /// Starts polling; emits done(ok) after saving or after `timeoutMs`.
     void start(int timeoutMs = 120000);
+    /// Saves no earlier than `ms` after start() (e.g. a training run mid-way), jobs or not.
+    void setMinimumDelay(int ms) { m_minDelayMs = ms; }
 
 signals:
     void done(bool ok, const QString& message);
@@ -26,4 +29,5 @@ private:
     int m_idlePolls = 0;
     int m_elapsedMs = 0;
     int m_timeoutMs = 0;
+    int m_minDelayMs = 0;
 };

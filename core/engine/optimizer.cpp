@@ -141,14 +141,16 @@ void Adam::step(double lrD) {
 std::map<std::string, Tensor> Adam::state() const {
     std::map<std::string, Tensor> out;
     for (size_t i = 0; i < m_params.size(); ++i) {
-        out["adam_m." + m_params[i].name] = m_m[i];
-        out["adam_v." + m_params[i].name] = m_v[i];
+        out["moment1." + m_params[i].name] = m_m[i];
+        out["moment2." + m_params[i].name] = m_v[i];
     }
     return out;
 }
 
 int Adam::loadState(const std::map<std::string, Tensor>& state) {
-    return loadInto(state, "adam_m.", m_params, m_m) + loadInto(state, "adam_v.", m_params, m_v);
+    // MindSpore's names; "adam_m." / "adam_v." are what older sessions of this engine wrote.
+    return loadInto(state, "moment1.", m_params, m_m) + loadInto(state, "moment2.", m_params, m_v) +
+           loadInto(state, "adam_m.", m_params, m_m) + loadInto(state, "adam_v.", m_params, m_v);
 }
 
 double clipGradNorm(const std::vector<NamedParam>& params, double maxNorm) {

@@ -2,6 +2,7 @@
 
 #include <QGroupBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include "views/training/training_sections.h"
@@ -35,12 +36,14 @@ TrainingForm::TrainingForm(QWidget* parent) : QWidget(parent) {
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
-    setMinimumWidth(content->sizeHint().width() + 24);
+    // Wide enough for every row without a horizontal scroll bar.
+    setMinimumWidth(content->minimumSizeHint().width() +
+                    scroll->verticalScrollBar()->sizeHint().width() + 4);
 }
 
 TrainingForm::~TrainingForm() = default;

@@ -48,6 +48,7 @@ public:
         m_batch = spin(m_w, 1, 65'536);
         f->addRow(QObject::tr("Batch size"), m_batch);
         m_drop = new QCheckBox(QObject::tr("Drop the last partial batch"), m_w);
+        m_drop->setToolTip(QObject::tr("batch(drop_remainder=True)"));
         f->addRow(QString(), m_drop);
         m_seed = spin(m_w, 0, 2'000'000'000);
         m_seed->setToolTip(QObject::tr("Same seed, same loss curve, bit for bit"));

@@ -17,13 +17,16 @@ public:
     PrecisionSection() : m_w(new QWidget) {
         auto* f = new QFormLayout(m_w);
         m_amp = new QComboBox(m_w);
-        m_amp->addItem(QObject::tr("O0 — float32"), QStringLiteral("O0"));
-        m_amp->addItem(QObject::tr("O1 — float16 matmul/conv inputs"), QStringLiteral("O1"));
-        m_amp->addItem(QObject::tr("O2 — float16 inputs and outputs, BN float32"),
-                       QStringLiteral("O2"));
+        m_amp->addItem(QObject::tr("O0 (float32)"), QStringLiteral("O0"));
+        m_amp->addItem(QObject::tr("O1 (fp16 matmul/conv)"), QStringLiteral("O1"));
+        m_amp->addItem(QObject::tr("O2 (fp16, BN fp32)"), QStringLiteral("O2"));
+        m_amp->setToolTip(
+            QObject::tr("O1: MatMul and Conv2D inputs rounded to float16. O2: their "
+                        "outputs too; batch norm stays float32. Weights are kept "
+                        "in float32 (master copies)."));
         f->addRow(QObject::tr("Mixed precision"), m_amp);
         m_scale = new QComboBox(m_w);
-        m_scale->addItem(QObject::tr("Automatic (dynamic at O1/O2)"), QStringLiteral("auto"));
+        m_scale->addItem(QObject::tr("Auto (dynamic at O1/O2)"), QStringLiteral("auto"));
         m_scale->addItem(QObject::tr("None"), QStringLiteral("none"));
         m_scale->addItem(QObject::tr("Static"), QStringLiteral("static"));
         m_scale->addItem(QObject::tr("Dynamic"), QStringLiteral("dynamic"));
@@ -34,7 +37,10 @@ public:
         m_value = real(m_w, 1.0, 1e30, 0);
         m_value->setToolTip(QObject::tr("Static scale, or the dynamic scale to start from"));
         f->addRow(QObject::tr("Scale value"), m_value);
-        m_reuse = new QCheckBox(QObject::tr("Reuse freed memory blocks (mem_reuse)"), m_w);
+        m_reuse = new QCheckBox(QObject::tr("Reuse freed blocks"), m_w);
+        m_reuse->setToolTip(
+            QObject::tr("mem_reuse: freed tensor memory is kept and handed out "
+                        "again; off, every block goes back to the system"));
         f->addRow(QObject::tr("Memory pool"), m_reuse);
         m_threads = spin(m_w, 0, 64);
         m_threads->setSpecialValueText(QObject::tr("automatic"));
@@ -104,8 +110,7 @@ public:
         f->addRow(QObject::tr("Save every (epochs)"), m_saveEpochs);
         m_keep = spin(m_w, 1, 10'000);
         f->addRow(QObject::tr("Keep the last"), m_keep);
-        m_saveOnStop =
-            new QCheckBox(QObject::tr("Save the state a run ends in (Stop included)"), m_w);
+        m_saveOnStop = new QCheckBox(QObject::tr("Save the end state (also on Stop)"), m_w);
         m_saveOnStop->setToolTip(
             QObject::tr("Without a checkpoint folder it goes to "
                         "<session>-checkpoints/run-<id>/ beside the session"));

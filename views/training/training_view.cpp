@@ -85,11 +85,13 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     m_start->setToolTip(tr("Train with these settings; the run is recorded in the session"));
     m_stop->setToolTip(
         tr("End the run after its current step (its state is saved when "
-           "“Save the state a run ends in” is ticked)"));
+           "“Save the end state” is ticked)"));
     m_load->setToolTip(tr("Put the selected run's settings into the form"));
     m_continue->setToolTip(
         tr("Load the selected run's settings and resume from its last "
            "checkpoint"));
+    // The panel shows what a run is judged by; the filter field shows the rest.
+    m_curves->setTagFilter(QStringLiteral("^(train/loss|eval/loss|eval/accuracy|lr|loss_scale)$"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -147,11 +149,12 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, false);
+    split->setSizes({m_form->minimumWidth(), 1200});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
 
-    connect(m_start, &QPushButton::clicked, this, &TrainingView::startTraining);
+    connect(m_start, &QPushButton::clicked, this, [this] { startTraining(); });
     connect(m_pause, &QPushButton::clicked, this, [this] {
         if (m_controller->paused())
             resumeTraining();
@@ -225,6 +228,27 @@ bool TrainingView::startTraining() {
     m_progress->reset(tr("Preparing"));
     setMessage(tr("Loading the data and building the model…"));
     updateButtons();
+    return true;
+}
+
+bool TrainingView::startTraining(const QString& settingsJson, QString* error) {
+    ts::run::JobOptions o;
+    QString why;
+    if (!m_form->options(&o, &why)) {
+        if (error) *error = why;
+        return false;
+    }
+    auto c = ts::engine::TrainConfig::fromJson(settingsJson.toStdString(), o.train);
+    if (!c) {
+        if (error) *error = QString::fromStdString(c.error());
+        return false;
+    }
+    o.train = c.value();
+    m_form->setOptions(o);
+    if (!startTraining()) {
+        if (error) *error = message();
+        return false;
+    }
     return true;
 }
 

@@ -36,6 +36,9 @@ public:
     /// Starts a run with the form's settings; false (see message()) when the settings are
     /// invalid or a run is going.
     bool startTraining();
+    /// Starts a run with the form's settings changed by `settingsJson` (TrainConfig keys, as
+    /// runs.config holds them); false with `error` set when it is not valid.
+    bool startTraining(const QString& settingsJson, QString* error);
     void pauseTraining();
     void resumeTraining();
     void stopTraining();
