@@ -3,9 +3,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
+#include <memory>
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "app/gui/session_document.h"
+#include "views/common/session_context.h"
 #include "views/training/training_view.h"
 
 int main(int argc, char** argv) {
@@ -58,13 +61,29 @@ int main(int argc, char** argv) {
         window.openPaths(parser.positionalArguments());
     if (parser.isSet(view)) window.showView(parser.value(view));
     if (parser.isSet(train)) {
-        auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
-        QString error;
-        if (!panel || !panel->startTraining(parser.value(train), &error)) {
-            QTextStream(stderr) << "trainscope: --train: " << error << "\n";
-            return 1;
+        // Into the session named on the command line once it is open (openPaths works on a
+        // job), else into a new one.
+        auto once = std::make_shared<bool>(false);
+        auto startRun = [&window, &parser, &train, &view, once] {
+            if (*once) return;
+            *once = true;
+            auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
+            QString error;
+            if (!panel || !panel->startTraining(parser.value(train), &error)) {
+                QTextStream(stderr) << "trainscope: --train: " << error << "\n";
+                QApplication::exit(1);
+                return;
+            }
+            if (parser.isSet(view)) window.showView(parser.value(view));
+        };
+        if (window.context()->sessionPath().isEmpty() && !parser.positionalArguments().isEmpty()) {
+            QObject::connect(window.document(), &SessionDocument::sessionOpened, &window, startRun,
+                             Qt::SingleShotConnection);
+            QObject::connect(window.document(), &SessionDocument::failed, &window, startRun,
+                             Qt::SingleShotConnection);
+        } else {
+            startRun();
         }
-        if (parser.isSet(view)) window.showView(parser.value(view));
     }
 
     if (screenshot) {

@@ -13,6 +13,7 @@
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/curves/scalar_csv.h"
 #include "views/common/session_context.h"
@@ -86,6 +87,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     split->addWidget(m_chart);
     split->setStretchFactor(1, 1);
     split->setSizes({220, 800});
+    m_split = split;
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -134,6 +136,11 @@ void CurvesView::setLogScale(bool on) {
 
 void CurvesView::setWallTimeAxis(bool on) {
     m_xAxis->setCurrentIndex(on ? 1 : 0);
+}
+
+void CurvesView::setRunListWidth(int px) {
+    m_runList->setMinimumWidth(std::min(px, 160));
+    m_split->setSizes({px, std::max(400, width() - px)});
 }
 
 void CurvesView::setTagFilter(const QString& regex) {

@@ -39,6 +39,8 @@ public:
     void setWallTimeAxis(bool on);
     /// Shows only the tags matching `regex` (moves the filter field); "" shows all.
     void setTagFilter(const QString& regex);
+    /// Width of the run list beside the plots.
+    void setRunListWidth(int px);
 
     /// Writes the plots as PNG or PDF (by the file's extension) or the shown runs' scalars
     /// as CSV. On failure returns false and sets `error`.
@@ -62,6 +64,7 @@ private:
     QCheckBox* m_log;
     QComboBox* m_xAxis;
     QLineEdit* m_filter;
+    class QSplitter* m_split = nullptr;
     QLabel* m_status;
     QString m_lastError;
     QHash<qint64, ts::curves::RunEntry> m_entries;

@@ -44,12 +44,12 @@ TrainingResultsWidget::TrainingResultsWidget(QWidget* parent)
     for (QTableWidget* t : {m_perClass, m_confusion}) {
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
         t->verticalHeader()->setDefaultSectionSize(20);
-        t->horizontalHeader()->setMinimumSectionSize(36);
+        t->horizontalHeader()->setMinimumSectionSize(24);
     }
     m_perClass->setColumnCount(3);
     m_perClass->setHorizontalHeaderLabels({tr("Precision"), tr("Recall"), tr("F1")});
     m_perClass->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_confusion->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_confusion->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_confusion->setToolTip(tr("Rows: true class; columns: predicted class"));
     m_checkpoints->setToolTip(tr("Double-click to list a checkpoint's parameters"));
     m_checkpoints->setMaximumHeight(70);

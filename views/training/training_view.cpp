@@ -92,6 +92,7 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
            "checkpoint"));
     // The panel shows what a run is judged by; the filter field shows the rest.
     m_curves->setTagFilter(QStringLiteral("^(train/loss|eval/loss|eval/accuracy|lr|loss_scale)$"));
+    m_curves->setRunListWidth(170);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -136,8 +137,9 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(history);
     bottom->addWidget(m_results);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    bottom->setSizes({480, 720});
 
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(top);
@@ -283,8 +285,8 @@ void TrainingView::onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 paramete
                    .arg(runId)
                    .arg(QLocale().toString(parameters))
                    .arg(QLocale().toString(stepsPerEpoch)));
-    m_selectAfterReload = runId;
-    // The curves and the history pick the new run up from the session.
+    // The curves and the history pick the new run up from the session; the results keep
+    // showing the run the user selected until this one ends.
     m_ctx->notifyDataChanged();
 }
 
@@ -370,8 +372,12 @@ void TrainingView::reloadRuns() {
             if (!r.error.isEmpty()) setMessage(tr("Cannot read the runs: %1").arg(r.error), true);
             m_runs->setRuns(std::move(r.runs));
             m_selectAfterReload = 0;
-            const int row =
-                m_runs->rowOf(keep > 0 ? keep : (m_runs->rowCount() ? m_runs->at(0).id : 0));
+            // Nothing selected yet: the newest run that has results (a running one has none).
+            qint64 pick = keep;
+            for (int i = 0; pick == 0 && i < m_runs->rowCount(); ++i)
+                if (m_runs->at(i).status != "running") pick = m_runs->at(i).id;
+            if (pick == 0 && m_runs->rowCount() > 0) pick = m_runs->at(0).id;
+            const int row = m_runs->rowOf(pick);
             if (row >= 0) {
                 const QModelIndex idx = m_proxy->mapFromSource(m_runs->index(row, 0));
                 m_table->selectionModel()->setCurrentIndex(
