@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/engine/conv_direct.h"
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
 #include "core/engine/parallel.h"
@@ -139,10 +140,27 @@ ConvGeom geometry(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
     return g;
 }
 
+direct::Geometry directGeometry(const ConvGeom& g) {
+    return {g.C, g.H, g.W, g.O, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
+}
+
 Tensor convForward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     Tensor out = Tensor::empty({g.N, g.O, g.OH, g.OW});
     const int parts = sampleParts(g);
+    const direct::Geometry dg = directGeometry(g);
+    if (direct::applies(dg)) {
+        Tensor wt = Tensor::empty({direct::weightFloats(dg)});
+        direct::packWeights(w.f32(), bias.defined() ? bias.f32() : nullptr, wt.f32(), dg);
+        const int64_t scratch = direct::scratchFloats(dg);
+        Tensor buf = Tensor::empty({parts, scratch});
+        parallelParts(parts, [&](int p) {
+            for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n)
+                direct::forward(x.f32() + n * g.chw(), wt.f32(), out.f32() + n * g.O * ohw,
+                                buf.f32() + p * scratch, dg);
+        });
+        return out;
+    }
     Tensor cols = Tensor::empty({parts, ckk * ohw});
     const float* px = x.f32();
     const float* pw = w.f32();
@@ -169,6 +187,22 @@ Tensor convForward(const Tensor& x, const Tensor& w, const Tensor& bias, const C
 Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw(), wsize = g.O * ckk;
     const int parts = sampleParts(g);
+    const direct::Geometry dg = directGeometry(g);
+    if (direct::applies(dg)) {
+        const int64_t packed = direct::weightFloats(dg), scratch = direct::scratchFloats(dg);
+        Tensor buf = Tensor::empty({parts, scratch});
+        Tensor partial = Tensor::zeros({parts, packed});
+        parallelParts(parts, [&](int p) {
+            for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n)
+                direct::accumulateFilter(x.f32() + n * g.chw(), dy.f32() + n * g.O * ohw,
+                                         partial.f32() + p * packed, buf.f32() + p * scratch, dg);
+        });
+        for (int p = 1; p < parts; ++p)
+            for (int64_t i = 0; i < packed; ++i) partial.f32()[i] += partial.f32()[p * packed + i];
+        Tensor dw = Tensor::empty({g.O, g.C, g.KH, g.KW});
+        direct::unpackWeights(partial.f32(), dw.f32(), dg);
+        return dw;
+    }
     Tensor cols = Tensor::empty({parts, ckk * ohw});
     Tensor partial = Tensor::zeros({parts, wsize});
     parallelParts(parts, [&](int p) {

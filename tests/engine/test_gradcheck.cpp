@@ -6,6 +6,7 @@
 #include <functional>
 #include <random>
 
+#include "core/engine/conv_direct.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/ops.h"
 
@@ -131,6 +132,26 @@ TEST(GradCheck, Conv2dStridePaddingSame) {
     same1.padSame = true;
     gradCheck("Conv2D batch", {randn({3, 2, 5, 4}, 41), randn({2, 2, 3, 3}, 42), randn({2}, 43)},
               [same1](auto& in) { return ops::conv2d(in[0], in[1], in[2], same1); });
+}
+
+TEST(GradCheck, Conv2dDirectKernels) {
+    // 16 output channels take the direct (AVX2) kernels where the CPU has them; with them
+    // off, the same conv goes through im2col + GEMM. Both pass the check and agree.
+    ops::Conv2dOptions same;
+    same.padSame = true;
+    std::vector<Tensor> results;
+    for (bool direct : {true, false}) {
+        direct::setEnabled(direct);
+        gradCheck(direct ? "Conv2D direct" : "Conv2D gemm",
+                  {randn({2, 3, 6, 5}, 44), randn({16, 3, 3, 3}, 45, 0.3f), randn({16}, 46)},
+                  [same](auto& in) { return ops::conv2d(in[0], in[1], in[2], same); });
+        NoGradGuard ng;
+        results.push_back(
+            ops::conv2d(randn({3, 3, 7, 7}, 47), randn({20, 3, 3, 3}, 48), randn({20}, 49), same));
+    }
+    direct::setEnabled(true);
+    for (int64_t i = 0; i < results[0].numel(); ++i)
+        EXPECT_NEAR(results[0].f32()[i], results[1].f32()[i], 1e-4) << i;
 }
 
 TEST(GradCheck, Pooling) {
