@@ -40,6 +40,13 @@ int main(int argc, char** argv) {
             model, r.epochs, static_cast<long long>(r.steps), ts::engine::intraOpThreads(),
             r.samplesPerS, r.trainSeconds, r.finalLoss,
             r.eval.count("accuracy") ? r.eval.at("accuracy") : -1.0);
+        if (std::getenv("TS_POOL_STATS")) {
+            const auto s = ts::engine::poolStats();
+            std::fprintf(
+                stderr, "pool: %lld split, %lld backed off, %lld busy, %lld worker parts\n",
+                static_cast<long long>(s.splitRuns), static_cast<long long>(s.backedOffRuns),
+                static_cast<long long>(s.busyRuns), static_cast<long long>(s.workerParts));
+        }
         std::fflush(stdout);
     }
     return 0;

@@ -149,7 +149,8 @@ void SummaryCollector::stepEnd(RunContext& ctx) {
     if (a.cur_step_num % m_freq != 0 && !a.overflow) return;
     scalar("train/loss", a.cur_step_num, a.net_outputs);
     scalar("lr", a.cur_step_num, a.lr);
-    scalar("loss_scale", a.cur_step_num, a.loss_scale);
+    // The scale this step ran with: an overflow marker then sits on the value that overflowed.
+    scalar("loss_scale", a.cur_step_num, a.loss_scale_used);
     // The step ran with the scale before it was lowered.
     if (a.overflow && m_rec) m_rec->addOverflow(a.cur_step_num, a.loss_scale_used);
 }

@@ -98,9 +98,10 @@ TS_VECTOR_CLONES void col2im(const float* __restrict col, float* __restrict x, c
             }
 }
 
-/// Parts to split N samples into (one per pool thread, at most one per sample).
+/// Parts to split N samples into: four per pool thread (at most one per sample), so a thread
+/// that the OS holds back leaves parts for the others to take instead of everyone waiting.
 int sampleParts(const ConvGeom& g) {
-    return static_cast<int>(std::clamp<int64_t>(g.N, 1, intraOpThreads()));
+    return static_cast<int>(std::clamp<int64_t>(g.N, 1, 4 * intraOpThreads()));
 }
 int64_t partBegin(const ConvGeom& g, int p, int parts) {
     return g.N * p / parts;

@@ -23,7 +23,14 @@ namespace ts::engine {
 
 namespace {
 
-constexpr auto kSpin = std::chrono::microseconds(40);
+/// How long a worker keeps polling for the next job before it sleeps. A training step runs
+/// its kernels back to back with serial stretches of well under a millisecond between them:
+/// a worker that slept would need a wake-up, which on a busy machine waits for the scheduler
+/// (milliseconds), so the caller would do every part itself. While the pool backs off (see
+/// noteWait) no job comes, and workers sleep after this.
+constexpr auto kWorkerSpin = std::chrono::microseconds(1000);
+/// How long the caller polls for the parts the workers run before it sleeps.
+constexpr auto kCallerSpin = std::chrono::microseconds(100);
 
 /// OpenBLAS's own threads busy-wait; with the cores shared they collapse (a 64x256x784
 /// GEMM went from 0.3 ms to 36 ms on a loaded 2-core machine). Keep it serial: the pool
@@ -64,7 +71,18 @@ public:
     /// Runs the parts on the pool; false (nothing run) when another kernel holds it.
     bool tryRun(int parts, const std::function<void(int)>& fn) {
         std::unique_lock busy(m_busy, std::try_to_lock);
-        if (!busy.owns_lock()) return false;
+        if (!busy.owns_lock()) {
+            m_stats.busyRuns.fetch_add(1, std::memory_order_relaxed);
+            return false;
+        }
+        // Backing off: the caller runs the (same) parts itself.
+        if (m_serialRuns > 0) {
+            --m_serialRuns;
+            m_stats.backedOffRuns.fetch_add(1, std::memory_order_relaxed);
+            return false;
+        }
+        m_stats.splitRuns.fetch_add(1, std::memory_order_relaxed);
+        const auto t0 = std::chrono::steady_clock::now();
         m_fn = &fn;
         m_error = nullptr;
         m_done.store(0, std::memory_order_relaxed);
@@ -74,9 +92,10 @@ public:
         m_ticket.store(job << 32 | static_cast<uint64_t>(parts) << 16, std::memory_order_release);
         m_gen.fetch_add(1, std::memory_order_release);
         m_gen.notify_all();
-        work(static_cast<uint32_t>(job));
+        const int own = work(static_cast<uint32_t>(job));
         // Wait for parts claimed by workers.
-        const auto until = std::chrono::steady_clock::now() + kSpin;
+        const auto t1 = std::chrono::steady_clock::now();
+        const auto until = t1 + kCallerSpin;
         int done;
         while ((done = m_done.load(std::memory_order_acquire)) < parts) {
             if (std::chrono::steady_clock::now() < until)
@@ -85,11 +104,42 @@ public:
                 m_done.wait(done, std::memory_order_acquire);
         }
         m_fn = nullptr;
+        noteGain(t1 - t0, std::chrono::steady_clock::now() - t0, own, parts);
         if (m_error) std::rethrow_exception(m_error);
         return true;
     }
 
 private:
+    /// When the cores are shared (more runnable threads than cores), a worker woken for a job
+    /// waits for the scheduler, and splitting costs more than it saves: the caller ends up
+    /// running the parts itself, or waiting for a worker the OS holds back. Each split kernel
+    /// compares its time with what the caller's own parts say the whole would have taken
+    /// alone; when that averages above kBackOffRatio, the pool backs off for kBackOffRuns
+    /// kernels (their parts run on the caller: same parts, same results), then tries again.
+    void noteGain(std::chrono::steady_clock::duration ownTime,
+                  std::chrono::steady_clock::duration total, int own, int parts) {
+        // The first kernels after a back-off wake the sleeping workers: not measured.
+        if (m_warmup > 0) {
+            --m_warmup;
+            return;
+        }
+        if (own <= 0) return;
+        const double alone =
+            static_cast<double>(ownTime.count()) * static_cast<double>(parts) / own;
+        const double ratio =
+            std::min(4.0, static_cast<double>(total.count()) / std::max(1.0, alone));
+        m_gain = 0.95 * m_gain + 0.05 * ratio;
+        if (m_gain > kBackOffRatio) {
+            m_serialRuns = kBackOffRuns;
+            m_gain = kProbeStart;
+            m_warmup = kWarmupRuns;
+        }
+    }
+    static constexpr double kBackOffRatio = 0.9;
+    static constexpr double kProbeStart = 0.7;
+    static constexpr int kBackOffRuns = 2000;
+    static constexpr int kWarmupRuns = 50;
+
     Pool() : m_threads(defaultThreads()) {
         serialBlas();
         startWorkers();
@@ -112,15 +162,16 @@ private:
         m_workers.clear();
     }
 
-    /// Claims and runs parts of job `job` until none is left.
-    void work(uint32_t job) {
+    /// Claims and runs parts of job `job` until none is left; returns how many it ran.
+    int work(uint32_t job) {
+        int ran = 0;
         for (;;) {
             uint64_t t = m_ticket.load(std::memory_order_acquire);
             int part, parts;
             do {
                 parts = static_cast<int>((t >> 16) & 0xffffu);
                 part = static_cast<int>(t & 0xffffu);
-                if ((t >> 32) != job || part >= parts) return;
+                if ((t >> 32) != job || part >= parts) return ran;
             } while (!m_ticket.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel));
             try {
                 (*m_fn)(part);
@@ -128,13 +179,21 @@ private:
                 std::lock_guard lock(m_errorMutex);
                 if (!m_error) m_error = std::current_exception();
             }
+            ++ran;
             if (m_done.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) m_done.notify_all();
         }
     }
 
+public:
+    struct Stats {
+        std::atomic<int64_t> splitRuns{0}, backedOffRuns{0}, busyRuns{0}, workerParts{0};
+    };
+    const Stats& stats() const { return m_stats; }
+
+private:
     void loop(uint32_t seen) {
         for (;;) {
-            auto until = std::chrono::steady_clock::now() + kSpin;
+            auto until = std::chrono::steady_clock::now() + kWorkerSpin;
             uint32_t g;
             while ((g = m_gen.load(std::memory_order_acquire)) == seen) {
                 if (std::chrono::steady_clock::now() < until) {
@@ -145,7 +204,9 @@ private:
             }
             seen = g;
             if (m_quit.load()) return;
-            work(static_cast<uint32_t>(m_ticket.load(std::memory_order_acquire) >> 32));
+            m_stats.workerParts.fetch_add(
+                work(static_cast<uint32_t>(m_ticket.load(std::memory_order_acquire) >> 32)),
+                std::memory_order_relaxed);
         }
     }
 
@@ -159,6 +220,10 @@ private:
     const std::function<void(int)>* m_fn = nullptr;
     std::mutex m_errorMutex;
     std::exception_ptr m_error;
+    Stats m_stats;
+    double m_gain = kProbeStart;  // split time / time alone, averaged; guarded by m_busy
+    int m_warmup = kWarmupRuns;   // guarded by m_busy
+    int m_serialRuns = 0;         // guarded by m_busy
 };
 
 CBLAS_TRANSPOSE tr(bool t) {
@@ -166,6 +231,11 @@ CBLAS_TRANSPOSE tr(bool t) {
 }
 
 }  // namespace
+
+PoolStats poolStats() {
+    const auto& s = Pool::instance().stats();
+    return {s.splitRuns.load(), s.backedOffRuns.load(), s.busyRuns.load(), s.workerParts.load()};
+}
 
 int intraOpThreads() {
     return Pool::instance().threads();
@@ -184,8 +254,10 @@ void parallelParts(int parts, const std::function<void(int)>& fn) {
 
 void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
     if (n <= 0) return;
+    // Two parts per thread: one held back by the OS leaves a part for the others.
     const int64_t maxParts = std::max<int64_t>(1, n / std::max<int64_t>(1, grain));
-    const int parts = static_cast<int>(std::min<int64_t>(intraOpThreads(), maxParts));
+    const int threads = intraOpThreads();
+    const int parts = threads == 1 ? 1 : static_cast<int>(std::min<int64_t>(2 * threads, maxParts));
     if (parts <= 1) {
         fn(0, n);
         return;

@@ -26,10 +26,19 @@ void setIntraOpThreads(int threads);
 /// all are done. Exceptions thrown by fn are rethrown here (the first one).
 void parallelParts(int parts, const std::function<void(int part)>& fn);
 
-/// Splits [0, n) into at most intraOpThreads() contiguous chunks of at least `grain`
-/// elements and runs fn(begin, end) on each. Chunk bounds depend only on n, grain and the
-/// thread count.
+/// Splits [0, n) into at most 2 * intraOpThreads() contiguous chunks of at least `grain`
+/// elements (one chunk with one thread) and runs fn(begin, end) on each. Chunk bounds depend
+/// only on n, grain and the thread count.
 void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+
+/// How the pool's kernels ran since the process started (for benchmarks and diagnosis).
+struct PoolStats {
+    int64_t splitRuns = 0;      // kernels whose parts the pool's threads shared
+    int64_t backedOffRuns = 0;  // kernels run on the caller while the pool backed off
+    int64_t busyRuns = 0;       // kernels run on the caller because the pool was busy
+    int64_t workerParts = 0;    // parts run by the pool's worker threads
+};
+PoolStats poolStats();
 
 /// Row-major C[M,N] = alpha * op(A)[M,K] * op(B)[K,N] + beta * C (op = transpose when tA/tB),
 /// through OpenBLAS, split over the pool by blocks of C when the product is large enough.
