@@ -5,6 +5,8 @@
 #include <numeric>
 #include <random>
 
+#include "core/engine/parallel.h"
+
 namespace ts::engine {
 
 namespace {
@@ -163,20 +165,27 @@ bool DataPipeline::next(std::vector<Tensor>& batch) {
             Tensor out = Tensor::empty(s, DType::Float32);
             const float sc = op->scale, sh = op->shift;
             const float mean = op->mean, inv = op->std > 0 ? 1.f / op->std : 1.f;
-            for (int64_t r = 0; r < b; ++r) {
-                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
-                float* o = out.f32() + r * rowElems;
-                if (col.data.dtype() == DType::UInt8) {
-                    const uint8_t* p = col.data.data<uint8_t>() + src * rowElems;
-                    for (int64_t k = 0; k < rowElems; ++k)
-                        o[k] = ((static_cast<float>(p[k]) * sc + sh) - mean) * inv;
-                } else {
-                    const Tensor f =
-                        col.data.dtype() == DType::Float32 ? col.data : col.data.to(DType::Float32);
-                    const float* p = f.f32() + src * rowElems;
-                    for (int64_t k = 0; k < rowElems; ++k) o[k] = ((p[k] * sc + sh) - mean) * inv;
-                }
-            }
+            const Tensor f = col.data.dtype() == DType::UInt8 || col.data.dtype() == DType::Float32
+                                 ? col.data
+                                 : col.data.to(DType::Float32);
+            // Rows split over the intra-op pool (the gather from shuffled rows is memory-bound).
+            parallelFor(b, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, rowElems)),
+                        [&](int64_t r0, int64_t r1) {
+                            for (int64_t r = r0; r < r1; ++r) {
+                                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
+                                float* __restrict o = out.f32() + r * rowElems;
+                                if (f.dtype() == DType::UInt8) {
+                                    const uint8_t* __restrict p =
+                                        f.data<uint8_t>() + src * rowElems;
+                                    for (int64_t k = 0; k < rowElems; ++k)
+                                        o[k] = ((static_cast<float>(p[k]) * sc + sh) - mean) * inv;
+                                } else {
+                                    const float* __restrict p = f.f32() + src * rowElems;
+                                    for (int64_t k = 0; k < rowElems; ++k)
+                                        o[k] = ((p[k] * sc + sh) - mean) * inv;
+                                }
+                            }
+                        });
             batch.push_back(out);
         } else {
             Tensor out = Tensor::empty(s, col.data.dtype());
