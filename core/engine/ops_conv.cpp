@@ -224,9 +224,52 @@ Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     return dw;
 }
 
+/// Stride 1: the column gradient on a "wide" grid of OH rows of the padded width Wp, so that
+/// each of its rows adds to one contiguous run of the padded input gradient (no per-row
+/// col2im loop). dy is widened with zero columns first; those columns add zeros.
+Tensor backpropInputWide(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
+    const int64_t ckk = g.ckk(), ohw = g.ohw();
+    const int64_t Wp = g.OW - 1 + g.KW, Hp = g.OH - 1 + g.KH, L = g.OH * Wp;
+    const int64_t dyw = g.O * L, dcol = ckk * L, dxp = g.C * Hp * Wp + g.KW;
+    const int parts = sampleParts(g);
+    Tensor buf = Tensor::empty({parts, dyw + dcol + dxp});
+    Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
+    parallelParts(parts, [&](int p) {
+        float* wideDy = buf.f32() + p * (dyw + dcol + dxp);
+        float* wideCol = wideDy + dyw;
+        float* padDx = wideCol + dcol;
+        std::memset(wideDy, 0, sizeof(float) * static_cast<size_t>(dyw));
+        for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n) {
+            const float* dyn = dy.f32() + n * g.O * ohw;
+            for (int64_t o = 0; o < g.O; ++o)
+                for (int64_t oh = 0; oh < g.OH; ++oh)
+                    std::memcpy(wideDy + o * L + oh * Wp, dyn + o * ohw + oh * g.OW,
+                                sizeof(float) * static_cast<size_t>(g.OW));
+            sgemmSerial(true, false, ckk, L, g.O, 1.f, w.f32(), ckk, wideDy, L, 0.f, wideCol, L);
+            std::memset(padDx, 0, sizeof(float) * static_cast<size_t>(dxp));
+            for (int64_t c = 0; c < g.C; ++c)
+                for (int64_t kh = 0; kh < g.KH; ++kh)
+                    for (int64_t kw = 0; kw < g.KW; ++kw) {
+                        const float* __restrict src = wideCol + ((c * g.KH + kh) * g.KW + kw) * L;
+                        float* __restrict dst = padDx + c * Hp * Wp + kh * Wp + kw;
+                        for (int64_t j = 0; j < L; ++j) dst[j] += src[j];
+                    }
+            float* dxn = dx.f32() + n * g.chw();
+            for (int64_t c = 0; c < g.C; ++c)
+                for (int64_t h = 0; h < g.H; ++h)
+                    std::memcpy(dxn + (c * g.H + h) * g.W, padDx + (c * Hp + h + g.pt) * Wp + g.pl,
+                                sizeof(float) * static_cast<size_t>(g.W));
+        }
+    });
+    return dx;
+}
+
 /// dx_n = col2im(W^T[C*KH*KW, O] x dy_n[O, OHW]).
 Tensor backpropInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
+    // The wide grid must cover the input: stride 1 and the padding inside the grid.
+    if (g.sh == 1 && g.sw == 1 && g.pt + g.H <= g.OH - 1 + g.KH && g.pl + g.W <= g.OW - 1 + g.KW)
+        return backpropInputWide(dy, w, g);
     const int parts = sampleParts(g);
     Tensor cols = Tensor::empty({parts, ckk * ohw});
     Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
