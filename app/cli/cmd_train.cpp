@@ -96,8 +96,16 @@ int runTrain(const Args& args) {
     o.stopAfterSeconds = parseNumber(args, "stop-after", 0.0);
 
     run::TrainingJob job(std::move(o));
-    if (auto s = job.prepare(); !s) throw CliError{s.error()};
-    const engine::TrainResult r = job.run();
+    // A run that cannot start (unknown model, missing dataset, unwritable session) is a failed
+    // run: --json prints the same object with status "failed" and the reason.
+    engine::TrainResult r;
+    if (auto s = job.prepare(); !s) {
+        if (!args.json) throw CliError{s.error()};
+        r.status = "failed";
+        r.reason = s.error();
+    } else {
+        r = job.run();
+    }
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
     if (args.json) {
