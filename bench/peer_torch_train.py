@@ -2,10 +2,11 @@
 """PyTorch peer of bench/train_throughput.cpp: the same MLP 784-256-128-10 and LeNet-5 (conv1
 5x5 'same' and conv2 5x5 without bias, 2x2 max pools, fc 400-120-84-10), Fashion-MNIST from the
 Debian package, batch 64, SGD lr 0.05 momentum 0.9, pixels/255, shuffled, drop_remainder.
-Prints samples/s over the training loop only and the test accuracy.
+Prints samples/s over the training loop only (batch indexing, forward, backward, optimizer
+step, loss.item(); not the evaluation) and the test accuracy.
 Run as bench/run_train_bench.sh does:
   LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread OPENBLAS_NUM_THREADS=1 \
-  /usr/bin/python3 bench/peer_torch_train.py [epochs] [limit_steps]
+  /usr/bin/python3 bench/peer_torch_train.py [mlp|lenet5|all] [epochs] [limit_steps]
 """
 import gzip
 import struct
@@ -41,8 +42,9 @@ def lenet5():
 
 
 def main():
-    epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    limit = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    which = sys.argv[1] if len(sys.argv) > 1 else "all"
+    epochs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     torch.set_num_threads(2)
     torch.manual_seed(1)
     xtr = torch.from_numpy(idx(f"{DIR}/train-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
@@ -50,6 +52,8 @@ def main():
     xte = torch.from_numpy(idx(f"{DIR}/t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
     yte = torch.from_numpy(idx(f"{DIR}/t10k-labels-idx1-ubyte.gz").astype(np.int64))
     for name, make in (("mlp", mlp), ("lenet5", lenet5)):
+        if which not in ("all", name):
+            continue
         net = make()
         opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
         lossf = nn.CrossEntropyLoss()
@@ -73,7 +77,8 @@ def main():
                 samples += 64
         with torch.no_grad():
             acc = (net(xte).argmax(1) == yte).float().mean().item()
-        print(f"pytorch    {name:7s} epochs={epochs} steps={steps} samples/s={samples / train_s:.0f} "
+        print(f"pytorch    {name:7s} epochs={steps // (len(xtr) // 64)} steps={steps} "
+              f"threads={torch.get_num_threads()} samples/s={samples / train_s:.0f} "
               f"train_s={train_s:.2f} final_loss={loss:.4f} test_acc={acc:.4f}", flush=True)
 
 

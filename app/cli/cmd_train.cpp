@@ -1,8 +1,9 @@
-// trainscope-cli train: runs the engine headless (same Trainer as the GUI's Training panel),
-// records the run and its scalars into a session, and prints
+// trainscope-cli train: runs the engine headless through the same ts::run::TrainingJob as the
+// studio's Training panel, records the run and its scalars into a session, and prints
 // {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
-//  "eval":{"accuracy","loss","precision","recall","f1"},"profile":...} with --json.
-// --profile records the run's profile (core/profiler/run_profiler.h) into the same session.
+//  "eval":{"accuracy","loss","precision","recall","f1"}, ...} with --json.
+// --profile, --dump, --overflow-check and --rdr attach the profiler, the dumper, the overflow
+// check and the crash recorder (see JobOptions in core/run/training_job.h).
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -43,51 +44,13 @@ bool switchOn(const Args& args, const std::string& name) {
     throw CliError{"--" + name + ": expects on or off, got '" + v + "'"};
 }
 
-int runTrain(const Args& args) {
-    engine::TrainConfig c;
-    c.model = args.valueOr("model", "mlp");
-    c.dataset = args.valueOr("dataset", "fashion-mnist");
-    c.datasetDir = args.valueOr("data-dir", "");
-    c.epochs = static_cast<int>(parseInt(args, "epochs", 1, 1));
-    c.batchSize = parseInt(args, "batch-size", 64, 1);
-    c.optimizer = args.valueOr("optimizer", "sgd");
-    c.lr = parseNumber(args, "lr", 0.05);
-    c.momentum = parseNumber(args, "momentum", c.optimizer == "sgd" ? 0.9 : 0.0);
-    c.nesterov = args.has("nesterov");
-    c.weightDecay = parseNumber(args, "weight-decay", 0.0);
-    c.lrSchedule = args.valueOr("lr-schedule", "constant");
-    c.clipNorm = parseNumber(args, "clip-norm", 0.0);
-    c.seed = static_cast<uint64_t>(parseInt(args, "seed", 1, 0));
-    c.amp = args.valueOr("amp", "O0");
-    c.lossScale = args.valueOr("loss-scale", "none");
-    c.numShards = parseInt(args, "num-shards", 1, 1);
-    c.shardId = parseInt(args, "shard-id", 0, 0);
-    c.limitSteps = parseInt(args, "limit-steps", 0, 0);
-    c.syntheticSamples = parseInt(args, "synthetic-samples", 2048, 1);
-    c.evalLimit = parseInt(args, "eval-limit", 0, 0);
-    c.evalEachEpoch = args.has("eval-each-epoch");
-    c.memReuse = args.valueOr("mem-reuse", "on") != "off";
-    c.resumeFrom = args.valueOr("resume", "");
-    run::JobOptions o;
-    o.train = c;
-    o.sessionPath = args.valueOr("output", "");
-    if (o.sessionPath.empty())
-        throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
-    if (!args.json) {
-        o.printEvery = 100;
-        o.print = [](const std::string& line) { std::cerr << line << "\n"; };
-    }
-    o.tensorboardDir = args.valueOr("tensorboard-dir", "");
-    o.checkpointDir = args.valueOr("checkpoint-dir", "");
-    o.saveSteps = parseInt(args, "save-steps", 0, 0);
-    o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
-    o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+/// Profiler, dumps, overflow check and crash recorder options.
+void instrumentation(const Args& args, run::JobOptions& o) {
     // Dumps and overflow checks (core/debug/debug_job.h).
     o.dumpConfig = args.valueOr("dump", "");
     o.overflowCheck = args.has("overflow-check") || args.has("stop-on-overflow");
     o.stopOnOverflow = args.has("stop-on-overflow");
     o.overflowDumpDir = args.valueOr("overflow-dump-dir", "");
-
     // Profiler: --profile (any of the three options below implies it).
     o.profile = args.has("profile") || args.has("profile-schedule") || args.has("record-shapes") ||
                 args.has("profile-memory");
@@ -99,12 +62,83 @@ int runTrain(const Args& args) {
     o.profiler.recordShapes = switchOn(args, "record-shapes");
     o.profiler.profileMemory = switchOn(args, "profile-memory");
     o.rdrConfigPath = args.valueOr("rdr", "");  // RDR: the file wins over MS_RDR_*
+}
+
+engine::TrainConfig trainConfig(const Args& args) {
+    engine::TrainConfig c;
+    c.model = args.valueOr("model", "mlp");
+    c.dataset = args.valueOr("dataset", "fashion-mnist");
+    c.datasetDir = args.valueOr("data-dir", "");
+    c.csvPath = args.valueOr("csv", "");
+    c.csvTestPath = args.valueOr("csv-test", "");
+    c.csvLabel = args.valueOr("label-column", "label");
+    c.epochs = static_cast<int>(parseInt(args, "epochs", 1, 1));
+    c.batchSize = parseInt(args, "batch-size", 64, 1);
+    c.optimizer = args.valueOr("optimizer", "sgd");
+    c.lr = parseNumber(args, "lr", 0.05);
+    c.momentum = parseNumber(args, "momentum", c.optimizer == "sgd" ? 0.9 : 0.0);
+    c.nesterov = args.has("nesterov");
+    c.weightDecay = parseNumber(args, "weight-decay", 0.0);
+    c.lrSchedule = args.valueOr("lr-schedule", "constant");
+    c.lrStepEpochs = parseInt(args, "lr-step-epochs", 1, 1);
+    c.lrGamma = parseNumber(args, "lr-gamma", 0.1);
+    c.clipNorm = parseNumber(args, "clip-norm", 0.0);
+    c.seed = static_cast<uint64_t>(parseInt(args, "seed", 1, 0));
+    c.amp = args.valueOr("amp", "O0");
+    c.lossScale = args.valueOr("loss-scale", "auto");
+    c.numShards = parseInt(args, "num-shards", 1, 1);
+    c.shardId = parseInt(args, "shard-id", 0, 0);
+    c.limitSteps = parseInt(args, "limit-steps", 0, 0);
+    c.syntheticSamples = parseInt(args, "synthetic-samples", 2048, 1);
+    c.evalLimit = parseInt(args, "eval-limit", 0, 0);
+    c.evalEachEpoch = args.has("eval-each-epoch");
+    const std::string reuse = args.valueOr("mem-reuse", "on");
+    if (reuse != "on" && reuse != "off") throw CliError{"--mem-reuse: on or off"};
+    c.memReuse = reuse == "on";
+    c.threads = static_cast<int>(parseInt(args, "threads", 0, 0));
+    c.resumeFrom = args.valueOr("resume", "");
+    return c;
+}
+
+int runTrain(const Args& args) {
+    run::JobOptions o;
+    o.train = trainConfig(args);
+    o.sessionPath = args.valueOr("output", "");
+    if (o.sessionPath.empty())
+        throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
+    o.runName = args.valueOr("name", "");
+    if (!args.json) {
+        o.printEvery = parseInt(args, "print-every", 100, 0);
+        o.print = [](const std::string& line) { std::cerr << line << "\n"; };
+    }
+    o.tensorboardDir = args.valueOr("tensorboard-dir", "");
+    o.checkpointDir = args.valueOr("checkpoint-dir", "");
+    o.saveSteps = parseInt(args, "save-steps", 0, 0);
+    o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
+    o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+    o.saveBestMetric = args.valueOr("save-best", "");
+    if (args.has("early-stop-patience") || args.has("early-stop-loss")) {
+        o.earlyStop = true;
+        o.earlyStopMonitor = args.valueOr("early-stop-monitor", "loss");
+        o.earlyStopPatience = static_cast<int>(parseInt(args, "early-stop-patience", 3, 1));
+        o.earlyStopLossThreshold = parseNumber(args, "early-stop-loss", 0.0);
+    }
+    o.stopAfterSeconds = parseNumber(args, "stop-after", 0.0);
+    instrumentation(args, o);
     const int64_t maxMemoryMb = parseInt(args, "max-memory-mb", 0, 0);
 
     run::TrainingJob job(std::move(o));
-    if (auto s = job.prepare(); !s) throw CliError{s.error()};
-    if (maxMemoryMb > 0) job.trainer().memoryPool().setLimit(maxMemoryMb << 20);
-    const engine::TrainResult r = job.run();
+    // A run that cannot start (unknown model, missing dataset, unwritable session) is a failed
+    // run: --json prints the same object with status "failed" and the reason.
+    engine::TrainResult r;
+    if (auto s = job.prepare(); !s) {
+        if (!args.json) throw CliError{s.error()};
+        r.status = "failed";
+        r.reason = s.error();
+    } else {
+        if (maxMemoryMb > 0) job.trainer().memoryPool().setLimit(maxMemoryMb << 20);
+        r = job.run();
+    }
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
     if (args.json) {
@@ -113,7 +147,10 @@ int runTrain(const Args& args) {
         std::cout << "status: " << r.status << " (" << r.reason << ")\nepochs: " << r.epochs
                   << "  steps: " << r.steps << "\nsamples/s: " << r.samplesPerS
                   << "  train seconds: " << r.trainSeconds << "\nfinal loss: " << r.finalLoss
-                  << "\nrun: " << job.runId() << "\n";
+                  << "\npeak memory: " << r.peakBytes << " bytes\nrun: " << job.runId() << "\n";
+        for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
+            if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
+        for (const auto& c : job.checkpoints()) std::cout << "checkpoint: " << c << "\n";
         if (job.options().profile) {
             const auto& p = job.profileOutcome();
             if (p.sourceId > 0)
@@ -123,8 +160,8 @@ int runTrain(const Args& args) {
             else
                 std::cout << "profile: nothing recorded\n";
         }
-        for (const char* k : {"accuracy", "loss", "precision", "recall", "f1"})
-            if (r.eval.count(k)) std::cout << "eval " << k << ": " << r.eval.at(k) << "\n";
+        if (!job.rdrExportDir().empty())
+            std::cout << "crash record: " << job.rdrExportDir() << "\n";
     }
     return r.status == "failed" ? 1 : 0;
 }
@@ -133,14 +170,17 @@ int runTrain(const Args& args) {
 
 TS_CLI_COMMAND(
     "train", "Train a model with the built-in engine and record the run in a session",
-    "--model mlp|lenet5 --dataset fashion-mnist|synthetic --epochs N --batch-size B "
-    "--optimizer sgd|adam --lr X --seed S -o SESSION [--dump CONFIG] [--overflow-check] "
-    "[--stop-on-overflow] [--profile "
-    "[--profile-schedule W,U,A,R] [--record-shapes[=off]] [--profile-memory[=off]]] "
+    "--model mlp|lenet5 --dataset fashion-mnist|synthetic|csv --epochs N --batch-size B "
+    "--optimizer sgd|adam --lr X [--momentum M] [--weight-decay W] --seed S -o SESSION "
+    "[--amp O0|O1|O2] [--loss-scale static:N|dynamic] [--checkpoint-dir D] [--resume CKPT] "
+    "[--profile [--profile-schedule W,U,A,R]] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] "
     "[--json]",
     {{"model", true, "mlp | lenet5"},
-     {"dataset", true, "fashion-mnist | synthetic"},
+     {"dataset", true, "fashion-mnist | synthetic | csv (default fashion-mnist)"},
      {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
+     {"csv", true, "csv dataset: training file (header row, numeric columns)"},
+     {"csv-test", true, "csv dataset: evaluation file (default: the training file)"},
+     {"label-column", true, "csv dataset: the class column (default label)"},
      {"epochs", true, "epochs to train"},
      {"batch-size", true, "batch size"},
      {"optimizer", true, "sgd | adam"},
@@ -149,47 +189,53 @@ TS_CLI_COMMAND(
      {"nesterov", false, "Nesterov momentum"},
      {"weight-decay", true, "L2 weight decay"},
      {"lr-schedule", true, "constant | step | cosine"},
+     {"lr-step-epochs", true, "step schedule: decay every N epochs (default 1)"},
+     {"lr-gamma", true, "step schedule: decay factor (default 0.1)"},
      {"clip-norm", true, "clip gradients to this global norm"},
      {"seed", true, "random seed (same seed, same loss curve)"},
      {"output", true, "(-o) session file to record the run in"},
-     {"amp", true, "O0 | O1 | O2"},
-     {"loss-scale", true, "static:N | dynamic"},
+     {"name", true, "run name (default '<model> on <dataset>')"},
+     {"amp", true, "O0 | O1 | O2 (float16 rounding of matmul/conv inputs; O2 also outputs)"},
+     {"loss-scale", true, "none | static:N | dynamic | auto (dynamic at O1/O2)"},
      {"num-shards", true, "data shards"},
      {"shard-id", true, "this run's shard"},
      {"checkpoint-dir", true, "save checkpoints here"},
      {"save-steps", true, "checkpoint every N steps"},
      {"save-epochs", true, "checkpoint every N epochs (default 1)"},
      {"keep", true, "checkpoints to keep (default 5)"},
+     {"save-best", true,
+      "keep <checkpoint-dir>/best.ckpt by this eval metric (accuracy, loss, ...)"},
      {"resume", true, "checkpoint to resume from"},
+     {"early-stop-patience", true, "stop when the monitored value has not improved for N epochs"},
+     {"early-stop-monitor", true, "loss (epoch-mean train loss) or an eval metric"},
+     {"early-stop-loss", true, "stop once the step loss falls below this"},
+     {"stop-after", true, "stop after this many seconds of training"},
      {"limit-steps", true, "stop after N global steps"},
      {"synthetic-samples", true, "samples of the synthetic dataset (default 2048)"},
      {"eval-limit", true, "evaluate on at most N test samples"},
      {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
-     {"mem-reuse", true, "on | off"},
+     {"mem-reuse", true, "on | off (memory pool block reuse)"},
+     {"threads", true, "intra-op threads (default: TS_NUM_THREADS or the core count)"},
+     {"print-every", true, "print the loss every N steps without --json (default 100)"},
      {"tensorboard-dir", true, "also write a TensorBoard event file here"},
      {"dump", true,
-      "dump.json: per-op HDF5 tensor dumps (dump_path, dump_mode, "
-      "dump_list, steps, op_filter, file_per, load_file_path)"},
+      "dump.json: per-op HDF5 tensor dumps (dump_path, dump_mode, dump_list, steps, op_filter, "
+      "file_per, load_file_path)"},
      {"overflow-check", false,
-      "count NaN/Inf after every op; findings go to the "
-      "session and the log, offending ops are dumped"},
-     {"stop-on-overflow", false,
-      "stop the run at the first NaN/Inf (implies "
-      "--overflow-check)"},
-     {"overflow-dump-dir", true,
-      "where offending ops are dumped (default: "
-      "<session>.dumps)"},
+      "count NaN/Inf after every op; findings go to the session and the log, offending ops are "
+      "dumped"},
+     {"stop-on-overflow", false, "stop the run at the first NaN/Inf (implies --overflow-check)"},
+     {"overflow-dump-dir", true, "where offending ops are dumped (default: <session>.dumps)"},
      {"profile", false,
-      "profile the run: ops, steps, phases, memory, counters -> the run's profile "
-      "in the session"},
+      "profile the run: ops, steps, phases, memory, counters -> the run's profile in the session"},
      {"profile-schedule", true,
-      "wait,warmup,active,repeat[,skip_first] as torch.profiler.schedule "
-      "(default 0,0,20,1: the first 20 steps; repeat 0 = until the end)"},
+      "wait,warmup,active,repeat[,skip_first] as torch.profiler.schedule (default 0,0,20,1: the "
+      "first 20 steps; repeat 0 = until the end)"},
      {"record-shapes", false, "input shapes and dtypes per op (default on; =off)"},
      {"profile-memory", false, "bytes per op, allocations and memory counters (default on; =off)"},
      {"rdr", true,
-      "Running Data Recorder config file {\"rdr\":{\"enable\",\"mode\",\"path\"}} "
-      "(wins over MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH)"},
+      "Running Data Recorder config file {\"rdr\":{\"enable\",\"mode\",\"path\"}} (wins over "
+      "MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH)"},
      {"max-memory-mb", true, "cap the engine's memory pool (an allocation past it fails)"}},
     &runTrain, 0, 0);
 

@@ -2,14 +2,16 @@
 // with no file it opens the bundled demo session.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QTextStream>
-
 #include <QSettings>
+#include <QTextStream>
+#include <memory>
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "app/gui/session_document.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_level_panel.h"
+#include "views/training/training_view.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -39,7 +41,16 @@ int main(int argc, char** argv) {
                            QStringLiteral("With --screenshot: the tab of the view to show (e.g. "
                                           "\"Memory\")."),
                            QStringLiteral("TITLE"));
-    parser.addOptions({shot, view, size, range, tab});
+    QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                             QStringLiteral("With --screenshot: save after this many seconds "
+                                            "instead of when idle (e.g. mid-way through a run)."),
+                             QStringLiteral("SECONDS"));
+    QCommandLineOption train(QStringLiteral("train"),
+                             QStringLiteral("Start a run in the Training panel: its settings, "
+                                            "changed by a JSON object of run settings as the "
+                                            "session keeps them, e.g. '{\"model\":\"lenet5\"}'."),
+                             QStringLiteral("JSON"));
+    parser.addOptions({shot, view, size, range, tab, delay, train});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -73,10 +84,37 @@ int main(int argc, char** argv) {
         else
             QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
     }
+    if (parser.isSet(train)) {
+        // Into the session named on the command line once it is open (openPaths works on a
+        // job), else into a new one.
+        auto once = std::make_shared<bool>(false);
+        auto startRun = [&window, &parser, &train, &view, once] {
+            if (*once) return;
+            *once = true;
+            auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
+            QString error;
+            if (!panel || !panel->startTraining(parser.value(train), &error)) {
+                QTextStream(stderr) << "trainscope: --train: " << error << "\n";
+                QApplication::exit(1);
+                return;
+            }
+            if (parser.isSet(view)) window.showView(parser.value(view));
+        };
+        if (window.context()->sessionPath().isEmpty() && !parser.positionalArguments().isEmpty()) {
+            QObject::connect(window.document(), &SessionDocument::sessionOpened, &window, startRun,
+                             Qt::SingleShotConnection);
+            QObject::connect(window.document(), &SessionDocument::failed, &window, startRun,
+                             Qt::SingleShotConnection);
+        } else {
+            startRun();
+        }
+    }
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);
         if (parser.isSet(tab)) taker->setTab(parser.value(tab));
+        if (parser.isSet(delay))
+            taker->setMinimumDelay(static_cast<int>(parser.value(delay).toDouble() * 1000));
         QObject::connect(taker, &ScreenshotTaker::done, &app, [](bool ok, const QString& msg) {
             QTextStream(ok ? stdout : stderr) << "trainscope: " << msg << "\n";
             QApplication::exit(ok ? 0 : 1);

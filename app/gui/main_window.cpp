@@ -94,9 +94,9 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const std::vector<ts::importers::ImportReport>& reports) {
                 QStringList lines;
                 for (const auto& r : reports) {
-                    QString line = QStringLiteral("%1: %2")
-                                       .arg(QFileInfo(QString::fromStdString(r.path)).fileName(),
-                                            QString::fromStdString(r.status));
+                    QString line = QStringLiteral("%1: %2").arg(
+                        QFileInfo(QString::fromStdString(r.path)).fileName(),
+                        QString::fromStdString(r.status));
                     if (!r.error.empty()) line += " — " + QString::fromStdString(r.error);
                     lines << line;
                 }
@@ -112,7 +112,9 @@ MainWindow::MainWindow(QWidget* parent)
     restoreState(settings.value("window/state").toByteArray());
 }
 
-MainWindow::~MainWindow() { m_ctx->jobs()->cancelAll(); }
+MainWindow::~MainWindow() {
+    m_ctx->jobs()->cancelAll();
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -183,7 +185,9 @@ QWidget* MainWindow::showView(const QString& name) {
     return nullptr;
 }
 
-bool MainWindow::openDemo() { return m_doc->openDemo(); }
+bool MainWindow::openDemo() {
+    return m_doc->openDemo();
+}
 
 void MainWindow::openPaths(const QStringList& paths) {
     QStringList toImport;
@@ -224,8 +228,8 @@ void MainWindow::updateProgress() {
     m_jobLabel->setVisible(busy);
     if (!busy) return;
     const auto& job = active.begin()->second;
-    m_jobLabel->setText(active.size() > 1 ? tr("%1 (+%2 more)").arg(job.title).arg(active.size() - 1)
-                                          : job.title);
+    m_jobLabel->setText(
+        active.size() > 1 ? tr("%1 (+%2 more)").arg(job.title).arg(active.size() - 1) : job.title);
     const double f = job.control->fraction();
     if (f < 0) {
         m_progress->setRange(0, 0);

@@ -11,7 +11,7 @@
 namespace {
 constexpr int kPollMs = 100;
 constexpr int kIdlePollsNeeded = 5;  // idle for half a second: follow-up jobs have started
-}
+}  // namespace
 
 ScreenshotTaker::ScreenshotTaker(MainWindow* window, QString outPath, QString viewName,
                                  QObject* parent)
@@ -35,7 +35,9 @@ void ScreenshotTaker::poll() {
         m_tabShown = true;
         m_idlePolls = 0;
     }
-    if (m_idlePolls >= kIdlePollsNeeded || m_elapsedMs >= m_timeoutMs) {
+    const bool delayed = m_minDelayMs > 0;
+    if ((delayed && m_elapsedMs >= m_minDelayMs) || (!delayed && m_idlePolls >= kIdlePollsNeeded) ||
+        m_elapsedMs >= m_timeoutMs) {
         QString message;
         const bool ok = save(&message);
         if (ok && m_elapsedMs >= m_timeoutMs && !idle)

@@ -9,12 +9,15 @@ class MainWindow;
 class ScreenshotTaker : public QObject {
     Q_OBJECT
 public:
-    ScreenshotTaker(MainWindow* window, QString outPath, QString viewName, QObject* parent = nullptr);
+    ScreenshotTaker(MainWindow* window, QString outPath, QString viewName,
+                    QObject* parent = nullptr);
     /// Starts polling; emits done(ok) after saving or after `timeoutMs`.
     void start(int timeoutMs = 120000);
     /// Before saving, shows the tab titled `title` (case-insensitive, '&' ignored) of the
     /// first tab widget inside the view that has one (`trainscope --tab`).
     void setTab(QString title) { m_tab = std::move(title); }
+    /// Saves no earlier than `ms` after start() (e.g. a training run mid-way), jobs or not.
+    void setMinimumDelay(int ms) { m_minDelayMs = ms; }
 
 signals:
     void done(bool ok, const QString& message);
@@ -32,4 +35,5 @@ private:
     int m_idlePolls = 0;
     int m_elapsedMs = 0;
     int m_timeoutMs = 0;
+    int m_minDelayMs = 0;
 };

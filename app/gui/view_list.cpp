@@ -1,6 +1,8 @@
 #include "app/gui/view_list.h"
 
 #include "views/advice/advice_view_info.h"
+#include "views/checkpoint/checkpoint_view_info.h"
+#include "views/curves/curves_view_info.h"
 #include "views/dumps/dumps_view_info.h"
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
@@ -9,23 +11,30 @@
 #include "views/stats/stats_view_info.h"
 #include "views/steps/steps_view_info.h"
 #include "views/timeline/timeline_view_info.h"
+#include "views/training/training_view_info.h"
 
+// The order of the View menu and of the tabs as they open.
 const std::vector<ViewInfo>& allViews() {
     static const std::vector<ViewInfo> views = [] {
         std::vector<ViewInfo> v;
         v.push_back(summaryViewInfo());
-        v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`
-        v.push_back(overflowViewInfo());
-        v.push_back(compareViewInfo());
-        // Profiling a training run (issue 7): the timeline and op statistics show the run's
-        // profile like an imported trace; Steps, Memory and Advice analyse it.
+        // Training: the panel that runs the engine, its curves, its checkpoints.
+        v.push_back(trainingViewInfo());
+        v.push_back(curvesViewInfo());
+        // Profiling: imported traces and the engine's own profiles look the same here.
         v.push_back(timelineViewInfo());
         v.push_back(statsViewInfo());
         v.push_back(stepsViewInfo());
         v.push_back(memoryViewInfo());
         v.push_back(adviceViewInfo());
+        // Precision debugging.
+        v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`
+        v.push_back(overflowViewInfo());
+        v.push_back(compareViewInfo());
+        // Crash records and logs.
         v.push_back(rdrViewInfo());   // RDR folders (rdr_index.json, rank_*/rdr)
         v.push_back(logsViewInfo());  // text logs: glog, MindSpore, plog, tracebacks
+        v.push_back(checkpointViewInfo());
         return v;
     }();
     return views;

@@ -11,7 +11,7 @@ double clampWeight(double weight) {
 }
 
 bool isSmoothedTag(std::string_view tag) {
-    return tag != "lr" && tag != "loss_scale";
+    return tag != "lr" && tag != "loss_scale" && tag.substr(0, 5) != "eval/";
 }
 
 EmaSmoother::EmaSmoother(double weight) : m_weight(clampWeight(weight)) {}

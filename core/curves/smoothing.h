@@ -33,7 +33,8 @@ private:
 std::vector<double> smoothSeries(std::span<const double> values, double weight);
 
 /// Whether a tag is smoothed: not "lr" and "loss_scale", which are settings the run chose,
-/// not noisy measurements (smoothing would only blur their steps).
+/// not noisy measurements (smoothing would only blur their steps), and not "eval/*", a few
+/// per-epoch evaluations whose average over epochs would read as a value never measured.
 bool isSmoothedTag(std::string_view tag);
 
 /// Clamps a smoothing weight to [0, 0.999] (NaN -> 0).

@@ -84,10 +84,12 @@ void EarlyStop::epochEnd(RunContext& ctx) {
         value = m_sum / static_cast<double>(m_n);
         lower = true;
     } else {
-        auto it = a.eval_results.find(m_monitor);
+        // "eval_loss" is the evaluation's "loss"; other names are evaluation metrics.
+        const std::string key = m_monitor == "eval_loss" ? "loss" : m_monitor;
+        auto it = a.eval_results.find(key);
         if (it == a.eval_results.end()) return;
         value = it->second;
-        lower = m_monitor.find("loss") != std::string::npos;
+        lower = key == "loss";
     }
     const bool better =
         !m_haveBest || (lower ? value < m_best - m_minDelta : value > m_best + m_minDelta);
@@ -151,14 +153,17 @@ void SummaryCollector::stepEnd(RunContext& ctx) {
     if (a.cur_step_num % m_freq != 0 && !a.overflow) return;
     scalar("train/loss", a.cur_step_num, a.net_outputs);
     scalar("lr", a.cur_step_num, a.lr);
-    scalar("loss_scale", a.cur_step_num, a.loss_scale);
-    if (a.overflow) scalar("overflow", a.cur_step_num, 1.0);
+    // The scale this step ran with: an overflow marker then sits on the value that overflowed.
+    scalar("loss_scale", a.cur_step_num, a.loss_scale_used);
+    // The step ran with the scale before it was lowered.
+    if (a.overflow && m_rec) m_rec->addOverflow(a.cur_step_num, a.loss_scale_used);
 }
 
 void SummaryCollector::epochEnd(RunContext& ctx) {
     const RunArgs& a = ctx.originalArgs();
     for (const auto& [k, v] : a.eval_results)
         if (k.find('/') == std::string::npos) scalar("eval/" + k, a.cur_step_num, v);
+    if (!a.eval_results.empty()) m_lastEvalStep = a.cur_step_num;
     scalar("samples_per_s", a.cur_step_num, a.samples_per_s);
     if (m_rec) (void)m_rec->flush();
     if (m_tb) m_tb->flush();
@@ -166,9 +171,10 @@ void SummaryCollector::epochEnd(RunContext& ctx) {
 
 void SummaryCollector::end(RunContext& ctx) {
     const RunArgs& a = ctx.originalArgs();
-    if (!a.eval_results.empty())
+    // The evaluation after the last epoch, unless the per-epoch one already gave this step's.
+    if (!a.eval_results.empty() && a.cur_step_num != m_lastEvalStep)
         for (const auto& [k, v] : a.eval_results)
-            if (k.find('/') == std::string::npos) scalar("final/" + k, a.cur_step_num, v);
+            if (k.find('/') == std::string::npos) scalar("eval/" + k, a.cur_step_num, v);
     if (m_rec) (void)m_rec->flush();
     if (m_tb) m_tb->flush();
 }

@@ -56,9 +56,9 @@ private:
     std::string m_error;
 };
 
-/// Stops when the monitored value (epoch-mean train loss, or an eval metric such as
-/// "accuracy" from per-epoch evaluation) has not improved by `minDelta` for `patience`
-/// epochs, or when the loss falls below `lossThreshold` (> 0).
+/// Stops when the monitored value ("loss": the epoch-mean training loss; "eval_loss", or an
+/// evaluation metric such as "accuracy", from per-epoch evaluation) has not improved by
+/// `minDelta` for `patience` epochs, or when a step's loss falls below `lossThreshold` (> 0).
 class EarlyStop : public Callback {
 public:
     EarlyStop(std::string monitor = "loss", int patience = 3, double minDelta = 0.0,
@@ -111,10 +111,11 @@ private:
     double m_best = 0;
 };
 
-/// Records scalars into a session run (train/loss every `collectFreq` steps, lr, loss_scale,
-/// overflow, samples_per_s; eval/<metric> per epoch) and, when `tbDir` is set, into a
-/// TensorBoard event file. The owner of the recorder finishes the run (RunRecorder::finish)
-/// with the TrainResult after Trainer::run() returns.
+/// Records scalars into a session run (train/loss, lr and loss_scale every `collectFreq` steps
+/// and at every overflowing step, samples_per_s per epoch, eval/<metric> per evaluated epoch
+/// and after the final evaluation) and the loss-scale overflows (RunRecorder::addOverflow),
+/// and, when `tbDir` is set, the scalars into a TensorBoard event file. The owner of the recorder
+/// finishes the run (RunRecorder::finish) with the TrainResult after Trainer::run() returns.
 class SummaryCollector : public Callback {
 public:
     SummaryCollector(RunRecorder* recorder, std::string tbDir = {}, int64_t collectFreq = 1);
@@ -130,6 +131,7 @@ private:
     RunRecorder* m_rec;
     std::string m_tbDir, m_eventPath, m_error;
     int64_t m_freq;
+    int64_t m_lastEvalStep = -1;
     std::unique_ptr<tb::EventWriter> m_tb;
 };
 

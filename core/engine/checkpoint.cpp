@@ -223,7 +223,8 @@ Result<LoadReport> loadCheckpoint(const std::string& path, Cell& net, Optimizer*
     if (opt) optUsed = opt->loadState(byTag);
     for (const auto& [tag, t] : byTag) {
         const bool known = tag == "epoch_num" || tag == "step_num" || tag == "global_step" ||
-                           tag.rfind("moments.", 0) == 0 || tag.rfind("adam_m.", 0) == 0 ||
+                           tag.rfind("moments.", 0) == 0 || tag.rfind("moment1.", 0) == 0 ||
+                           tag.rfind("moment2.", 0) == 0 || tag.rfind("adam_m.", 0) == 0 ||
                            tag.rfind("adam_v.", 0) == 0;
         if (!known)
             rep.warnings.push_back(

@@ -2,7 +2,7 @@
 // Checkpoints in MindSpore's protobuf layout: Checkpoint{repeated Value value = 1;}
 // Value{string tag = 1; TensorProto tensor = 2;} TensorProto{repeated int64 dims = 1;
 // string tensor_type = 2; bytes tensor_content = 3;}. Besides the parameters it stores the
-// optimizer state ("moments.<p>", "adam_m.<p>", "adam_v.<p>"), "epoch_num"/"step_num" (Int32)
+// optimizer state ("moments.<p>", "moment1.<p>", "moment2.<p>"), "epoch_num"/"step_num" (Int32)
 // and "global_step" (Int64) as MindSpore does, and our TrainState in field 15 (ignored by
 // MindSpore readers). Loading warns about names or shapes that do not match; it never throws.
 #include <cstdint>

@@ -6,16 +6,29 @@
 #include <random>
 #include "core/log/logger.h"
 
+#include "core/engine/parallel.h"
+
 namespace ts::engine {
+
+namespace {
+/// MindSpore's GeneratorDataset messages, which users search for.
+std::string columnCountError(size_t names, size_t arrays) {
+    return "Invalid Python function, the 'source' of 'GeneratorDataset' should return same "
+           "number of NumPy arrays as specified in column_names, the size of column_names is:" +
+           std::to_string(names) +
+           " and number of returned NumPy array is:" + std::to_string(arrays);
+}
+std::string lengthError(int64_t actual, int64_t declared) {
+    return "The actual amount of data read from generator " + std::to_string(actual) +
+           " is different from generator.len " + std::to_string(declared) +
+           ", you should adjust generator.len to make them match";
+}
+}  // namespace
 
 Result<ArrayDataset> ArrayDataset::create(const std::vector<std::string>& names,
                                           std::vector<Tensor> columns, int64_t declaredLength) {
     if (names.size() != columns.size())
-        return Error{
-            "the 'source' of 'GeneratorDataset' should return same number of NumPy arrays as "
-            "specified in column_names, the size of column_names is:" +
-            std::to_string(names.size()) +
-            " and number of returned NumPy array is:" + std::to_string(columns.size())};
+        return Error{columnCountError(names.size(), columns.size())};
     if (columns.empty()) return Error{"dataset has no columns"};
     ArrayDataset ds;
     int64_t rows = -1;
@@ -29,13 +42,48 @@ Result<ArrayDataset> ArrayDataset::create(const std::vector<std::string>& names,
         rows = columns[i].dim(0);
         ds.m_columns.push_back({names[i], columns[i]});
     }
-    if (declaredLength > rows)
-        return Error{"the dataset length (__len__) is " + std::to_string(declaredLength) +
-                     " but its data holds " + std::to_string(rows) +
-                     " samples: __getitem__ would read out of range at index " +
-                     std::to_string(rows) + "; __len__ must return the real dataset size"};
-    ds.m_size = declaredLength >= 0 ? declaredLength : rows;
+    if (declaredLength >= 0 && declaredLength != rows)
+        return Error{lengthError(rows, declaredLength)};
+    ds.m_size = rows;
     return ds;
+}
+
+Result<ArrayDataset> ArrayDataset::fromGenerator(const std::vector<std::string>& names,
+                                                 int64_t length, const GetItem& getItem) {
+    if (names.empty()) return Error{"column_names is empty"};
+    if (length < 0) return Error{"generator.len is negative: " + std::to_string(length)};
+    std::vector<std::vector<Tensor>> rows;
+    rows.reserve(static_cast<size_t>(length));
+    for (int64_t i = 0; i < length; ++i) {
+        std::vector<Tensor> item;
+        if (!getItem(i, item)) return Error{lengthError(i, length)};
+        if (item.size() != names.size()) return Error{columnCountError(names.size(), item.size())};
+        for (size_t c = 0; c < item.size(); ++c) {
+            if (!item[c].defined())
+                return Error{"sample " + std::to_string(i) + ": column '" + names[c] +
+                             "' is empty"};
+            if (i > 0 &&
+                (item[c].shape() != rows[0][c].shape() || item[c].dtype() != rows[0][c].dtype()))
+                return Error{"sample " + std::to_string(i) + ": column '" + names[c] + "' is " +
+                             dtypeName(item[c].dtype()) + shapeString(item[c].shape()) +
+                             ", sample 0 had " + dtypeName(rows[0][c].dtype()) +
+                             shapeString(rows[0][c].shape())};
+        }
+        rows.push_back(std::move(item));
+    }
+    if (rows.empty()) return Error{"the generator gave no sample (generator.len is 0)"};
+    std::vector<Tensor> columns;
+    for (size_t c = 0; c < names.size(); ++c) {
+        Shape s = rows[0][c].shape();
+        s.insert(s.begin(), length);
+        Tensor col = Tensor::empty(s, rows[0][c].dtype());
+        const size_t bytes = rows[0][c].nbytes();
+        for (int64_t i = 0; i < length; ++i)
+            std::memcpy(static_cast<char*>(col.raw()) + static_cast<size_t>(i) * bytes,
+                        rows[static_cast<size_t>(i)][c].raw(), bytes);
+        columns.push_back(col);
+    }
+    return create(names, std::move(columns));
 }
 
 int ArrayDataset::columnIndex(const std::string& name) const {
@@ -121,20 +169,27 @@ bool DataPipeline::next(std::vector<Tensor>& batch) {
             Tensor out = Tensor::empty(s, DType::Float32);
             const float sc = op->scale, sh = op->shift;
             const float mean = op->mean, inv = op->std > 0 ? 1.f / op->std : 1.f;
-            for (int64_t r = 0; r < b; ++r) {
-                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
-                float* o = out.f32() + r * rowElems;
-                if (col.data.dtype() == DType::UInt8) {
-                    const uint8_t* p = col.data.data<uint8_t>() + src * rowElems;
-                    for (int64_t k = 0; k < rowElems; ++k)
-                        o[k] = ((static_cast<float>(p[k]) * sc + sh) - mean) * inv;
-                } else {
-                    const Tensor f =
-                        col.data.dtype() == DType::Float32 ? col.data : col.data.to(DType::Float32);
-                    const float* p = f.f32() + src * rowElems;
-                    for (int64_t k = 0; k < rowElems; ++k) o[k] = ((p[k] * sc + sh) - mean) * inv;
-                }
-            }
+            const Tensor f = col.data.dtype() == DType::UInt8 || col.data.dtype() == DType::Float32
+                                 ? col.data
+                                 : col.data.to(DType::Float32);
+            // Rows split over the intra-op pool (the gather from shuffled rows is memory-bound).
+            parallelFor(b, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, rowElems)),
+                        [&](int64_t r0, int64_t r1) {
+                            for (int64_t r = r0; r < r1; ++r) {
+                                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
+                                float* __restrict o = out.f32() + r * rowElems;
+                                if (f.dtype() == DType::UInt8) {
+                                    const uint8_t* __restrict p =
+                                        f.data<uint8_t>() + src * rowElems;
+                                    for (int64_t k = 0; k < rowElems; ++k)
+                                        o[k] = ((static_cast<float>(p[k]) * sc + sh) - mean) * inv;
+                                } else {
+                                    const float* __restrict p = f.f32() + src * rowElems;
+                                    for (int64_t k = 0; k < rowElems; ++k)
+                                        o[k] = ((p[k] * sc + sh) - mean) * inv;
+                                }
+                            }
+                        });
             batch.push_back(out);
         } else {
             Tensor out = Tensor::empty(s, col.data.dtype());

@@ -4,6 +4,7 @@
 // shuffle(seed), map(normalize / type cast) and batch(size, drop_remainder) as MindSpore's
 // dataset API does, producing float32 images and int32 labels per batch.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,21 @@ struct Column {
 
 class ArrayDataset {
 public:
-    /// Columns must match `columnNames` one to one and agree on their length. `declaredLength`
-    /// (as a user __len__) must not exceed the rows the data holds (-1: use the data's).
+    /// Columns must match `columnNames` one to one and agree on their length. A
+    /// `declaredLength` (a user's __len__; -1: none) must equal the rows the data holds.
+    /// Errors use MindSpore's GeneratorDataset wording, which users search for:
+    /// "Invalid Python function, the 'source' of 'GeneratorDataset' should return same number
+    /// of NumPy arrays as specified in column_names, the size of column_names is:2 and number
+    /// of returned NumPy array is:3" and "The actual amount of data read from generator 100
+    /// is different from generator.len 120, you should adjust generator.len to make them match".
     static Result<ArrayDataset> create(const std::vector<std::string>& columnNames,
                                        std::vector<Tensor> columns, int64_t declaredLength = -1);
+    /// A random-access source (__getitem__ / __len__): getItem(i, out) fills one sample's
+    /// arrays and returns false when index i has no data. Samples are read once, in order;
+    /// every sample must have one array per column name, all of the same shape and dtype.
+    using GetItem = std::function<bool(int64_t index, std::vector<Tensor>& out)>;
+    static Result<ArrayDataset> fromGenerator(const std::vector<std::string>& columnNames,
+                                              int64_t length, const GetItem& getItem);
     int64_t size() const { return m_size; }
     const std::vector<Column>& columns() const { return m_columns; }
     /// Index of a column by name; -1 when absent.

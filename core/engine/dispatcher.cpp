@@ -31,8 +31,10 @@ Dispatcher& Dispatcher::current() {
     return fallback;
 }
 
-void Dispatcher::install(Dispatcher* d) {
+Dispatcher* Dispatcher::install(Dispatcher* d) {
+    Dispatcher* prev = t_dispatcher;
     t_dispatcher = d;
+    return prev;
 }
 
 void Dispatcher::addObserver(OpObserver* o) {

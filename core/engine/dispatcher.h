@@ -21,8 +21,9 @@ public:
 
     /// The calling thread's dispatcher (a per-thread default unless install()ed).
     static Dispatcher& current();
-    /// Makes `d` current on the calling thread (nullptr: back to the default).
-    static void install(Dispatcher* d);
+    /// Makes `d` current on the calling thread (nullptr: back to the default); returns the one
+    /// installed before, so scopes can nest.
+    static Dispatcher* install(Dispatcher* d);
 
     void addObserver(OpObserver* o);
     void removeObserver(OpObserver* o);

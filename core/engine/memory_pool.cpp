@@ -124,8 +124,10 @@ MemoryPool& MemoryPool::current() {
     return *fallback;
 }
 
-void MemoryPool::install(MemoryPool* pool) {
+MemoryPool* MemoryPool::install(MemoryPool* pool) {
+    MemoryPool* prev = t_installed;
     t_installed = pool;
+    return prev;
 }
 
 }  // namespace ts::engine

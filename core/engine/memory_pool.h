@@ -56,8 +56,9 @@ public:
 
     /// The pool of the calling thread (a per-thread default unless install()ed).
     static MemoryPool& current();
-    /// Makes `pool` the calling thread's pool (nullptr: back to the default).
-    static void install(MemoryPool* pool);
+    /// Makes `pool` the calling thread's pool (nullptr: back to the default); returns the one
+    /// installed before, so scopes can nest.
+    static MemoryPool* install(MemoryPool* pool);
 
     static size_t roundSize(size_t bytes) { return (bytes + 63) & ~size_t(63); }
 

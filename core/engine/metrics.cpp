@@ -117,6 +117,7 @@ std::vector<std::unique_ptr<Metric>> defaultMetrics(int classes) {
     m.push_back(std::make_unique<ClassMetric>(ClassMetric::Kind::Precision, classes));
     m.push_back(std::make_unique<ClassMetric>(ClassMetric::Kind::Recall, classes));
     m.push_back(std::make_unique<ClassMetric>(ClassMetric::Kind::F1, classes));
+    m.push_back(std::make_unique<ConfusionMatrix>(classes));
     return m;
 }
 

@@ -84,7 +84,7 @@ private:
     ConfusionMatrix m_cm;
 };
 
-/// accuracy, loss, precision, recall, f1 (macro + per class).
+/// accuracy, loss, precision, recall, f1 (macro + per class) and the confusion matrix.
 std::vector<std::unique_ptr<Metric>> defaultMetrics(int classes);
 
 }  // namespace ts::engine

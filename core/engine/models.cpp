@@ -46,9 +46,10 @@ std::shared_ptr<Cell> makeLeNet5(uint64_t seed, int64_t classes, int64_t channel
     return std::make_shared<LeNet5>(seed, classes, channels);
 }
 
-std::shared_ptr<Cell> makeModel(const std::string& name, uint64_t seed) {
-    if (name == "mlp") return makeMlp(seed);
-    if (name == "lenet5") return makeLeNet5(seed);
+std::shared_ptr<Cell> makeModel(const std::string& name, uint64_t seed, int64_t inputs,
+                                int64_t classes) {
+    if (name == "mlp") return makeMlp(seed, inputs, classes);
+    if (name == "lenet5" && inputs == 784) return makeLeNet5(seed, classes);
     return nullptr;
 }
 

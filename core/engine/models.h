@@ -14,7 +14,9 @@ namespace ts::engine {
 std::shared_ptr<Cell> makeMlp(uint64_t seed, int64_t inputs = 784, int64_t classes = 10);
 /// LeNet-5 for [N,1,28,28] input.
 std::shared_ptr<Cell> makeLeNet5(uint64_t seed, int64_t classes = 10, int64_t channels = 1);
-/// "mlp" or "lenet5"; nullptr for an unknown name.
-std::shared_ptr<Cell> makeModel(const std::string& name, uint64_t seed);
+/// "mlp" or "lenet5" for `inputs` features (LeNet-5: 784 only, as [N,1,28,28]) and `classes`
+/// outputs; nullptr for an unknown name or a LeNet-5 of another input size.
+std::shared_ptr<Cell> makeModel(const std::string& name, uint64_t seed, int64_t inputs = 784,
+                                int64_t classes = 10);
 
 }  // namespace ts::engine

@@ -4,6 +4,7 @@
 
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
 
@@ -14,22 +15,29 @@ using detail::run1;
 
 namespace {
 
+/// Element-wise loops split over the intra-op pool above this many elements.
+constexpr int64_t kGrain = 1 << 15;
+
 template <class F>
 Tensor map2(const Tensor& a, const Tensor& b, F f) {
     Tensor out = Tensor::empty(a.shape());
-    const float* pa = a.f32();
-    const float* pb = b.f32();
-    float* po = out.f32();
-    for (int64_t i = 0, n = a.numel(); i < n; ++i) po[i] = f(pa[i], pb[i]);
+    const float* __restrict pa = a.f32();
+    const float* __restrict pb = b.f32();
+    float* __restrict po = out.f32();
+    parallelFor(a.numel(), kGrain, [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) po[i] = f(pa[i], pb[i]);
+    });
     return out;
 }
 
 template <class F>
 Tensor map1(const Tensor& a, F f) {
     Tensor out = Tensor::empty(a.shape());
-    const float* pa = a.f32();
-    float* po = out.f32();
-    for (int64_t i = 0, n = a.numel(); i < n; ++i) po[i] = f(pa[i]);
+    const float* __restrict pa = a.f32();
+    float* __restrict po = out.f32();
+    parallelFor(a.numel(), kGrain, [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) po[i] = f(pa[i]);
+    });
     return out;
 }
 
@@ -115,7 +123,7 @@ Tensor scale(const Tensor& x, float s) {
 Tensor relu(const Tensor& x) {
     requireF32("ReLU", x);
     Tensor out = run1("ReLU", {x}, [](std::vector<Tensor>& in) {
-        return map1(in[0], [](float v) { return v > 0.f ? v : 0.f; });
+        return map1(in[0], [](float v) { return std::max(v, 0.f); });
     });
     const Tensor y = detach(out);
     return record(out, "ReLU", {x}, [y](const Tensor& g) {

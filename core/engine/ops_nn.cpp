@@ -1,7 +1,5 @@
-// Dense-algebra and neural-network ops: MatMul (OpenBLAS), BiasAdd, Conv2D (im2col + GEMM),
-// pooling, batch norm, dropout.
-#include <cblas.h>
-
+// Dense-algebra and neural-network ops: MatMul (OpenBLAS through the intra-op pool), BiasAdd,
+// pooling, batch norm, dropout. Conv2D lives in ops_conv.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -10,6 +8,7 @@
 
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
 
@@ -19,7 +18,7 @@ using detail::run1;
 
 namespace {
 
-/// op(A)[M,K] x op(B)[K,N] for row-major 2-D A and B.
+/// op(A)[M,K] x op(B)[K,N] for row-major 2-D A and B (split over the intra-op pool).
 Tensor gemm(const Tensor& A, bool tA, const Tensor& B, bool tB) {
     const int64_t M = tA ? A.dim(1) : A.dim(0);
     const int64_t K = tA ? A.dim(0) : A.dim(1);
@@ -30,15 +29,7 @@ Tensor gemm(const Tensor& A, bool tA, const Tensor& B, bool tB) {
                                     (tA ? "^T" : "") + " x " + shapeString(B.shape()) +
                                     (tB ? "^T" : ""));
     Tensor C = Tensor::empty({M, N});
-    if (M == 0 || N == 0) return C;
-    if (K == 0) {
-        std::memset(C.raw(), 0, C.nbytes());
-        return C;
-    }
-    cblas_sgemm(CblasRowMajor, tA ? CblasTrans : CblasNoTrans, tB ? CblasTrans : CblasNoTrans,
-                static_cast<int>(M), static_cast<int>(N), static_cast<int>(K), 1.0f, A.f32(),
-                static_cast<int>(A.dim(1)), B.f32(), static_cast<int>(B.dim(1)), 0.0f, C.f32(),
-                static_cast<int>(N));
+    sgemm(tA, tB, M, N, K, 1.f, A.f32(), A.dim(1), B.f32(), B.dim(1), 0.f, C.f32(), N);
     return C;
 }
 
@@ -99,12 +90,21 @@ Tensor biasAdd(const Tensor& x, const Tensor& b) {
         const float* px = in[0].f32();
         const float* pb = in[1].f32();
         float* po = o.f32();
-        for (int64_t n = 0; n < N; ++n)
-            for (int64_t c = 0; c < C; ++c) {
-                const float bv = pb[c];
-                const int64_t base = (n * C + c) * inner;
-                for (int64_t i = 0; i < inner; ++i) po[base + i] = px[base + i] + bv;
-            }
+        const int64_t row = C * inner;
+        parallelFor(N, std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, row)),
+                    [&](int64_t n0, int64_t n1) {
+                        for (int64_t n = n0; n < n1; ++n) {
+                            const float* xs = px + n * row;
+                            float* os = po + n * row;
+                            if (inner == 1) {
+                                for (int64_t c = 0; c < C; ++c) os[c] = xs[c] + pb[c];
+                                continue;
+                            }
+                            for (int64_t c = 0; c < C; ++c)
+                                for (int64_t i = 0; i < inner; ++i)
+                                    os[c * inner + i] = xs[c * inner + i] + pb[c];
+                        }
+                    });
         return o;
     });
     return record(out, "BiasAdd", {x, b}, [N, C, inner](const Tensor& g) {
@@ -114,163 +114,22 @@ Tensor biasAdd(const Tensor& x, const Tensor& b) {
                 Tensor o = Tensor::zeros({C});
                 const float* pg = in[0].f32();
                 float* po = o.f32();
-                for (int64_t n = 0; n < N; ++n)
+                for (int64_t n = 0; n < N; ++n) {
+                    const float* row = pg + n * C * inner;
+                    if (inner == 1) {
+                        for (int64_t c = 0; c < C; ++c) po[c] += row[c];
+                        continue;
+                    }
                     for (int64_t c = 0; c < C; ++c) {
                         float s = 0;
-                        const int64_t base = (n * C + c) * inner;
-                        for (int64_t i = 0; i < inner; ++i) s += pg[base + i];
+                        for (int64_t i = 0; i < inner; ++i) s += row[c * inner + i];
                         po[c] += s;
                     }
+                }
                 return o;
             },
             true);
         return std::vector<Tensor>{g, gb};
-    });
-}
-
-namespace {
-
-struct ConvGeom {
-    int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, pt, pl;
-};
-
-void im2col(const float* x, float* col, const ConvGeom& g) {
-    const int64_t ohw = g.OH * g.OW, cols = g.N * ohw;
-    for (int64_t c = 0; c < g.C; ++c)
-        for (int64_t kh = 0; kh < g.KH; ++kh)
-            for (int64_t kw = 0; kw < g.KW; ++kw) {
-                float* row = col + ((c * g.KH + kh) * g.KW + kw) * cols;
-                for (int64_t n = 0; n < g.N; ++n) {
-                    const float* xp = x + (n * g.C + c) * g.H * g.W;
-                    float* r = row + n * ohw;
-                    for (int64_t oh = 0; oh < g.OH; ++oh) {
-                        const int64_t ih = oh * g.sh - g.pt + kh;
-                        float* ro = r + oh * g.OW;
-                        if (ih < 0 || ih >= g.H) {
-                            std::fill(ro, ro + g.OW, 0.f);
-                            continue;
-                        }
-                        const float* xr = xp + ih * g.W;
-                        for (int64_t ow = 0; ow < g.OW; ++ow) {
-                            const int64_t iw = ow * g.sw - g.pl + kw;
-                            ro[ow] = (iw >= 0 && iw < g.W) ? xr[iw] : 0.f;
-                        }
-                    }
-                }
-            }
-}
-
-void col2im(const float* col, float* x, const ConvGeom& g) {
-    std::memset(x, 0, sizeof(float) * static_cast<size_t>(g.N * g.C * g.H * g.W));
-    const int64_t ohw = g.OH * g.OW, cols = g.N * ohw;
-    for (int64_t c = 0; c < g.C; ++c)
-        for (int64_t kh = 0; kh < g.KH; ++kh)
-            for (int64_t kw = 0; kw < g.KW; ++kw) {
-                const float* row = col + ((c * g.KH + kh) * g.KW + kw) * cols;
-                for (int64_t n = 0; n < g.N; ++n) {
-                    float* xp = x + (n * g.C + c) * g.H * g.W;
-                    const float* r = row + n * ohw;
-                    for (int64_t oh = 0; oh < g.OH; ++oh) {
-                        const int64_t ih = oh * g.sh - g.pt + kh;
-                        if (ih < 0 || ih >= g.H) continue;
-                        float* xr = xp + ih * g.W;
-                        const float* ro = r + oh * g.OW;
-                        for (int64_t ow = 0; ow < g.OW; ++ow) {
-                            const int64_t iw = ow * g.sw - g.pl + kw;
-                            if (iw >= 0 && iw < g.W) xr[iw] += ro[ow];
-                        }
-                    }
-                }
-            }
-}
-
-}  // namespace
-
-Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt) {
-    require4("Conv2D", x);
-    require4("Conv2D", w);
-    if (w.dim(1) != x.dim(1))
-        throw std::invalid_argument("Conv2D: weight " + shapeString(w.shape()) + " expects " +
-                                    std::to_string(w.dim(1)) + " input channels, input is " +
-                                    shapeString(x.shape()));
-    if (opt.strideH < 1 || opt.strideW < 1)
-        throw std::invalid_argument("Conv2D: stride must be >= 1");
-    ConvGeom g{x.dim(0), x.dim(1), x.dim(2),    x.dim(3),    w.dim(0), w.dim(2), w.dim(3),
-               0,        0,        opt.strideH, opt.strideW, opt.padH, opt.padW};
-    if (opt.padSame) {
-        g.OH = (g.H + g.sh - 1) / g.sh;
-        g.OW = (g.W + g.sw - 1) / g.sw;
-        g.pt = std::max<int64_t>(0, (g.OH - 1) * g.sh + g.KH - g.H) / 2;
-        g.pl = std::max<int64_t>(0, (g.OW - 1) * g.sw + g.KW - g.W) / 2;
-    } else {
-        g.OH = (g.H + 2 * g.pt - g.KH) / g.sh + 1;
-        g.OW = (g.W + 2 * g.pl - g.KW) / g.sw + 1;
-    }
-    if (g.OH <= 0 || g.OW <= 0)
-        throw std::invalid_argument("Conv2D: kernel " + shapeString(w.shape()) +
-                                    " larger than input " + shapeString(x.shape()));
-    const bool hasBias = bias.defined();
-    if (hasBias && (bias.rank() != 1 || bias.dim(0) != g.O))
-        throw std::invalid_argument("Conv2D: bias " + shapeString(bias.shape()) +
-                                    " does not match " + std::to_string(g.O) + " output channels");
-    const int64_t ckk = g.C * g.KH * g.KW, ohw = g.OH * g.OW;
-    Tensor col = Tensor::empty({ckk, g.N * ohw});
-    std::vector<Tensor> inputs{x, w};
-    if (hasBias) inputs.push_back(bias);
-    Tensor out = run1("Conv2D", inputs, [&](std::vector<Tensor>& in) {
-        im2col(in[0].f32(), col.f32(), g);
-        Tensor y = gemm(in[1].view({g.O, ckk}), false, col, false);  // [O, N*OHW]
-        Tensor o = Tensor::empty({g.N, g.O, g.OH, g.OW});
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc) {
-                const float b = hasBias ? in[2].f32()[oc] : 0.f;
-                const float* src = y.f32() + oc * g.N * ohw + n * ohw;
-                float* dst = o.f32() + (n * g.O + oc) * ohw;
-                for (int64_t p = 0; p < ohw; ++p) dst[p] = src[p] + b;
-            }
-        return o;
-    });
-    const Tensor dw = detach(w);
-    const bool gx = x.requiresGrad();
-    return record(out, "Conv2D", inputs, [g, col, dw, gx, hasBias, ckk, ohw](const Tensor& grad) {
-        // gY' [O, N*OHW]
-        Tensor gy = Tensor::empty({g.O, g.N * ohw});
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc)
-                std::memcpy(gy.f32() + oc * g.N * ohw + n * ohw, grad.f32() + (n * g.O + oc) * ohw,
-                            sizeof(float) * static_cast<size_t>(ohw));
-        std::vector<Tensor> grads(hasBias ? 3 : 2);
-        grads[1] = run1(
-            "Conv2DBackpropFilter", {gy, col},
-            [&](std::vector<Tensor>& in) {
-                return gemm(in[0], false, in[1], true).view({g.O, g.C, g.KH, g.KW});
-            },
-            true);
-        if (gx)
-            grads[0] = run1(
-                "Conv2DBackpropInput", {gy, dw},
-                [&](std::vector<Tensor>& in) {
-                    Tensor dcol = gemm(in[1].view({g.O, ckk}), true, in[0], false);
-                    Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
-                    col2im(dcol.f32(), dx.f32(), g);
-                    return dx;
-                },
-                true);
-        if (hasBias)
-            grads[2] = run1(
-                "BiasAddGrad", {gy},
-                [&](std::vector<Tensor>& in) {
-                    Tensor o = Tensor::empty({g.O});
-                    for (int64_t oc = 0; oc < g.O; ++oc) {
-                        float s = 0;
-                        const float* p = in[0].f32() + oc * g.N * ohw;
-                        for (int64_t i = 0; i < g.N * ohw; ++i) s += p[i];
-                        o.f32()[oc] = s;
-                    }
-                    return o;
-                },
-                true);
-        return grads;
     });
 }
 
@@ -290,6 +149,53 @@ PoolGeom poolGeom(std::string_view op, const Tensor& x, int k, int s) {
                                     " larger than input " + shapeString(x.shape()));
     return g;
 }
+
+/// Max pooling of one [H,W] plane; `arg` gets the flat index of each maximum (the first one
+/// on ties, as the gradient goes to one input only). A NaN input wins its window.
+void maxPoolPlane(const float* x, float* out, int32_t* arg, const PoolGeom& g) {
+    if (g.k == 2 && g.s == 2) {
+        // Branch-free (select, not jump): after a ReLU the window maxima are unpredictable,
+        // and mispredicted branches tripled this loop's time.
+        for (int64_t oh = 0; oh < g.OH; ++oh) {
+            const float* __restrict r0 = x + (2 * oh) * g.W;
+            const float* __restrict r1 = r0 + g.W;
+            float* __restrict o = out + oh * g.OW;
+            int32_t* __restrict ai = arg + oh * g.OW;
+            const int32_t base = static_cast<int32_t>(2 * oh * g.W);
+            const int32_t w = static_cast<int32_t>(g.W);
+            for (int64_t ow = 0; ow < g.OW; ++ow) {
+                const float a = r0[2 * ow], b = r0[2 * ow + 1], c = r1[2 * ow], d = r1[2 * ow + 1];
+                const bool tb = (b > a) | (b != b);
+                float m = tb ? b : a;
+                int32_t i = tb ? 1 : 0;
+                const bool tc = (c > m) | (c != c);
+                m = tc ? c : m;
+                i = tc ? w : i;
+                const bool td = (d > m) | (d != d);
+                m = td ? d : m;
+                i = td ? w + 1 : i;
+                o[ow] = m;
+                ai[ow] = base + static_cast<int32_t>(2 * ow) + i;
+            }
+        }
+        return;
+    }
+    for (int64_t oh = 0; oh < g.OH; ++oh)
+        for (int64_t ow = 0; ow < g.OW; ++ow) {
+            int64_t bi = (oh * g.s) * g.W + ow * g.s;
+            float best = x[bi];
+            for (int64_t i = 0; i < g.k; ++i)
+                for (int64_t j = 0; j < g.k; ++j) {
+                    const int64_t idx = (oh * g.s + i) * g.W + ow * g.s + j;
+                    if (x[idx] > best || (std::isnan(x[idx]) && !std::isnan(best))) {
+                        best = x[idx];
+                        bi = idx;
+                    }
+                }
+            out[oh * g.OW + ow] = best;
+            arg[oh * g.OW + ow] = static_cast<int32_t>(bi);
+        }
+}
 }  // namespace
 
 Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
@@ -297,40 +203,33 @@ Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
     Tensor argmax = Tensor::empty({g.N, g.C, g.OH, g.OW}, DType::Int32);
     Tensor out = run1("MaxPool", {x}, [&](std::vector<Tensor>& in) {
         Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
-        for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
-            const float* xp = in[0].f32() + nc * g.H * g.W;
-            float* op = o.f32() + nc * g.OH * g.OW;
-            int32_t* ap = argmax.i32() + nc * g.OH * g.OW;
-            for (int64_t oh = 0; oh < g.OH; ++oh)
-                for (int64_t ow = 0; ow < g.OW; ++ow) {
-                    float best = -std::numeric_limits<float>::infinity();
-                    int32_t bi = static_cast<int32_t>((oh * g.s) * g.W + ow * g.s);
-                    for (int64_t i = 0; i < g.k; ++i)
-                        for (int64_t j = 0; j < g.k; ++j) {
-                            const int64_t idx = (oh * g.s + i) * g.W + ow * g.s + j;
-                            if (xp[idx] > best) {
-                                best = xp[idx];
-                                bi = static_cast<int32_t>(idx);
-                            }
-                        }
-                    op[oh * g.OW + ow] = best;
-                    ap[oh * g.OW + ow] = bi;
-                }
-        }
+        const float* px = in[0].f32();
+        float* po = o.f32();
+        int32_t* pa = argmax.i32();
+        const int64_t ohw = g.OH * g.OW, hw = g.H * g.W;
+        parallelFor(g.N * g.C, std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, hw)),
+                    [&](int64_t b, int64_t e) {
+                        for (int64_t nc = b; nc < e; ++nc)
+                            maxPoolPlane(px + nc * hw, po + nc * ohw, pa + nc * ohw, g);
+                    });
         return o;
     });
     return record(out, "MaxPool", {x}, [g, argmax](const Tensor& grad) {
         return std::vector<Tensor>{run1(
             "MaxPoolGrad", {grad, argmax},
             [&](std::vector<Tensor>& in) {
-                Tensor dx = Tensor::zeros({g.N, g.C, g.H, g.W});
-                const int64_t ohw = g.OH * g.OW;
-                for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
-                    float* d = dx.f32() + nc * g.H * g.W;
-                    const float* gp = in[0].f32() + nc * ohw;
-                    const int32_t* ap = in[1].i32() + nc * ohw;
-                    for (int64_t p = 0; p < ohw; ++p) d[ap[p]] += gp[p];
-                }
+                Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
+                const int64_t ohw = g.OH * g.OW, hw = g.H * g.W;
+                parallelFor(g.N * g.C, std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, hw)),
+                            [&](int64_t b, int64_t e) {
+                                for (int64_t nc = b; nc < e; ++nc) {
+                                    float* d = dx.f32() + nc * hw;
+                                    std::memset(d, 0, sizeof(float) * static_cast<size_t>(hw));
+                                    const float* gp = in[0].f32() + nc * ohw;
+                                    const int32_t* ap = in[1].i32() + nc * ohw;
+                                    for (int64_t p = 0; p < ohw; ++p) d[ap[p]] += gp[p];
+                                }
+                            });
                 return dx;
             },
             true)};

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/engine/op_util.h"
+#include "core/engine/parallel.h"
 #include "core/log/logger.h"
 
 namespace ts::engine {
@@ -70,14 +71,24 @@ void Sgd::step(double lrD) {
         if (!p.trainable || !p.tensor.grad().defined()) continue;
         Tensor w = p.tensor, g = p.tensor.grad(), v = m_moments[i];
         detail::run1("ApplyMomentum", {w, g, v}, [&](std::vector<Tensor>& in) {
-            float* pw = in[0].f32();
-            const float* pg = in[1].f32();
-            float* pv = in[2].f32();
-            for (int64_t k = 0, n = in[0].numel(); k < n; ++k) {
-                const float gk = pg[k] + wd * pw[k];
-                pv[k] = mom * pv[k] + gk;
-                pw[k] -= lr * (nesterov ? gk + mom * pv[k] : pv[k]);
-            }
+            float* __restrict pw = in[0].f32();
+            const float* __restrict pg = in[1].f32();
+            float* __restrict pv = in[2].f32();
+            parallelFor(in[0].numel(), 1 << 15, [&](int64_t b, int64_t e) {
+                if (nesterov) {
+                    for (int64_t k = b; k < e; ++k) {
+                        const float gk = pg[k] + wd * pw[k];
+                        pv[k] = mom * pv[k] + gk;
+                        pw[k] -= lr * (gk + mom * pv[k]);
+                    }
+                } else {
+                    for (int64_t k = b; k < e; ++k) {
+                        const float gk = pg[k] + wd * pw[k];
+                        pv[k] = mom * pv[k] + gk;
+                        pw[k] -= lr * pv[k];
+                    }
+                }
+            });
             return in[0];
         });
     }
@@ -115,16 +126,18 @@ void Adam::step(double lrD) {
         if (!p.trainable || !p.tensor.grad().defined()) continue;
         detail::run1("Adam", {p.tensor, p.tensor.grad(), m_m[i], m_v[i]},
                      [&](std::vector<Tensor>& in) {
-                         float* pw = in[0].f32();
-                         const float* pg = in[1].f32();
-                         float* pm = in[2].f32();
-                         float* pv = in[3].f32();
-                         for (int64_t k = 0, n = in[0].numel(); k < n; ++k) {
-                             const float g = pg[k] + wd * pw[k];
-                             pm[k] = b1 * pm[k] + (1 - b1) * g;
-                             pv[k] = b2 * pv[k] + (1 - b2) * g * g;
-                             pw[k] -= stepSize * pm[k] / (std::sqrt(pv[k]) / sq + eps);
-                         }
+                         float* __restrict pw = in[0].f32();
+                         const float* __restrict pg = in[1].f32();
+                         float* __restrict pm = in[2].f32();
+                         float* __restrict pv = in[3].f32();
+                         parallelFor(in[0].numel(), 1 << 14, [&](int64_t b, int64_t e) {
+                             for (int64_t k = b; k < e; ++k) {
+                                 const float g = pg[k] + wd * pw[k];
+                                 pm[k] = b1 * pm[k] + (1 - b1) * g;
+                                 pv[k] = b2 * pv[k] + (1 - b2) * g * g;
+                                 pw[k] -= stepSize * pm[k] / (std::sqrt(pv[k]) / sq + eps);
+                             }
+                         });
                          return in[0];
                      });
     }
@@ -134,14 +147,16 @@ void Adam::step(double lrD) {
 std::map<std::string, Tensor> Adam::state() const {
     std::map<std::string, Tensor> out;
     for (size_t i = 0; i < m_params.size(); ++i) {
-        out["adam_m." + m_params[i].name] = m_m[i];
-        out["adam_v." + m_params[i].name] = m_v[i];
+        out["moment1." + m_params[i].name] = m_m[i];
+        out["moment2." + m_params[i].name] = m_v[i];
     }
     return out;
 }
 
 int Adam::loadState(const std::map<std::string, Tensor>& state) {
-    return loadInto(state, "adam_m.", m_params, m_m) + loadInto(state, "adam_v.", m_params, m_v);
+    // MindSpore's names; "adam_m." / "adam_v." are what older sessions of this engine wrote.
+    return loadInto(state, "moment1.", m_params, m_m) + loadInto(state, "moment2.", m_params, m_v) +
+           loadInto(state, "adam_m.", m_params, m_m) + loadInto(state, "adam_v.", m_params, m_v);
 }
 
 double clipGradNorm(const std::vector<NamedParam>& params, double maxNorm) {

@@ -32,7 +32,8 @@ public:
     virtual void step(double lr) = 0;
     void zeroGrad();
     const std::vector<NamedParam>& params() const { return m_params; }
-    /// State tensors by checkpoint tag ("moments.fc1.weight", "adam_m.fc1.weight", ...).
+    /// State tensors by checkpoint tag, named as MindSpore's optimizers name them
+    /// ("moments.fc1.weight" for Momentum, "moment1." / "moment2." for Adam).
     virtual std::map<std::string, Tensor> state() const = 0;
     /// Restores state by tag; unknown tags are ignored. Returns tags it used.
     virtual int loadState(const std::map<std::string, Tensor>& state) = 0;

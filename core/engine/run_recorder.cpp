@@ -1,6 +1,7 @@
 #include "core/engine/run_recorder.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/store/sqlite_db.h"
 
@@ -29,12 +30,17 @@ void RunRecorder::addScalar(const std::string& tag, int64_t step, double value) 
         return;  // the scalars table holds finite values (NOT NULL REAL)
     const int64_t now = store::nowNs();
     m_pending.push_back({m_store->intern(tag), step, now, value});
-    if (m_pending.size() >= 4096 || now - m_lastFlushNs > 250'000'000) (void)flush();
+    if (m_pending.size() >= 4096 || now - m_lastFlushNs > kFlushIntervalNs) (void)flush();
+}
+
+void RunRecorder::addOverflow(int64_t step, double lossScale) {
+    if (!m_store) return;
+    m_overflows.push_back({step, store::nowNs(), lossScale});
 }
 
 Status RunRecorder::flush() {
     m_lastFlushNs = store::nowNs();
-    if (m_pending.empty() || !m_store) return Status::success();
+    if ((m_pending.empty() && m_overflows.empty()) || !m_store) return Status::success();
     const bool ownTx = !m_store->inTransaction();
     if (ownTx)
         if (auto s = m_store->begin(); !s) return s;
@@ -52,6 +58,25 @@ Status RunRecorder::flush() {
         }
     }
     m_pending.clear();
+    if (!m_overflows.empty()) {
+        auto ovf = m_store->db().prepare(
+            "INSERT INTO overflow_findings(run_id, step, op, tensor, origin, ts) "
+            "VALUES(?,?,'loss_scale',?,'loss_scale',?)");
+        if (!ovf.ok()) {
+            if (ownTx) (void)m_store->rollback();
+            return Error{ovf.error()};
+        }
+        for (const Overflow& o : m_overflows) {
+            char what[96];
+            std::snprintf(what, sizeof what, "gradients (loss scale %g); step skipped", o.scale);
+            ovf.bind(1, m_runId).bind(2, o.step).bind(3, std::string(what)).bind(4, o.wall);
+            if (auto s = ovf.run(); !s) {
+                if (ownTx) (void)m_store->rollback();
+                return s;
+            }
+        }
+        m_overflows.clear();
+    }
     return ownTx ? m_store->commit() : Status::success();
 }
 

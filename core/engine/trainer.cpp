@@ -8,9 +8,13 @@
 #include "core/engine/metrics.h"
 #include "core/engine/models.h"
 #include "core/engine/ops.h"
+#include "core/engine/parallel.h"
+#include "core/engine/trainer_context.h"
 #include "core/log/logger.h"
 
 namespace ts::engine {
+
+using detail::ThreadContext;
 
 namespace {
 
@@ -19,194 +23,7 @@ double nowS() {
         .count();
 }
 
-/// Installs the trainer's pool, dispatcher and AMP level on this thread for a scope.
-class ThreadContext {
-public:
-    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp) : m_amp(ampLevel()) {
-        MemoryPool::install(&pool);
-        Dispatcher::install(&d);
-        setAmpLevel(amp);
-    }
-    ~ThreadContext() {
-        setAmpLevel(m_amp);
-        Dispatcher::install(nullptr);
-        MemoryPool::install(nullptr);
-    }
-    ThreadContext(const ThreadContext&) = delete;
-    ThreadContext& operator=(const ThreadContext&) = delete;
-
-private:
-    AmpLevel m_amp;
-};
-
-std::unique_ptr<DataPipeline> makePipeline(ArrayDataset ds, int64_t batch, bool drop) {
-    auto p = std::make_unique<DataPipeline>(std::move(ds));
-    MapOp norm;
-    norm.column = p->source().columns()[0].name;
-    norm.scale = p->source().columns()[0].data.dtype() == DType::UInt8 ? 1.f / 255.f : 1.f;
-    p->map(norm);
-    MapOp cast;
-    cast.kind = MapOp::Kind::TypeCastInt32;
-    cast.column = "label";
-    p->map(cast);
-    p->batch(batch, drop);
-    return p;
-}
-
-std::string jsonEscape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        o += c;
-    }
-    return o;
-}
-
 }  // namespace
-
-std::string TrainConfig::toJson() const {
-    auto str = [](const char* k, const std::string& v) {
-        return std::string("\"") + k + "\":\"" + jsonEscape(v) + "\"";
-    };
-    auto num = [](const char* k, double v) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.17g", v);
-        return std::string("\"") + k + "\":" + buf;
-    };
-    std::string j = "{";
-    j += str("model", model) + "," + str("dataset", dataset) + "," + num("epochs", epochs) + "," +
-         num("batch_size", static_cast<double>(batchSize)) + "," + str("optimizer", optimizer) +
-         "," + num("lr", lr) + "," + num("momentum", momentum) + "," +
-         num("nesterov", nesterov ? 1 : 0) + "," + num("weight_decay", weightDecay) + "," +
-         str("lr_schedule", lrSchedule) + "," + num("clip_norm", clipNorm) + "," +
-         num("seed", static_cast<double>(seed)) + "," + str("amp", amp) + "," +
-         str("loss_scale", lossScale) + "," + num("num_shards", static_cast<double>(numShards)) +
-         "," + num("shard_id", static_cast<double>(shardId)) + "," +
-         num("limit_steps", static_cast<double>(limitSteps)) + "," +
-         num("drop_remainder", dropRemainder ? 1 : 0) + "," + num("mem_reuse", memReuse ? 1 : 0) +
-         "," + str("resume", resumeFrom);
-    return j + "}";
-}
-
-Trainer::Trainer(TrainConfig config) : m_config(std::move(config)), m_pool(m_config.memReuse) {}
-
-Trainer::~Trainer() {
-    // Tensors allocated from m_pool must go back before the pool dies.
-    m_opt.reset();
-    m_net.reset();
-    m_train.reset();
-    m_eval.reset();
-}
-
-Status Trainer::prepare() {
-    if (m_prepared) return Status::success();
-    ThreadContext tc(m_pool, m_dispatcher, AmpLevel::O0);
-    const TrainConfig& c = m_config;
-    if (c.epochs < 1) return Error{"epochs must be >= 1"};
-    if (c.batchSize < 1) return Error{"batch size must be >= 1"};
-    if (!ampLevelFromName(c.amp, &m_amp))
-        return Error{"unknown AMP level '" + c.amp + "' (O0, O1 or O2)"};
-    if (c.lossScale == "none" || c.lossScale.empty()) {
-        m_lossScale = 1.0;
-    } else if (c.lossScale == "dynamic") {
-        m_dynamicScale = true;
-        m_lossScale = 65536.0;
-    } else if (c.lossScale.rfind("static:", 0) == 0) {
-        char* end = nullptr;
-        m_lossScale = std::strtod(c.lossScale.c_str() + 7, &end);
-        if (*end != '\0' || !(m_lossScale > 0))
-            return Error{"bad loss scale '" + c.lossScale + "' (static:N with N > 0)"};
-    } else {
-        return Error{"bad loss scale '" + c.lossScale + "' (static:N or dynamic)"};
-    }
-    if (!m_net) {
-        m_net = makeModel(c.model, c.seed);
-        if (!m_net) return Error{"unknown model '" + c.model + "' (mlp or lenet5)"};
-        m_net->setName("_backbone");
-    }
-    if (!m_train) {
-        if (c.dataset == "fashion-mnist") {
-            auto tr = loadFashionMnist("train", c.datasetDir);
-            if (!tr) return Error{tr.error()};
-            auto te = loadFashionMnist("test", c.datasetDir);
-            if (!te) return Error{te.error()};
-            m_train = makePipeline(std::move(tr.value()), c.batchSize, c.dropRemainder);
-            m_eval = makePipeline(std::move(te.value()), 256, false);
-        } else if (c.dataset == "synthetic") {
-            m_train = makePipeline(syntheticImages(c.syntheticSamples, 10, 28, 28, c.seed, 0),
-                                   c.batchSize, c.dropRemainder);
-            m_eval = makePipeline(syntheticImages(std::max<int64_t>(64, c.syntheticSamples / 4), 10,
-                                                  28, 28, c.seed, 1),
-                                  256, false);
-        } else {
-            return Error{"unknown dataset '" + c.dataset + "' (fashion-mnist or synthetic)"};
-        }
-        m_train->shuffle(c.seed);
-        if (auto s = m_train->shard(c.numShards, c.shardId); !s) return s;
-    }
-    if (m_train->batchesPerEpoch() < 1)
-        return Error{
-            "the training data gives no batch: " + std::to_string(m_train->samplesPerEpoch()) +
-            " samples per epoch, batch size " + std::to_string(c.batchSize)};
-    if (c.optimizer == "sgd")
-        m_opt = std::make_unique<Sgd>(m_net->parameters(),
-                                      SgdOptions{c.momentum, c.nesterov, c.weightDecay});
-    else if (c.optimizer == "adam")
-        m_opt = std::make_unique<Adam>(m_net->parameters(),
-                                       AdamOptions{0.9, 0.999, 1e-8, c.weightDecay});
-    else
-        return Error{"unknown optimizer '" + c.optimizer + "' (sgd or adam)"};
-    m_schedule.base = c.lr;
-    if (c.lrSchedule == "step") {
-        m_schedule.kind = LrSchedule::Kind::Step;
-        m_schedule.stepSize = c.lrStepEpochs;
-        m_schedule.gamma = c.lrGamma;
-    } else if (c.lrSchedule == "cosine") {
-        m_schedule.kind = LrSchedule::Kind::Cosine;
-        m_schedule.totalSteps = stepsPerEpoch() * c.epochs;
-    } else if (c.lrSchedule != "constant") {
-        return Error{"unknown lr schedule '" + c.lrSchedule + "' (constant, step or cosine)"};
-    }
-    if (!c.resumeFrom.empty()) {
-        auto rep = loadCheckpoint(c.resumeFrom, *m_net, m_opt.get());
-        if (!rep) return Error{rep.error()};
-        if (rep.value().hasTrainState) {
-            const TrainState& st = rep.value().state;
-            m_startStep = st.step;
-            m_startEpoch = static_cast<int>(st.step / stepsPerEpoch()) + 1;
-            if (st.lossScale > 0 && m_lossScale != 1.0) m_lossScale = st.lossScale;
-            m_goodSteps = st.goodSteps;
-        }
-        m_stepsDone = m_startStep;
-        m_epochsDone = m_startEpoch - 1;
-        m_resumeWarnings = rep.value().warnings;
-    }
-    m_prepared = true;
-    return Status::success();
-}
-
-void Trainer::setNetwork(std::shared_ptr<Cell> net) {
-    m_net = std::move(net);
-    if (m_net && m_net->name().empty()) m_net->setName("_backbone");
-    if (m_opt) {
-        const TrainConfig& c = m_config;
-        if (c.optimizer == "adam")
-            m_opt = std::make_unique<Adam>(m_net->parameters(),
-                                           AdamOptions{0.9, 0.999, 1e-8, c.weightDecay});
-        else
-            m_opt = std::make_unique<Sgd>(m_net->parameters(),
-                                          SgdOptions{c.momentum, c.nesterov, c.weightDecay});
-    }
-}
-void Trainer::setTrainData(std::unique_ptr<DataPipeline> data) {
-    m_train = std::move(data);
-}
-void Trainer::setEvalData(std::unique_ptr<DataPipeline> data) {
-    m_eval = std::move(data);
-}
-void Trainer::addCallback(std::shared_ptr<Callback> cb) {
-    m_callbacks.push_back(std::move(cb));
-}
 
 int64_t Trainer::stepsPerEpoch() const {
     return m_train ? std::max<int64_t>(1, m_train->batchesPerEpoch()) : 1;
@@ -247,6 +64,9 @@ void Trainer::publish(const RunContext& ctx) {
     m_progress.lossScale = a.loss_scale;
     m_progress.samplesPerS = a.samples_per_s;
     m_progress.elapsedS = a.elapsed_s;
+    if (a.overflow) ++m_progress.overflowSteps;
+    m_progress.bytesInUse = m_pool.bytesInUse();
+    m_progress.peakBytes = m_pool.peakBytes();
 }
 
 void Trainer::notifyPhase(Phase p, bool begin) {
@@ -286,6 +106,7 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
     notifyPhase(Phase::Backward, false);
 
     notifyPhase(Phase::Optimizer, true);
+    a.loss_scale_used = m_lossScale;
     const bool scaled = m_lossScale != 1.0 || m_dynamicScale;
     bool overflow = false;
     if (scaled || m_amp != AmpLevel::O0) overflow = !gradientsFinite(m_opt->params());
@@ -325,6 +146,7 @@ TrainResult Trainer::run() {
     }
     ThreadContext tc(m_pool, m_dispatcher, m_amp);
     setAmpLevel(m_amp);
+    if (m_config.threads > 0) setIntraOpThreads(m_config.threads);
     result.warnings = m_resumeWarnings;
     if (m_dispatcher.observed())
         m_pool.setListener([this](const MemoryEvent& ev) {
@@ -338,6 +160,8 @@ TrainResult Trainer::run() {
     a.batch_size = m_config.batchSize;
     a.optimizer = m_opt.get();
     a.train_network = m_net.get();
+    a.train_dataset = m_train.get();
+    for (auto& cb : m_callbacks) a.list_callback.push_back(cb.get());
     a.trainer = this;
     a.loss_scale = m_lossScale;
     a.cur_step_num = m_startStep;
@@ -444,6 +268,8 @@ TrainResult Trainer::run() {
     result.trainSeconds = trainTime;
     result.samplesPerS = trainTime > 0 ? static_cast<double>(samples) / trainTime : 0;
     result.finalLoss = a.net_outputs;
+    result.peakBytes = m_pool.peakBytes();
+    result.reservedBytes = m_pool.reservedBytes();
     if (failed) {
         result.status = "failed";
         result.reason = failReason;
@@ -496,7 +322,7 @@ Result<std::map<std::string, double>> Trainer::evaluate(DataPipeline* data) {
     ThreadContext tc(m_pool, m_dispatcher, m_amp);
     DataPipeline* d = data ? data : m_eval.get();
     if (!d) return Error{"no evaluation data"};
-    auto metrics = defaultMetrics(10);
+    auto metrics = defaultMetrics(static_cast<int>(m_classes));
     for (auto& m : metrics) m->clear();
     const bool wasTraining = m_net->training();
     m_net->setTraining(false);

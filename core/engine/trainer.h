@@ -25,8 +25,11 @@ namespace ts::engine {
 
 struct TrainConfig {
     std::string model = "mlp";          // mlp | lenet5
-    std::string dataset = "synthetic";  // fashion-mnist | synthetic
+    std::string dataset = "synthetic";  // fashion-mnist | synthetic | csv
     std::string datasetDir;             // fashion-mnist files ("" = Debian package path)
+    std::string csvPath;                // csv: training file (header row, numeric columns)
+    std::string csvTestPath;            // csv: evaluation file ("" = evaluate on csvPath)
+    std::string csvLabel = "label";     // csv: the class column (0-based integers)
     int64_t syntheticSamples = 2048;
     int epochs = 1;
     int64_t batchSize = 64;
@@ -41,17 +44,25 @@ struct TrainConfig {
     double lrGamma = 0.1;
     double clipNorm = 0.0;  // 0 = off
     uint64_t seed = 1;
-    std::string amp = "O0";          // O0 | O1 | O2
-    std::string lossScale = "none";  // none | static:N | dynamic
+    std::string amp = "O0";  // O0 | O1 | O2
+    /// none | static:N | dynamic[:N] | auto (none at O0, dynamic at O1/O2). Dynamic starts at
+    /// N (default 2^16), halves on an overflowing step (which is skipped) and doubles after
+    /// 2000 good ones; a static scale skips overflowing steps and stays.
+    std::string lossScale = "auto";
     int64_t numShards = 1, shardId = 0;
     int64_t limitSteps = 0;      // stop after this many global steps (0 = off)
     bool evalEachEpoch = false;  // evaluate on the test split after every epoch
     bool evalAtEnd = true;       // evaluate on the test split after the last epoch
     int64_t evalLimit = 0;       // evaluate on at most this many test samples (0 = all)
     bool memReuse = true;
+    int threads = 0;         // intra-op threads (0 = the default, see intraOpThreads())
     std::string resumeFrom;  // checkpoint to resume from
-    /// JSON object of every setting (stored with the run).
+    /// JSON object of every setting (stored with the run, keys in snake_case).
     std::string toJson() const;
+    /// Settings from toJson()'s output; keys it lacks keep `base`'s values, unknown ones are
+    /// ignored. Error only when the text is not a JSON object.
+    static Result<TrainConfig> fromJson(const std::string& json);
+    static Result<TrainConfig> fromJson(const std::string& json, const TrainConfig& base);
 };
 
 struct TrainResult {
@@ -64,6 +75,8 @@ struct TrainResult {
     double finalLoss = 0;
     std::map<std::string, double> eval;
     int64_t overflowSteps = 0;
+    int64_t peakBytes = 0;      // most bytes the run's memory pool had handed out at once
+    int64_t reservedBytes = 0;  // bytes the pool held at the end (in use + cached for reuse)
     std::vector<std::string> warnings;  // checkpoint load warnings, ...
 };
 
@@ -72,6 +85,8 @@ struct TrainProgress {
     int epoch = 0, epochs = 0;
     int64_t step = 0, totalSteps = 0;
     double loss = 0, lr = 0, lossScale = 1, samplesPerS = 0, elapsedS = 0;
+    int64_t overflowSteps = 0;
+    int64_t bytesInUse = 0, peakBytes = 0;  // the run's memory pool
     bool paused = false, running = false;
 };
 
@@ -133,6 +148,7 @@ private:
     bool m_dynamicScale = false;
     double m_lossScale = 1.0;
     int64_t m_goodSteps = 0;
+    int64_t m_classes = 10;
     int m_startEpoch = 1;
     int64_t m_startStep = 0;
     int m_epochsDone = 0;

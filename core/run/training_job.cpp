@@ -39,6 +39,15 @@ int64_t TrainingJob::runId() const {
     return m_recorder ? m_recorder->runId() : 0;
 }
 
+std::string TrainingJob::checkpointDir() const {
+    return m_checkpointDir;
+}
+
+std::vector<std::string> TrainingJob::checkpoints() const {
+    if (!m_checkpoint) return {};
+    return {m_checkpoint->saved().begin(), m_checkpoint->saved().end()};
+}
+
 Status TrainingJob::prepare() {
     if (m_prepared) return Status::success();
     const JobOptions& o = m_options;
@@ -67,10 +76,21 @@ Status TrainingJob::prepare() {
     engine::Trainer& t = *m_trainer;
     t.addCallback(std::make_shared<engine::LossMonitor>(o.print ? o.printEvery : 0, o.print));
     t.addCallback(std::make_shared<engine::SummaryCollector>(m_recorder.get(), o.tensorboardDir));
-    if (!o.checkpointDir.empty())
-        t.addCallback(std::make_shared<engine::ModelCheckpoint>(
-            o.checkpointDir, "checkpoint_" + o.train.model, o.saveSteps, o.saveEpochs,
-            o.keepCheckpoints));
+    if (!o.checkpointDir.empty() || o.saveOnStop) {
+        m_checkpointDir = o.checkpointDir;
+        if (m_checkpointDir.empty()) {
+            std::string base = o.sessionPath;
+            if (const size_t dot = base.rfind('.');
+                dot != std::string::npos && base.find('/', dot) == std::string::npos)
+                base.resize(dot);
+            m_checkpointDir = base + "-checkpoints/run-" + std::to_string(runId());
+        }
+        const bool scheduled = !o.checkpointDir.empty();
+        m_checkpoint = std::make_shared<engine::ModelCheckpoint>(
+            m_checkpointDir, "checkpoint_" + o.train.model, scheduled ? o.saveSteps : 0,
+            scheduled ? o.saveEpochs : 0, o.keepCheckpoints);
+        t.addCallback(m_checkpoint);
+    }
     if (!o.saveBestMetric.empty())
         t.addCallback(std::make_shared<engine::SaveBestCheckpoint>(
             o.checkpointDir, o.saveBestMetric, o.saveBestMetric == "loss"));
@@ -165,6 +185,41 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
             it->value.Accept(w);
         }
     }
+    w.Key("memory");
+    w.StartObject();
+    w.Key("peak_bytes");
+    w.Int64(r.peakBytes);
+    w.Key("reserved_bytes");
+    w.Int64(r.reservedBytes);
+    w.EndObject();
+    int classes = 0;
+    while (r.eval.count("precision/" + std::to_string(classes))) ++classes;
+    w.Key("per_class");
+    w.StartObject();
+    for (const char* k : {"precision", "recall", "f1"}) {
+        w.Key(k);
+        w.StartArray();
+        for (int c = 0; c < classes; ++c)
+            writeNumber(w, r.eval.at(std::string(k) + "/" + std::to_string(c)));
+        w.EndArray();
+    }
+    w.EndObject();
+    w.Key("confusion_matrix");
+    w.StartArray();
+    for (int t = 0; t < classes; ++t) {
+        w.StartArray();
+        for (int p = 0; p < classes; ++p) {
+            auto it =
+                r.eval.find("confusion_matrix/" + std::to_string(t) + "/" + std::to_string(p));
+            w.Int64(it == r.eval.end() ? 0 : static_cast<int64_t>(it->second));
+        }
+        w.EndArray();
+    }
+    w.EndArray();
+    w.Key("checkpoints");
+    w.StartArray();
+    for (const std::string& c : checkpoints()) w.String(c.c_str());
+    w.EndArray();
     w.Key("warnings");
     w.StartArray();
     for (const std::string& s : r.warnings) w.String(s.c_str());

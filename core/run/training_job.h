@@ -12,14 +12,16 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/common/result.h"
 #include "core/engine/trainer.h"
 #include "core/profiler/run_profiler.h"
 
 namespace ts::engine {
+class ModelCheckpoint;
 class RunRecorder;
-}
+}  // namespace ts::engine
 namespace ts::debug {
 class DebugJob;
 }
@@ -41,11 +43,14 @@ struct JobOptions {
     int64_t printEvery = 0;
     std::function<void(const std::string&)> print;
 
-    // ModelCheckpoint (off when checkpointDir is empty).
+    // ModelCheckpoint (off when checkpointDir is empty and saveOnStop is false). It also saves
+    // the state the run ends in (completed or stopped), so a stopped run can be resumed.
     std::string checkpointDir;
     int64_t saveSteps = 0;
     int saveEpochs = 1;
     int keepCheckpoints = 5;
+    // Save the end state even without a checkpointDir (then in defaultCheckpointDir()).
+    bool saveOnStop = false;
 
     // SummaryCollector's TensorBoard event file (off when empty).
     std::string tensorboardDir;
@@ -107,10 +112,18 @@ public:
     /// The RDR export folder (<path>/rank_<id>/rdr) when run() wrote an export, else "".
     /// The studio opens it after an abnormal end (views/rdr/rdr_auto_open.h).
     std::string rdrExportDir() const;
-    /// The result as the CLI prints it with --json: {"status","reason","epochs","steps",
-    /// "samples_per_s","train_seconds","final":{"loss"},"eval":{...},"run_id",
-    /// "rdr_export", "overflow_steps", "warnings", "dump"/"overflow" (when on), "profile": null
-    /// or {"source_id","steps","slices","flows","allocations","schedule"}}.
+    /// Where checkpoints go: options().checkpointDir, or "<session>-checkpoints/run-<id>"
+    /// beside the session file when only saveOnStop asked for them ("" before prepare()).
+    std::string checkpointDir() const;
+    /// Checkpoint files the run kept, oldest first (call once run() has returned).
+    std::vector<std::string> checkpoints() const;
+    /// The result as the CLI prints it with --json and the session keeps in runs.summary:
+    /// {"status","reason","epochs","steps","samples_per_s","train_seconds","final":{"loss"},
+    /// "eval":{"accuracy","loss","precision","recall","f1"}} as the issue lists, then "run_id",
+    /// "rdr_export", "overflow_steps", "memory":{"peak_bytes","reserved_bytes"},
+    /// "per_class":{"precision","recall","f1": [one per class]}, "confusion_matrix": [[row per
+    /// true class]], "checkpoints": [...], "warnings", "dump"/"overflow" (when on) and
+    /// "profile": null or {"source_id","steps","slices","flows","allocations","schedule"}.
     std::string summaryJson(const engine::TrainResult& r) const;
     /// What the profiler wrote (sourceId 0 when off or nothing was recorded); after run().
     const profiler::RunProfileOutcome& profileOutcome() const { return m_profileOutcome; }
@@ -122,6 +135,8 @@ private:
     std::unique_ptr<debug::DebugJob> m_debug;          // dumps / overflow check (null when off)
     std::unique_ptr<rdr::RdrRun> m_rdr;                // crash recorder (null: RDR off)
     std::unique_ptr<log::RunLogCapture> m_logCapture;  // log records -> session
+    std::shared_ptr<engine::ModelCheckpoint> m_checkpoint;
+    std::string m_checkpointDir;
     bool m_prepared = false;
     std::unique_ptr<profiler::RunProfiler> m_profiler;  // while profiling (options.profile)
     profiler::RunProfileOutcome m_profileOutcome;

@@ -106,15 +106,44 @@ TEST(Dataset, ColumnAndLengthErrorsAreClear) {
     Tensor a = Tensor::zeros({4, 2});
     auto bad = ArrayDataset::create({"data", "label"}, {a});
     ASSERT_FALSE(bad.ok());
-    EXPECT_NE(
-        bad.error().find("the size of column_names is:2 and number of returned NumPy array is:1"),
-        std::string::npos);
+    EXPECT_EQ(bad.error(),
+              "Invalid Python function, the 'source' of 'GeneratorDataset' should return same "
+              "number of NumPy arrays as specified in column_names, the size of column_names is:2 "
+              "and number of returned NumPy array is:1");
     auto len = ArrayDataset::create({"data"}, {a}, 10);
     ASSERT_FALSE(len.ok());
-    EXPECT_NE(len.error().find("__len__"), std::string::npos);
+    EXPECT_EQ(len.error(),
+              "The actual amount of data read from generator 4 is different from generator.len "
+              "10, you should adjust generator.len to make them match");
+    EXPECT_FALSE(ArrayDataset::create({"data"}, {a}, 3).ok());
+    EXPECT_TRUE(ArrayDataset::create({"data"}, {a}, 4).ok());
     auto mismatch = ArrayDataset::create({"a", "b"}, {a, Tensor::zeros({3})});
     ASSERT_FALSE(mismatch.ok());
     EXPECT_NE(mismatch.error().find("disagree"), std::string::npos);
+}
+
+TEST(Dataset, GeneratorSourceGetsTheSeedsErrors) {
+    // __getitem__ has 5 samples but __len__ says 7: MindSpore's message, with both counts.
+    auto getItem = [](int64_t i, std::vector<Tensor>& out) {
+        if (i >= 5) return false;
+        out = {Tensor::full({2}, static_cast<float>(i)), Tensor::full({1}, 1.f)};
+        return true;
+    };
+    auto shortData = ArrayDataset::fromGenerator({"data", "label"}, 7, getItem);
+    ASSERT_FALSE(shortData.ok());
+    EXPECT_EQ(shortData.error(),
+              "The actual amount of data read from generator 5 is different from generator.len "
+              "7, you should adjust generator.len to make them match");
+    auto threeColumns = ArrayDataset::fromGenerator({"data", "label", "weight"}, 5, getItem);
+    ASSERT_FALSE(threeColumns.ok());
+    EXPECT_NE(threeColumns.error().find(
+                  "the size of column_names is:3 and number of returned NumPy array is:2"),
+              std::string::npos);
+    auto ok = ArrayDataset::fromGenerator({"data", "label"}, 5, getItem);
+    ASSERT_TRUE(ok.ok()) << ok.error();
+    EXPECT_EQ(ok.value().size(), 5);
+    EXPECT_EQ(ok.value().columns()[0].data.shape(), (Shape{5, 2}));
+    EXPECT_FLOAT_EQ(ok.value().columns()[0].data.f32()[2 * 3], 3.f);
 }
 
 TEST(Dataset, ShuffleBatchShardDeterministic) {

@@ -1,10 +1,12 @@
 // Finite-difference gradient checks for every differentiable op of the engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <random>
 
+#include "core/engine/conv_direct.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/ops.h"
 
@@ -125,11 +127,46 @@ TEST(GradCheck, Conv2dStridePaddingSame) {
     EXPECT_EQ(ops::conv2d(x, randn({2, 1, 5, 5}, 31), Tensor(), same).shape(), (Shape{1, 2, 3, 3}));
     gradCheck("Conv2D same", {x, randn({2, 1, 5, 5}, 31)},
               [same](auto& in) { return ops::conv2d(in[0], in[1], Tensor(), same); });
+    // A batch of several samples, split over the intra-op pool, with bias and 'same' stride 1.
+    ops::Conv2dOptions same1;
+    same1.padSame = true;
+    gradCheck("Conv2D batch", {randn({3, 2, 5, 4}, 41), randn({2, 2, 3, 3}, 42), randn({2}, 43)},
+              [same1](auto& in) { return ops::conv2d(in[0], in[1], in[2], same1); });
+}
+
+TEST(GradCheck, Conv2dDirectKernels) {
+    // 16 output channels take the direct (AVX2) kernels where the CPU has them; with them
+    // off, the same conv goes through im2col + GEMM. Both pass the check and agree.
+    ops::Conv2dOptions same;
+    same.padSame = true;
+    std::vector<Tensor> results;
+    for (bool direct : {true, false}) {
+        direct::setEnabled(direct);
+        gradCheck(direct ? "Conv2D direct" : "Conv2D gemm",
+                  {randn({2, 3, 6, 5}, 44), randn({16, 3, 3, 3}, 45, 0.3f), randn({16}, 46)},
+                  [same](auto& in) { return ops::conv2d(in[0], in[1], in[2], same); });
+        NoGradGuard ng;
+        results.push_back(
+            ops::conv2d(randn({3, 3, 7, 7}, 47), randn({20, 3, 3, 3}, 48), randn({20}, 49), same));
+    }
+    direct::setEnabled(true);
+    for (int64_t i = 0; i < results[0].numel(); ++i)
+        EXPECT_NEAR(results[0].f32()[i], results[1].f32()[i], 1e-4) << i;
 }
 
 TEST(GradCheck, Pooling) {
     gradCheck("MaxPool", {randn({1, 2, 4, 4}, 32)},
               [](auto& in) { return ops::maxPool2d(in[0], 2, 2); });
+    // Overlapping windows: distinct values 0.25 apart, so no finite-difference nudge (at most
+    // 1% of a value) changes which element is a window's maximum.
+    Tensor distinct = Tensor::empty({1, 2, 7, 7});  // values in [-12, 12.25]
+    std::vector<int> order(static_cast<size_t>(distinct.numel()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::shuffle(order.begin(), order.end(), std::mt19937(40));
+    for (size_t i = 0; i < order.size(); ++i)
+        distinct.f32()[i] = 0.25f * static_cast<float>(order[i]) - 12.f;
+    gradCheck("MaxPool 3x3 stride 2", {distinct},
+              [](auto& in) { return ops::maxPool2d(in[0], 3, 2); });
     gradCheck("AvgPool", {randn({1, 2, 5, 5}, 33)},
               [](auto& in) { return ops::avgPool2d(in[0], 3, 2); });
 }

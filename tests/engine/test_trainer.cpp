@@ -218,5 +218,39 @@ TEST(TrainCli, JsonOutputHasTheIssueFields) {
     auto bad = ts::test::runCli({"train", "--model", "resnet", "--dataset", "synthetic", "-o",
                                  (dir / "s.tsdb").string(), "--json"});
     EXPECT_EQ(bad.exitCode, 1);
-    EXPECT_NE(bad.out.find("unknown model"), std::string::npos);
+    rapidjson::Document b;
+    b.Parse(bad.out.c_str());
+    ASSERT_TRUE(b.IsObject()) << bad.out;
+    EXPECT_STREQ(b["status"].GetString(), "failed");
+    EXPECT_NE(std::string(b["reason"].GetString()).find("unknown model"), std::string::npos);
+
+    // Resuming from a checkpoint the first run saved continues its step count.
+    std::string ckpt;
+    for (const auto& e : std::filesystem::directory_iterator(dir / "ck")) ckpt = e.path().string();
+    auto resumed = ts::test::runCli({"train",
+                                     "--model",
+                                     "mlp",
+                                     "--dataset",
+                                     "synthetic",
+                                     "--epochs",
+                                     "1",
+                                     "--batch-size",
+                                     "32",
+                                     "--lr",
+                                     "0.01",
+                                     "--seed",
+                                     "1",
+                                     "--synthetic-samples",
+                                     "256",
+                                     "-o",
+                                     (dir / "s.tsdb").string(),
+                                     "--resume",
+                                     ckpt,
+                                     "--json"});
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    rapidjson::Document r;
+    r.Parse(resumed.out.c_str());
+    ASSERT_TRUE(r.IsObject());
+    EXPECT_EQ(r["steps"].GetInt64(), 8);   // 256 / 32 steps in the epoch, 5 done before
+    EXPECT_EQ(r["run_id"].GetInt64(), 2);  // the run that could not start has no row
 }

@@ -1,12 +1,15 @@
 #include "views/checkpoint/checkpoint_view.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "views/checkpoint/checkpoint_table_model.h"
@@ -49,10 +52,22 @@ CheckpointView::CheckpointView(SessionContext* ctx, QWidget* parent)
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
 
+    auto* open = new QToolButton(this);
+    open->setText(tr("Open…"));
+    open->setToolTip(tr("List the parameters of a checkpoint file"));
+    connect(open, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open checkpoint"), QFileInfo(m_path).absolutePath(),
+            tr("Checkpoints (*.ckpt);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_filter, 1);
+    row->addWidget(open);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
-    layout->addWidget(m_filter);
+    layout->addLayout(row);
     layout->addWidget(m_table, 1);
 }
 

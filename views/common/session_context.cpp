@@ -13,9 +13,15 @@ void SessionContext::setSessionPath(const QString& path) {
 void SessionContext::requestTimeRange(int64_t startNs, int64_t endNs) {
     emit timeRangeRequested(startNs, endNs);
 }
-void SessionContext::selectSlice(int64_t sliceId) { emit sliceSelected(sliceId); }
-void SessionContext::requestView(const QString& name) { emit viewRequested(name); }
-void SessionContext::notifyDataChanged() { emit dataChanged(); }
+void SessionContext::selectSlice(int64_t sliceId) {
+    emit sliceSelected(sliceId);
+}
+void SessionContext::requestView(const QString& name) {
+    emit viewRequested(name);
+}
+void SessionContext::notifyDataChanged() {
+    emit dataChanged();
+}
 void SessionContext::requestOpen(const QString& path) {
     emit openRequested(path);
 }

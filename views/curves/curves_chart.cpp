@@ -93,6 +93,13 @@ void CurvesChart::setXAxis(XAxis axis) {
     rebuild();
 }
 
+void CurvesChart::setTagFilter(const QString& regex) {
+    if (regex == m_filter.pattern()) return;
+    m_filter.setPattern(regex);
+    m_follow = true;
+    rebuild();
+}
+
 void CurvesChart::fitAll() {
     m_follow = true;
     autoFit();
@@ -208,6 +215,12 @@ std::vector<std::string> CurvesChart::wantedTags() const {
             std::find(tags.begin(), tags.end(), kLossScale) == tags.end())
             tags.emplace_back(kLossScale);
     }
+    if (!m_filter.pattern().isEmpty() && m_filter.isValid())
+        tags.erase(std::remove_if(tags.begin(), tags.end(),
+                                  [this](const std::string& t) {
+                                      return !m_filter.match(QString::fromStdString(t)).hasMatch();
+                                  }),
+                   tags.end());
     std::sort(tags.begin(), tags.end(),
               [](const std::string& a, const std::string& b) { return ts::curves::tagLess(a, b); });
     return tags;
@@ -382,22 +395,51 @@ void CurvesChart::applyScaleType() {
             y->setScaleType(QCPAxis::stLinear);
             y->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         }
+        // Short panels: a few labelled ticks stay readable.
+        y->ticker()->setTickCount(4);
     }
 }
 
 void CurvesChart::autoFit() {
     if (!m_follow) return;
+    // Every panel shares the x range of all data, so a per-epoch eval point lines up with the
+    // training steps it follows.
+    bool haveX = false;
+    QCPRange x;
+    for (const auto& p : m_panels)
+        for (QCPAbstractPlottable* g : p.rect->axis(QCPAxis::atBottom)->plottables()) {
+            bool found = false;
+            const QCPRange r = g->getKeyRange(found);
+            if (!found) continue;
+            x = haveX ? QCPRange(std::min(x.lower, r.lower), std::max(x.upper, r.upper)) : r;
+            haveX = true;
+        }
+    const double xPad = x.size() > 0 ? x.size() * 0.02 : 1.0;
     for (const auto& p : m_panels) {
-        for (QCPAxis* axis : {p.rect->axis(QCPAxis::atBottom), p.rect->axis(QCPAxis::atLeft)}) {
-            axis->rescale(true);
-            QCPRange r = axis->range();
-            if (axis->scaleType() == QCPAxis::stLinear) {
-                const double pad =
-                    r.size() > 0 ? r.size() * 0.04 : std::max(std::abs(r.lower) * 0.05, 0.5);
-                axis->setRange(r.lower - pad, r.upper + pad);
-            } else if (r.lower > 0) {
-                axis->setRange(r.lower / 1.2, r.upper * 1.2);
-            }
+        if (haveX) p.rect->axis(QCPAxis::atBottom)->setRange(x.lower - xPad, x.upper + xPad);
+        // The value range of the visible graphs, computed here: QCPAxis::rescale keeps the
+        // old span for a single value or a flat line, which padding would then grow forever.
+        QCPAxis* axis = p.rect->axis(QCPAxis::atLeft);
+        const bool log = axis->scaleType() == QCPAxis::stLogarithmic;
+        bool haveY = false;
+        QCPRange r;
+        for (QCPAbstractPlottable* g : axis->plottables()) {
+            if (!g->visible()) continue;
+            bool found = false;
+            const QCPRange v =
+                g->getValueRange(found, log ? QCP::sdPositive : QCP::sdBoth, QCPRange());
+            if (!found) continue;
+            r = haveY ? QCPRange(std::min(r.lower, v.lower), std::max(r.upper, v.upper)) : v;
+            haveY = true;
+        }
+        if (!haveY) continue;
+        if (!log) {
+            // A single value (or a flat line) gets +-5% of itself around it.
+            const double pad =
+                r.size() > 0 ? r.size() * 0.06 : std::max(std::abs(r.lower) * 0.05, 1e-3);
+            axis->setRange(r.lower - pad, r.upper + pad);
+        } else if (r.lower > 0) {
+            axis->setRange(r.lower / 1.2, r.upper * 1.2);
         }
     }
 }

@@ -9,6 +9,7 @@
 // hovering shows each run's values at the x under the cursor.
 #include <qcustomplot.h>
 #include <QHash>
+#include <QRegularExpression>
 #include <QStringList>
 #include <map>
 #include <string>
@@ -39,6 +40,10 @@ public:
     bool logScale() const { return m_log; }
     /// x = training step, or wall time in seconds since the run started.
     void setXAxis(XAxis axis);
+    /// Shows only the tags matching this regular expression (TensorBoard's tag filter;
+    /// "" shows every tag). An invalid expression shows every tag.
+    void setTagFilter(const QString& regex);
+    QString tagFilter() const { return m_filter.pattern(); }
     XAxis xAxisKind() const { return m_xAxis; }
     /// Fits every panel to its data again (and follows new data until the next zoom).
     void fitAll();
@@ -106,4 +111,5 @@ private:
     bool m_log = false;
     bool m_follow = true;
     XAxis m_xAxis = XAxis::Step;
+    QRegularExpression m_filter;
 };

@@ -17,7 +17,7 @@ class SessionContext;
 class CurvesLoader : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kPollMs = 150;  // > 5 polls per second while a run is live
+    static constexpr int kPollMs = 100;  // 10 polls per second while a run is live
 
     explicit CurvesLoader(SessionContext* ctx, QObject* parent = nullptr);
 

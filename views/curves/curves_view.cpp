@@ -6,12 +6,14 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPixmap>
 #include <QSlider>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/curves/scalar_csv.h"
 #include "views/common/session_context.h"
@@ -47,6 +49,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
       m_smoothingLabel(new QLabel(this)),
       m_log(new QCheckBox(tr("Log scale"), this)),
       m_xAxis(new QComboBox(this)),
+      m_filter(new QLineEdit(this)),
       m_status(new QLabel(this)) {
     m_smoothing->setRange(0, 99);
     m_smoothing->setToolTip(tr("Smoothing: TensorBoard's exponential moving average (debiased)"));
@@ -69,6 +72,12 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     bar->addWidget(m_xAxis);
     bar->addSpacing(12);
     bar->addWidget(exportButton);
+    bar->addSpacing(12);
+    m_filter->setPlaceholderText(tr("Filter tags (regex)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(240);
+    m_filter->setToolTip(tr("Show only the panels whose tag matches, e.g. loss|accuracy"));
+    bar->addWidget(m_filter);
     bar->addStretch(1);
     bar->addWidget(m_status);
 
@@ -78,6 +87,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     split->addWidget(m_chart);
     split->setStretchFactor(1, 1);
     split->setSizes({220, 800});
+    m_split = split;
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -92,6 +102,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_chart->setXAxis(i == 1 ? CurvesChart::XAxis::WallTime : CurvesChart::XAxis::Step);
     });
+    connect(m_filter, &QLineEdit::textChanged, m_chart, &CurvesChart::setTagFilter);
     connect(m_runList, &QListWidget::itemChanged, this, &CurvesView::onItemChanged);
     connect(m_loader, &CurvesLoader::runsListed, this, &CurvesView::onRunsListed);
     connect(m_loader, &CurvesLoader::scalarsRead, this,
@@ -125,6 +136,15 @@ void CurvesView::setLogScale(bool on) {
 
 void CurvesView::setWallTimeAxis(bool on) {
     m_xAxis->setCurrentIndex(on ? 1 : 0);
+}
+
+void CurvesView::setRunListWidth(int px) {
+    m_runList->setMinimumWidth(std::min(px, 160));
+    m_split->setSizes({px, std::max(400, width() - px)});
+}
+
+void CurvesView::setTagFilter(const QString& regex) {
+    m_filter->setText(regex);
 }
 
 void CurvesView::onSessionChanged() {

@@ -14,6 +14,7 @@ class CurvesLoader;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
 class QSlider;
@@ -36,6 +37,10 @@ public:
     void setSmoothing(double weight);
     void setLogScale(bool on);
     void setWallTimeAxis(bool on);
+    /// Shows only the tags matching `regex` (moves the filter field); "" shows all.
+    void setTagFilter(const QString& regex);
+    /// Width of the run list beside the plots.
+    void setRunListWidth(int px);
 
     /// Writes the plots as PNG or PDF (by the file's extension) or the shown runs' scalars
     /// as CSV. On failure returns false and sets `error`.
@@ -58,6 +63,8 @@ private:
     QLabel* m_smoothingLabel;
     QCheckBox* m_log;
     QComboBox* m_xAxis;
+    QLineEdit* m_filter;
+    class QSplitter* m_split = nullptr;
     QLabel* m_status;
     QString m_lastError;
     QHash<qint64, ts::curves::RunEntry> m_entries;

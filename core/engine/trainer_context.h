@@ -1,0 +1,32 @@
+#pragma once
+// Internal to the trainer's .cpp files: installs a trainer's memory pool, dispatcher and AMP
+// level on the calling thread for a scope.
+#include "core/engine/dispatcher.h"
+#include "core/engine/layers.h"
+#include "core/engine/memory_pool.h"
+
+namespace ts::engine::detail {
+
+/// Installs the trainer's pool, dispatcher and AMP level on this thread for a scope and puts
+/// back what was there before (scopes nest: run() -> prepare() / evaluate()).
+class ThreadContext {
+public:
+    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp)
+        : m_amp(ampLevel()), m_pool(MemoryPool::install(&pool)), m_d(Dispatcher::install(&d)) {
+        setAmpLevel(amp);
+    }
+    ~ThreadContext() {
+        setAmpLevel(m_amp);
+        Dispatcher::install(m_d);
+        MemoryPool::install(m_pool);
+    }
+    ThreadContext(const ThreadContext&) = delete;
+    ThreadContext& operator=(const ThreadContext&) = delete;
+
+private:
+    AmpLevel m_amp;
+    MemoryPool* m_pool;
+    Dispatcher* m_d;
+};
+
+}  // namespace ts::engine::detail

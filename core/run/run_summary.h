@@ -1,0 +1,53 @@
+#pragma once
+// RunSummary: what the session keeps about one training run, read back for the studio's run
+// history: its row in `runs`, its settings (runs.config, a TrainConfig as JSON) and the end
+// summary TrainingJob wrote (runs.summary: throughput, final loss, evaluation with per-class
+// precision/recall/F1 and the confusion matrix, memory peak, checkpoints, warnings). Runs
+// that did not come from the engine (no config, or a summary of another shape) are listed
+// with what they have.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/engine/trainer.h"
+
+namespace ts::store {
+class TraceStore;
+}
+
+namespace ts::run {
+
+struct RunSummary {
+    int64_t id = 0;
+    std::string name;
+    std::string status;  // running | completed | stopped | failed
+    std::string reason;
+    int64_t startedAtNs = 0;
+    int64_t endedAtNs = 0;
+    bool hasConfig = false;
+    engine::TrainConfig config;
+    std::string configJson;
+    bool hasSummary = false;
+    int epochs = 0;
+    int64_t steps = 0;
+    double samplesPerS = 0;
+    double trainSeconds = 0;
+    double finalLoss = 0;
+    std::map<std::string, double> eval;           // accuracy, loss, precision, recall, f1 (macro)
+    std::vector<double> precision, recall, f1;    // per class
+    std::vector<std::vector<int64_t>> confusion;  // [true class][predicted class]
+    int64_t overflowSteps = 0;
+    int64_t peakBytes = 0;
+    std::vector<std::string> checkpoints;
+    std::vector<std::string> warnings;
+};
+
+/// Parses a TrainingJob::summaryJson() text into `into` (fields it lacks stay as they are).
+/// False when the text is not a JSON object.
+bool parseRunSummary(const std::string& json, RunSummary& into);
+/// Every run of the session, by id.
+Result<std::vector<RunSummary>> readRunSummaries(store::TraceStore& store);
+
+}  // namespace ts::run

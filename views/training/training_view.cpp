@@ -1,0 +1,389 @@
+#include "views/training/training_view.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/engine/dataset.h"
+#include "core/store/trace_store.h"
+#include "views/common/job_tracker.h"
+#include "views/common/session_context.h"
+#include "views/curves/curves_view.h"
+#include "views/training/training_form.h"
+#include "views/training/training_progress_widget.h"
+#include "views/training/training_results_widget.h"
+#include "views/training/training_run_controller.h"
+#include "views/training/training_runs_model.h"
+
+namespace {
+
+struct RunsResult {
+    std::vector<ts::run::RunSummary> runs;
+    QString error;
+};
+
+QString newSessionPath() {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (dir.isEmpty()) dir = QDir::tempPath() + "/trainscope";
+    dir += "/sessions";
+    QDir().mkpath(dir);
+    return dir + "/training-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") +
+           ".tscope";
+}
+
+}  // namespace
+
+ts::run::JobOptions TrainingView::defaultOptions() {
+    ts::run::JobOptions o;
+    auto& c = o.train;
+    c.model = "mlp";
+    c.dataset = ts::engine::fashionMnistDir().empty() ? "synthetic" : "fashion-mnist";
+    c.syntheticSamples = 8192;
+    c.epochs = 5;
+    c.batchSize = 64;
+    c.optimizer = "sgd";
+    c.lr = 0.05;
+    c.momentum = 0.9;
+    c.evalEachEpoch = true;
+    o.saveEpochs = 1;
+    o.saveOnStop = true;
+    return o;
+}
+
+TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
+    : QWidget(parent),
+      m_ctx(ctx),
+      m_form(new TrainingForm(this)),
+      m_controller(new TrainingRunController(this)),
+      m_progress(new TrainingProgressWidget(this)),
+      m_curves(new CurvesView(ctx, this)),
+      m_runs(new TrainingRunsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this)),
+      m_results(new TrainingResultsWidget(this)),
+      m_start(new QPushButton(tr("Start"), this)),
+      m_pause(new QPushButton(tr("Pause"), this)),
+      m_stop(new QPushButton(tr("Stop"), this)),
+      m_load(new QPushButton(tr("Load settings"), this)),
+      m_continue(new QPushButton(tr("Continue from checkpoint"), this)),
+      m_message(new QLabel(this)) {
+    m_form->setOptions(defaultOptions());
+    m_start->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    m_stop->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_start->setToolTip(tr("Train with these settings; the run is recorded in the session"));
+    m_stop->setToolTip(
+        tr("End the run after its current step (its state is saved when "
+           "“Save the end state” is ticked)"));
+    m_load->setToolTip(tr("Put the selected run's settings into the form"));
+    m_continue->setToolTip(
+        tr("Load the selected run's settings and resume from its last "
+           "checkpoint"));
+    // The panel shows what a run is judged by; the filter field shows the rest.
+    m_curves->setTagFilter(QStringLiteral("^(train/loss|eval/loss|eval/accuracy|lr|loss_scale)$"));
+    m_curves->setRunListWidth(170);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_proxy->setSourceModel(m_runs);
+    m_proxy->setSortRole(TrainingRunsModel::SortRole);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(TrainingRunsModel::RunCol, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(20);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {m_start, m_pause, m_stop}) buttons->addWidget(b);
+    buttons->addSpacing(12);
+    buttons->addWidget(m_message, 1);
+
+    auto* top = new QWidget(this);
+    auto* tl = new QVBoxLayout(top);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addLayout(buttons);
+    tl->addWidget(m_progress);
+    tl->addWidget(m_curves, 1);
+
+    auto* history = new QWidget(this);
+    auto* hl = new QVBoxLayout(history);
+    hl->setContentsMargins(0, 0, 0, 0);
+    auto* hb = new QHBoxLayout;
+    auto* title = new QLabel(tr("Runs in this session"), history);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    hb->addWidget(title);
+    hb->addStretch(1);
+    hb->addWidget(m_load);
+    hb->addWidget(m_continue);
+    hl->addLayout(hb);
+    hl->addWidget(m_table, 1);
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(history);
+    bottom->addWidget(m_results);
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    bottom->setSizes({480, 720});
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(top);
+    right->addWidget(bottom);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_form);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(1, false);
+    split->setSizes({m_form->minimumWidth(), 1200});
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+
+    connect(m_start, &QPushButton::clicked, this, [this] { startTraining(); });
+    connect(m_pause, &QPushButton::clicked, this, [this] {
+        if (m_controller->paused())
+            resumeTraining();
+        else
+            pauseTraining();
+    });
+    connect(m_stop, &QPushButton::clicked, this, &TrainingView::stopTraining);
+    connect(m_load, &QPushButton::clicked, this, [this] { loadRunSettings(selectedRunId()); });
+    connect(m_continue, &QPushButton::clicked, this, [this] {
+        const auto* run = m_runs->run(selectedRunId());
+        if (!run || run->checkpoints.empty() || !loadRunSettings(run->id)) return;
+        ts::run::JobOptions o;
+        QString error;
+        if (!m_form->options(&o, &error)) return;
+        o.train.resumeFrom = run->checkpoints.back();
+        m_form->setOptions(o);
+        setMessage(tr("Will resume from %1").arg(QString::fromStdString(run->checkpoints.back())));
+    });
+    connect(m_controller, &TrainingRunController::started, this, &TrainingView::onStarted);
+    connect(m_controller, &TrainingRunController::progress, m_progress,
+            &TrainingProgressWidget::setProgress);
+    connect(
+        m_controller, &TrainingRunController::finished, this,
+        [this](qint64 id, const ts::engine::TrainResult& r, const QString&, const QStringList&) {
+            onFinished(id, QString::fromStdString(r.status), QString::fromStdString(r.reason));
+        });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &TrainingView::showSelectedRun);
+    connect(m_results, &TrainingResultsWidget::openCheckpoint, m_ctx, &SessionContext::requestOpen);
+    connect(ctx, &SessionContext::sessionChanged, this, &TrainingView::reloadRuns);
+    connect(ctx, &SessionContext::dataChanged, this, &TrainingView::reloadRuns);
+    updateButtons();
+    reloadRuns();
+}
+
+TrainingView::~TrainingView() = default;
+
+QString TrainingView::message() const {
+    return m_message->text();
+}
+
+void TrainingView::setMessage(const QString& text, bool error) {
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c0392b") : QString());
+}
+
+bool TrainingView::startTraining() {
+    if (m_controller->running()) {
+        setMessage(tr("A run is going: stop it first."), true);
+        return false;
+    }
+    ts::run::JobOptions o;
+    QString error;
+    if (!m_form->options(&o, &error)) {
+        setMessage(error, true);
+        return false;
+    }
+    o.sessionPath = m_ctx->sessionPath().toStdString();
+    m_pendingSession.clear();
+    if (o.sessionPath.empty()) {
+        m_pendingSession = newSessionPath();
+        o.sessionPath = m_pendingSession.toStdString();
+    }
+    const QString name =
+        QStringLiteral("%1 on %2, %3 lr %4")
+            .arg(QString::fromStdString(o.train.model), QString::fromStdString(o.train.dataset),
+                 QString::fromStdString(o.train.optimizer))
+            .arg(o.train.lr);
+    o.runName = name.toStdString();
+    m_controller->start(std::move(o));
+    m_progress->reset(tr("Preparing"));
+    setMessage(tr("Loading the data and building the model…"));
+    updateButtons();
+    return true;
+}
+
+bool TrainingView::startTraining(const QString& settingsJson, QString* error) {
+    ts::run::JobOptions o;
+    QString why;
+    if (!m_form->options(&o, &why)) {
+        if (error) *error = why;
+        return false;
+    }
+    auto c = ts::engine::TrainConfig::fromJson(settingsJson.toStdString(), o.train);
+    if (!c) {
+        if (error) *error = QString::fromStdString(c.error());
+        return false;
+    }
+    o.train = c.value();
+    m_form->setOptions(o);
+    if (!startTraining()) {
+        if (error) *error = message();
+        return false;
+    }
+    return true;
+}
+
+void TrainingView::pauseTraining() {
+    m_controller->pause();
+    m_progress->setFinished(tr("Pausing"));
+    setMessage(tr("Paused after the current step. Resume continues the same run."));
+    m_pause->setText(tr("Resume"));
+    m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+}
+
+void TrainingView::resumeTraining() {
+    m_controller->resume();
+    setMessage(tr("Training"));
+    m_pause->setText(tr("Pause"));
+    m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+}
+
+void TrainingView::stopTraining() {
+    if (!m_controller->running()) return;
+    m_controller->stop();
+    m_progress->setFinished(tr("Stopping"));
+    setMessage(tr("Stopping after the current step…"));
+    m_stop->setEnabled(false);
+}
+
+void TrainingView::onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 parameters) {
+    if (!m_pendingSession.isEmpty() && m_ctx->sessionPath().isEmpty())
+        m_ctx->setSessionPath(m_pendingSession);
+    m_pendingSession.clear();
+    setMessage(tr("Run #%1: %2 parameters, %3 steps per epoch")
+                   .arg(runId)
+                   .arg(QLocale().toString(parameters))
+                   .arg(QLocale().toString(stepsPerEpoch)));
+    // The curves and the history pick the new run up from the session; the results keep
+    // showing the run the user selected until this one ends.
+    m_ctx->notifyDataChanged();
+}
+
+void TrainingView::onFinished(qint64 runId, const QString& status, const QString& reason) {
+    m_progress->setFinished(status.isEmpty() ? tr("Failed")
+                                             : status.left(1).toUpper() + status.mid(1));
+    setMessage(runId > 0 ? tr("Run #%1 %2: %3").arg(runId).arg(status, reason) : reason,
+               status == QLatin1String("failed"));
+    m_pause->setText(tr("Pause"));
+    m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    updateButtons();
+    if (runId > 0) {
+        m_selectAfterReload = runId;
+        m_ctx->notifyDataChanged();
+    }
+    emit runFinished(runId, status);
+}
+
+void TrainingView::updateButtons() {
+    const bool running = m_controller->running();
+    m_start->setEnabled(!running);
+    m_pause->setEnabled(running);
+    m_stop->setEnabled(running);
+    const auto* run = m_runs->run(selectedRunId());
+    m_load->setEnabled(run && run->hasConfig);
+    m_continue->setEnabled(run && run->hasConfig && !run->checkpoints.empty() && !running);
+}
+
+bool TrainingView::loadRunSettings(qint64 runId) {
+    const auto* run = m_runs->run(runId);
+    if (!run || !run->hasConfig) return false;
+    ts::run::JobOptions o;
+    QString error;
+    m_form->options(&o, &error);  // keep the callback settings the form has
+    o.train = run->config;
+    o.train.resumeFrom.clear();
+    m_form->setOptions(o);
+    setMessage(tr("Settings of run #%1 loaded").arg(runId));
+    return true;
+}
+
+qint64 TrainingView::selectedRunId() const {
+    const QModelIndex cur = m_table->selectionModel()->currentIndex();
+    return cur.isValid() ? m_proxy->data(cur, Qt::UserRole).toLongLong() : 0;
+}
+
+void TrainingView::showSelectedRun() {
+    const auto* run = m_runs->run(selectedRunId());
+    if (run)
+        m_results->showRun(*run);
+    else
+        m_results->clear(tr("Select a run to see its results."));
+    updateButtons();
+}
+
+void TrainingView::reloadRuns() {
+    const QString path = m_ctx->sessionPath();
+    if (path.isEmpty()) {
+        m_runs->setRuns({});
+        showSelectedRun();
+        emit runsReloaded();
+        return;
+    }
+    const qint64 keep = m_selectAfterReload ? m_selectAfterReload : selectedRunId();
+    m_ctx->jobs()->run<RunsResult>(
+        this, QStringLiteral("training-runs-%1").arg(reinterpret_cast<quintptr>(this)),
+        tr("Reading runs"),
+        [p = path.toStdString()](ts::JobControl&) {
+            RunsResult r;
+            auto st = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadOnly);
+            if (!st) {
+                r.error = QString::fromStdString(st.error());
+                return r;
+            }
+            auto runs = ts::run::readRunSummaries(*st.value());
+            if (runs)
+                r.runs = std::move(runs.value());
+            else
+                r.error = QString::fromStdString(runs.error());
+            return r;
+        },
+        [this, keep](RunsResult r) {
+            if (!r.error.isEmpty()) setMessage(tr("Cannot read the runs: %1").arg(r.error), true);
+            m_runs->setRuns(std::move(r.runs));
+            m_selectAfterReload = 0;
+            // Nothing selected yet: the newest run that has results (a running one has none).
+            qint64 pick = keep;
+            for (int i = 0; pick == 0 && i < m_runs->rowCount(); ++i)
+                if (m_runs->at(i).status != "running") pick = m_runs->at(i).id;
+            if (pick == 0 && m_runs->rowCount() > 0) pick = m_runs->at(0).id;
+            const int row = m_runs->rowOf(pick);
+            if (row >= 0) {
+                const QModelIndex idx = m_proxy->mapFromSource(m_runs->index(row, 0));
+                m_table->selectionModel()->setCurrentIndex(
+                    idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            }
+            showSelectedRun();
+            emit runsReloaded();
+        });
+}

@@ -1,0 +1,88 @@
+#pragma once
+// TrainingView: the studio's Training panel (view name "training"). Left: every setting of a
+// run (TrainingForm). Right: Start / Pause / Resume / Stop, the progress of the running run
+// (TrainingProgressWidget), its curves live (an embedded CurvesView: the session's runs,
+// the new one ticked), and below them the session's run history (TrainingRunsModel) with the
+// selected run's results (TrainingResultsWidget). The run goes through ts::run::TrainingJob,
+// the same class as `trainscope-cli train`, on TrainingRunController's QThread, and is
+// recorded in the open session (a new session is created when none is open).
+#include <QWidget>
+
+#include "core/run/training_job.h"
+
+class CurvesView;
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class SessionContext;
+class TrainingForm;
+class TrainingProgressWidget;
+class TrainingResultsWidget;
+class TrainingRunController;
+class TrainingRunsModel;
+
+class TrainingView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingView(SessionContext* ctx, QWidget* parent = nullptr);
+    ~TrainingView() override;
+
+    /// The settings a fresh panel shows: MLP on Fashion-MNIST (synthetic data when the
+    /// dataset package is missing), 5 epochs, batch 64, SGD lr 0.05 momentum 0.9, evaluation
+    /// after every epoch, the end state saved.
+    static ts::run::JobOptions defaultOptions();
+
+    /// Starts a run with the form's settings; false (see message()) when the settings are
+    /// invalid or a run is going.
+    bool startTraining();
+    /// Starts a run with the form's settings changed by `settingsJson` (TrainConfig keys, as
+    /// runs.config holds them); false with `error` set when it is not valid.
+    bool startTraining(const QString& settingsJson, QString* error);
+    void pauseTraining();
+    void resumeTraining();
+    void stopTraining();
+    /// Puts the settings of run `runId` from the history into the form.
+    bool loadRunSettings(qint64 runId);
+
+    /// The last error or state line under the buttons.
+    QString message() const;
+    TrainingForm* form() const { return m_form; }
+    TrainingRunController* controller() const { return m_controller; }
+    TrainingProgressWidget* progress() const { return m_progress; }
+    CurvesView* curves() const { return m_curves; }
+    TrainingRunsModel* runs() const { return m_runs; }
+    TrainingResultsWidget* results() const { return m_results; }
+    QPushButton* startButton() const { return m_start; }
+    QPushButton* pauseButton() const { return m_pause; }
+    QPushButton* stopButton() const { return m_stop; }
+
+signals:
+    /// The run history was read again (after a session change, a start or an end).
+    void runsReloaded();
+    /// A run ended and its results are shown.
+    void runFinished(qint64 runId, const QString& status);
+
+private:
+    void onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 parameters);
+    void onFinished(qint64 runId, const QString& status, const QString& reason);
+    void reloadRuns();
+    void showSelectedRun();
+    qint64 selectedRunId() const;
+    void updateButtons();
+    void setMessage(const QString& text, bool error = false);
+
+    SessionContext* m_ctx;
+    TrainingForm* m_form;
+    TrainingRunController* m_controller;
+    TrainingProgressWidget* m_progress;
+    CurvesView* m_curves;
+    TrainingRunsModel* m_runs;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    TrainingResultsWidget* m_results;
+    QPushButton *m_start, *m_pause, *m_stop, *m_load, *m_continue;
+    QLabel* m_message;
+    QString m_pendingSession;  // session a run creates when none was open
+    qint64 m_selectAfterReload = 0;
+};
