@@ -121,10 +121,18 @@ CREATE TABLE rdr_records(
   epoch INTEGER, step INTEGER, created_at INTEGER);
 )SQL";
 
-constexpr std::array<Migration, 3> kMigrations = {{
+// v4: the process that is recording a run, so opening the session while the run goes does
+// not take it for a run whose process died (the same rule as sources.writer_pid).
+constexpr std::string_view kV4 = R"SQL(
+-- runs.writer_pid: process recording the run while status = 'running'; NULL once it ended.
+ALTER TABLE runs ADD COLUMN writer_pid INTEGER;
+)SQL";
+
+constexpr std::array<Migration, 4> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
+    {4, "run writer pid", kV4},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.
@@ -148,9 +156,17 @@ DROP INDEX IF EXISTS flows_in;
 
 }  // namespace
 
-std::span<const Migration> migrations() { return kMigrations; }
-int currentSchemaVersion() { return kMigrations.back().toVersion; }
-std::string_view indexSql() { return kIndexes; }
-std::string_view dropIndexSql() { return kDropIndexes; }
+std::span<const Migration> migrations() {
+    return kMigrations;
+}
+int currentSchemaVersion() {
+    return kMigrations.back().toVersion;
+}
+std::string_view indexSql() {
+    return kIndexes;
+}
+std::string_view dropIndexSql() {
+    return kDropIndexes;
+}
 
 }  // namespace ts::store

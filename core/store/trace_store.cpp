@@ -163,11 +163,18 @@ Status TraceStore::recoverDeadWriters() {
             "WHERE id=?");
         if (auto s = u.bind(1, id).run(); !s) return s;
     }
-    Statement r = m_db.prepare("SELECT count(*) FROM runs WHERE status='running'");
-    if (r.step() && r.int64(0) > 0)
-        m_db.exec(
-            "UPDATE runs SET status='failed', reason=coalesce(reason, 'the process "
-            "running it ended without closing the run') WHERE status='running'");
+    // Runs left 'running' by a process that is gone (or by a build that kept no pid).
+    Statement r = m_db.prepare("SELECT id, writer_pid FROM runs WHERE status='running'");
+    std::vector<int64_t> deadRuns;
+    while (r.step())
+        if (r.isNull(1) || !processAlive(r.int64(1))) deadRuns.push_back(r.int64(0));
+    if (!r.error().empty()) return Error{r.error()};
+    for (int64_t id : deadRuns) {
+        Statement u = m_db.prepare(
+            "UPDATE runs SET status='failed', writer_pid=NULL, reason=coalesce(reason, 'the "
+            "process running it ended without closing the run') WHERE id=?");
+        if (auto s = u.bind(1, id).run(); !s) return s;
+    }
     return {};
 }
 
@@ -298,16 +305,18 @@ Result<std::vector<SourceInfo>> TraceStore::sources() {
 
 Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view configJson) {
     Statement st = m_db.prepare(
-        "INSERT INTO runs(name, config, status, started_at) VALUES(?, ?, 'running', ?)");
-    st.bind(1, name).bind(2, configJson).bind(3, nowNs());
+        "INSERT INTO runs(name, config, status, started_at, writer_pid) "
+        "VALUES(?, ?, 'running', ?, ?)");
+    st.bind(1, name).bind(2, configJson).bind(3, nowNs()).bind(4, static_cast<int64_t>(::getpid()));
     if (auto s = st.run(); !s) return Error{s.error()};
     return m_db.lastInsertId();
 }
 
 Status TraceStore::finishRun(int64_t id, std::string_view status, std::string_view reason,
                              std::string_view summaryJson) {
-    Statement st =
-        m_db.prepare("UPDATE runs SET status=?, reason=?, ended_at=?, summary=? WHERE id=?");
+    Statement st = m_db.prepare(
+        "UPDATE runs SET status=?, reason=?, ended_at=?, summary=?, writer_pid=NULL "
+        "WHERE id=?");
     st.bind(1, status).bind(2, reason).bind(3, nowNs()).bind(4, summaryJson).bind(5, id);
     return st.run();
 }

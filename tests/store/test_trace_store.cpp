@@ -38,7 +38,7 @@ TEST(TraceStore, CreatesAndReopensWithCurrentSchema) {
     { create(path); }
     auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok()) << s.error();
-    EXPECT_EQ(s.value()->schemaVersion(), 3);
+    EXPECT_EQ(s.value()->schemaVersion(), 4);
     EXPECT_TRUE(s.value()->sources().value().empty());
     EXPECT_FALSE(s.value()->timeRange().value().has_value());
 }
@@ -68,8 +68,9 @@ TEST(TraceStore, WritesSlicesAndReportsCountsAndRange) {
     EXPECT_EQ(slices, 250);
     stats = s->db().queryInt("SELECT sum(count) FROM slice_name_stats").value();
     EXPECT_EQ(stats, 250);
-    EXPECT_EQ(s->db().queryInt("SELECT total_dur FROM slice_name_stats WHERE name_id=(SELECT id "
-                               "FROM strings WHERE str='odd')")
+    EXPECT_EQ(s->db()
+                  .queryInt("SELECT total_dur FROM slice_name_stats WHERE name_id=(SELECT id "
+                            "FROM strings WHERE str='odd')")
                   .value(),
               125 * 5);
     auto range = s->timeRange().value();
@@ -107,4 +108,40 @@ TEST(TraceStore, ReadOnlyOpenRefusesWrites) {
     { create(path); }
     auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly).value();
     EXPECT_FALSE(s->db().exec("INSERT INTO meta VALUES('x','y')").ok());
+}
+
+// Opening a session while another connection records a run must not take the run for one
+// whose process died; a run whose recorder process is gone is closed as failed.
+TEST(TraceStore, OpeningKeepsLiveRunsAndClosesDeadOnes) {
+    const std::string path = (ts::test::tempDir("store_runs") / "s.tscope").string();
+    int64_t live = 0, dead = 0;
+    {
+        auto store = create(path);
+        live = store->beginRun("live", "{}").value();
+        dead = store->beginRun("dead", "{}").value();
+        // A pid no process has (pid_max is at most 2^22 on Linux).
+        ASSERT_TRUE(store->db().exec("UPDATE runs SET writer_pid = 99999999 WHERE id = " +
+                                     std::to_string(dead)));
+    }
+    auto reopened = TraceStore::open(path, TraceStore::Mode::ReadWrite);
+    ASSERT_TRUE(reopened.ok()) << reopened.error();
+    auto runs = reopened.value()->runs();
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs.value().size(), 2u);
+    for (const RunInfo& r : runs.value()) {
+        if (r.id == live) {
+            EXPECT_EQ(r.status, "running");
+        }
+        if (r.id == dead) {
+            EXPECT_EQ(r.status, "failed");
+            EXPECT_NE(r.reason.find("ended without closing"), std::string::npos) << r.reason;
+        }
+    }
+    ASSERT_TRUE(reopened.value()->finishRun(live, "completed", "done", "{}"));
+    EXPECT_EQ(reopened.value()
+                  ->db()
+                  .queryInt("SELECT count(*) FROM runs WHERE writer_pid IS "
+                            "NOT NULL")
+                  .value(),
+              0);
 }
