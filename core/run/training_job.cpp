@@ -63,6 +63,7 @@ Status TrainingJob::prepare() {
     // Crash recorder (issue 6): a bad RDR config stops here, before the run is recorded.
     rdr::RdrRunOptions rdrOptions;
     rdrOptions.configPath = o.rdrConfigPath;
+    rdrOptions.configText = o.rdrConfigJson;
     rdrOptions.useEnvironment = o.rdrUseEnvironment;
     auto rdr = rdr::RdrRun::attach(rdrOptions, *m_trainer);
     if (!rdr) return Error{rdr.error()};

@@ -85,6 +85,7 @@ struct JobOptions {
     // Running Data Recorder config file ({"rdr": {"enable", "mode", "path"}}; `train --rdr`);
     // "" = none. Each field in the file wins over MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH.
     std::string rdrConfigPath;
+    std::string rdrConfigJson;      // the same JSON as text (the studio's form); wins over the file
     bool rdrUseEnvironment = true;  // honour MS_RDR_* (and RANK_ID)
     // Copy the process's log records into the session's logs table while the run lives.
     bool logsToSession = true;

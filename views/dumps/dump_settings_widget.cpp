@@ -124,6 +124,13 @@ void DumpSettingsWidget::applyTo(ts::run::JobOptions& o) const {
     o.stopOnOverflow = stopOnOverflow();
 }
 
+void DumpSettingsWidget::setFrom(const ts::run::JobOptions& o) {
+    if (o.dumpConfigJson.empty() || !load(o.dumpConfigJson)) m_dump->setChecked(false);
+    m_overflow->setChecked(o.overflowCheck || o.stopOnOverflow);
+    m_stop->setChecked(o.stopOnOverflow);
+    m_stop->setEnabled(m_overflow->isChecked());
+}
+
 bool DumpSettingsWidget::load(const std::string& dumpJson, QString* error) {
     auto c = ts::debug::parseDumpConfig(dumpJson);
     if (!c) {

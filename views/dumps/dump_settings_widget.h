@@ -26,6 +26,8 @@ public:
     QString validate() const;
     /// Sets dumpConfigJson, overflowCheck and stopOnOverflow of `o`.
     void applyTo(ts::run::JobOptions& o) const;
+    /// Shows the dump and overflow settings of `o` (dumping off when dumpConfigJson is empty).
+    void setFrom(const ts::run::JobOptions& o);
     /// Fills the form from dump.json text (fields it does not know are dropped).
     bool load(const std::string& dumpJson, QString* error = nullptr);
 

@@ -39,3 +39,7 @@ std::unique_ptr<TrainingOptionsSection> makeModelDataSection();
 std::unique_ptr<TrainingOptionsSection> makeOptimizerSection();
 std::unique_ptr<TrainingOptionsSection> makePrecisionSection();
 std::unique_ptr<TrainingOptionsSection> makeCallbacksSection();
+// The instrumentation sections (training_sections_instrumentation.cpp).
+std::unique_ptr<TrainingOptionsSection> makeProfilerSection();
+std::unique_ptr<TrainingOptionsSection> makeDumpSection();
+std::unique_ptr<TrainingOptionsSection> makeCrashRecorderSection();

@@ -233,11 +233,12 @@ std::vector<std::unique_ptr<TrainingOptionsSection>> builtinTrainingSections() {
 }
 
 const std::vector<TrainingSectionFactory>& instrumentationSections() {
-    // Features that add fields to ts::run::JobOptions (profiler, dumps, overflow checks, crash
-    // recorder) add a factory for their section here, e.g.
-    //   v.push_back([] { return makeProfilerSection(); });
+    // Features that add fields to ts::run::JobOptions add a factory for their section here.
     static const std::vector<TrainingSectionFactory> sections = [] {
         std::vector<TrainingSectionFactory> v;
+        v.push_back([] { return makeProfilerSection(); });
+        v.push_back([] { return makeDumpSection(); });
+        v.push_back([] { return makeCrashRecorderSection(); });
         return v;
     }();
     return sections;

@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -20,6 +22,7 @@
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_view.h"
+#include "views/rdr/rdr_auto_open.h"
 #include "views/training/training_form.h"
 #include "views/training/training_progress_widget.h"
 #include "views/training/training_results_widget.h"
@@ -178,11 +181,12 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     connect(m_controller, &TrainingRunController::started, this, &TrainingView::onStarted);
     connect(m_controller, &TrainingRunController::progress, m_progress,
             &TrainingProgressWidget::setProgress);
-    connect(
-        m_controller, &TrainingRunController::finished, this,
-        [this](qint64 id, const ts::engine::TrainResult& r, const QString&, const QStringList&) {
-            onFinished(id, QString::fromStdString(r.status), QString::fromStdString(r.reason));
-        });
+    connect(m_controller, &TrainingRunController::finished, this,
+            [this](qint64 id, const ts::engine::TrainResult& r, const QString& summary,
+                   const QStringList&) {
+                onFinished(id, QString::fromStdString(r.status), QString::fromStdString(r.reason),
+                           summary);
+            });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TrainingView::showSelectedRun);
     connect(m_results, &TrainingResultsWidget::openCheckpoint, m_ctx, &SessionContext::requestOpen);
@@ -201,6 +205,19 @@ QString TrainingView::message() const {
 void TrainingView::setMessage(const QString& text, bool error) {
     m_message->setText(text);
     m_message->setStyleSheet(error ? QStringLiteral("color: #c0392b") : QString());
+}
+
+void TrainingView::resolveDumpPath(ts::run::JobOptions& o) {
+    // A relative dump_path means "beside the session" in the studio (its working folder is
+    // not something the user chose); the CLI keeps it relative to where it runs.
+    if (o.dumpConfigJson.empty()) return;
+    QJsonObject dump =
+        QJsonDocument::fromJson(QByteArray::fromStdString(o.dumpConfigJson)).object();
+    const QString path = dump.value(QStringLiteral("dump_path")).toString();
+    if (path.isEmpty() || QDir::isAbsolutePath(path)) return;
+    const QDir base = QFileInfo(QString::fromStdString(o.sessionPath)).absoluteDir();
+    dump.insert(QStringLiteral("dump_path"), QDir::cleanPath(base.absoluteFilePath(path)));
+    o.dumpConfigJson = QJsonDocument(dump).toJson(QJsonDocument::Compact).toStdString();
 }
 
 bool TrainingView::startTraining() {
@@ -226,6 +243,7 @@ bool TrainingView::startTraining() {
                  QString::fromStdString(o.train.optimizer))
             .arg(o.train.lr);
     o.runName = name.toStdString();
+    resolveDumpPath(o);
     m_controller->start(std::move(o));
     m_progress->reset(tr("Preparing"));
     setMessage(tr("Loading the data and building the model…"));
@@ -290,11 +308,29 @@ void TrainingView::onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 paramete
     m_ctx->notifyDataChanged();
 }
 
-void TrainingView::onFinished(qint64 runId, const QString& status, const QString& reason) {
+void TrainingView::onFinished(qint64 runId, const QString& status, const QString& reason,
+                              const QString& summaryJson) {
     m_progress->setFinished(status.isEmpty() ? tr("Failed")
                                              : status.left(1).toUpper() + status.mid(1));
-    setMessage(runId > 0 ? tr("Run #%1 %2: %3").arg(runId).arg(status, reason) : reason,
-               status == QLatin1String("failed"));
+    // What the instrumentation left: a profile, overflow findings, a crash record.
+    const QJsonObject summary = QJsonDocument::fromJson(summaryJson.toUtf8()).object();
+    QStringList notes;
+    if (summary.value(QStringLiteral("profile"))
+            .toObject()
+            .value(QStringLiteral("source_id"))
+            .toInteger() > 0)
+        notes << tr("profile recorded (Steps, Timeline, Op statistics, Advice)");
+    if (const qint64 findings = summary.value(QStringLiteral("overflow"))
+                                    .toObject()
+                                    .value(QStringLiteral("findings"))
+                                    .toInteger();
+        findings > 0)
+        notes << tr("%n NaN/Inf finding(s) (Overflow view)", nullptr, static_cast<int>(findings));
+    const QString rdrDir = summary.value(QStringLiteral("rdr_export")).toString();
+    QString text = runId > 0 ? tr("Run #%1 %2: %3").arg(runId).arg(status, reason) : reason;
+    if (!notes.isEmpty()) text += QStringLiteral(" — ") + notes.join(QStringLiteral("; "));
+    setMessage(text, status == QLatin1String("failed"));
+    openRdrAfterRun(m_ctx, status, rdrDir);
     m_pause->setText(tr("Pause"));
     m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
     updateButtons();

@@ -65,7 +65,9 @@ signals:
 
 private:
     void onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 parameters);
-    void onFinished(qint64 runId, const QString& status, const QString& reason);
+    static void resolveDumpPath(ts::run::JobOptions& o);
+    void onFinished(qint64 runId, const QString& status, const QString& reason,
+                    const QString& summaryJson);
     void reloadRuns();
     void showSelectedRun();
     qint64 selectedRunId() const;

@@ -41,7 +41,9 @@ std::string describe(const std::string& reason) {
 
 Result<RdrConfig> loadRdrRunConfig(const RdrRunOptions& options) {
     std::optional<std::string> text;
-    if (!options.configPath.empty()) {
+    if (!options.configText.empty()) {
+        text = options.configText;
+    } else if (!options.configPath.empty()) {
         std::ifstream in(options.configPath, std::ios::binary);
         if (!in) return Error{"cannot read RDR config file " + options.configPath};
         std::ostringstream ss;
@@ -56,7 +58,8 @@ Result<RdrConfig> loadRdrRunConfig(const RdrRunOptions& options) {
         env = std::move(only);
     }
     auto c = parseRdrConfig(text, env);
-    if (!c && !options.configPath.empty()) return Error{options.configPath + ": " + c.error()};
+    if (!c && options.configText.empty() && !options.configPath.empty())
+        return Error{options.configPath + ": " + c.error()};
     return c;
 }
 

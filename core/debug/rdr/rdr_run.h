@@ -39,6 +39,7 @@ class RdrObserver;
 
 struct RdrRunOptions {
     std::string configPath;      // JSON file {"rdr": {...}} ("" = none)
+    std::string configText;      // the same JSON as text (the studio's form); wins over the file
     bool useEnvironment = true;  // read MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH, RANK_ID
     bool installSignalHandlers = true;
     bool checkFinite = true;  // look for the first op with a NaN/Inf output
