@@ -47,6 +47,7 @@ TrainProgress Trainer::progress() const {
     std::lock_guard lock(m_progressMutex);
     TrainProgress p = m_progress;
     p.paused = m_paused.load();
+    p.holding = m_holding.load();
     return p;
 }
 
@@ -198,8 +199,12 @@ TrainResult Trainer::run() {
             const int64_t batches = m_train->batchesPerEpoch();
             bool epochComplete = true;
             for (int64_t b = first; b < batches; ++b) {
-                while (m_paused && !m_stop)
-                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                if (m_paused && !m_stop) {
+                    m_holding.store(true);
+                    while (m_paused && !m_stop)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    m_holding.store(false);
+                }
                 if (m_stop || ctx.stopRequested() ||
                     (m_config.limitSteps > 0 && m_stepsDone >= m_config.limitSteps)) {
                     epochComplete = false;

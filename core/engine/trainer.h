@@ -88,6 +88,7 @@ struct TrainProgress {
     int64_t overflowSteps = 0;
     int64_t bytesInUse = 0, peakBytes = 0;  // the run's memory pool
     bool paused = false, running = false;
+    bool holding = false;  // the pause took effect: the training thread waits between steps
 };
 
 class Trainer {
@@ -157,6 +158,7 @@ private:
 
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_paused{false};
+    std::atomic<bool> m_holding{false};
     mutable std::mutex m_progressMutex;
     TrainProgress m_progress;
     std::string m_stopReason;

@@ -94,7 +94,10 @@ TEST(Trainer, StopAndPauseFromAnotherThread) {
     std::thread worker([&] {
         while (t.progress().step < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         t.pause();
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        // The pause takes effect between steps: wait until the training thread holds.
+        for (int i = 0; i < 2000 && !t.progress().holding; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        EXPECT_TRUE(t.progress().holding);
         const int64_t at = t.progress().step;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         EXPECT_EQ(t.progress().step, at);

@@ -109,7 +109,8 @@ void TrainingProgressWidget::setProgress(const ts::engine::TrainProgress& p) {
                                                .arg(p.overflowSteps)
                                          : QString::number(p.lossScale, 'g', 6));
     m_memory->setText(tr("%1 in use · %2 peak").arg(bytes(p.bytesInUse), bytes(p.peakBytes)));
-    if (p.running) m_state->setText(p.paused ? tr("Paused") : tr("Training"));
+    if (p.running)
+        m_state->setText(p.holding ? tr("Paused") : p.paused ? tr("Pausing") : tr("Training"));
 }
 
 void TrainingProgressWidget::setFinished(const QString& state) {
