@@ -11,6 +11,7 @@ namespace ts::importers {
 Importer logFileImporter();
 Importer tfeventsImporter();
 Importer chromeJsonImporter();
+Importer nsysSqliteImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -18,6 +19,7 @@ const std::vector<Importer>& importers() {
         v.push_back(logFileImporter());
         v.push_back(tfeventsImporter());
         v.push_back(chromeJsonImporter());
+        v.push_back(nsysSqliteImporter());
         return v;
     }();
     return list;
@@ -58,7 +60,10 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         failed.error = "unrecognised file format (TrainScope reads: " + known + ")";
         return failed;
     }
-    return best->run(path, store, control);
+    const int64_t stringsBefore = store.maxStringId();
+    ImportReport report = best->run(path, store, control);
+    if (report.status == "cancelled") (void)store.discardUnusedStringsAbove(stringsBefore);
+    return report;
 }
 
 }  // namespace ts::importers

@@ -7,6 +7,7 @@
 #include <QStandardPaths>
 
 #include "core/store/trace_store.h"
+#include "importers/common/source_labels.h"
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -94,22 +95,37 @@ void SessionDocument::importFiles(const QStringList& paths) {
     m_ctx->jobs()->run<Reports>(
         this, QString(), title,
         [files, s = session.toStdString()](ts::JobControl& jc) {
-            Reports reports;
-            auto store = TraceStore::open(s, TraceStore::Mode::ReadWrite);
-            if (!store) {
-                ts::importers::ImportReport r;
-                r.error = store.error();
-                reports.push_back(r);
-                return reports;
-            }
-            for (const auto& f : files) {
-                if (jc.cancelled()) break;
-                reports.push_back(ts::importers::importFile(f, *store.value(), jc));
-            }
-            return reports;
+            return importAll(s, files, jc);
         },
         [this](Reports reports) {
             m_ctx->notifyDataChanged();
             emit imported(reports);
         });
+}
+
+std::vector<ts::importers::ImportReport> SessionDocument::importAll(
+    const std::string& session, const std::vector<std::string>& files, ts::JobControl& jc) {
+    std::vector<ts::importers::ImportReport> reports;
+    auto opened = TraceStore::open(session, TraceStore::Mode::ReadWrite);
+    if (!opened) {
+        ts::importers::ImportReport r;
+        r.error = opened.error();
+        reports.push_back(r);
+        return reports;
+    }
+    TraceStore& store = *opened.value();
+    const int64_t stringsBefore = store.maxStringId();
+    for (const auto& f : files) {
+        if (jc.cancelled()) break;
+        reports.push_back(ts::importers::importFile(f, store, jc));
+    }
+    if (jc.cancelled()) {
+        // Cancel means "as if I had not asked": the files imported before it go too.
+        for (const auto& r : reports)
+            if (r.sourceId && r.status != "cancelled") (void)store.deleteSource(r.sourceId);
+        (void)store.discardUnusedStringsAbove(stringsBefore);
+        return reports;
+    }
+    (void)ts::importers::labelProcessesBySource(store);
+    return reports;
 }

@@ -2,7 +2,7 @@
 // StatsView: the "Op statistics" tab — the key_averages() table over the whole session, the
 // last time range selected (timeline area selection, step click, ...) or one ProfilerStep#N,
 // grouped by op name or by category, optionally split by input shapes; sortable, filterable
-// (name or category), exportable as CSV. Computed on a job when the session or the scope
+// (name text, and one category: CPU ops, kernels, runtime, memcpy, ...), exportable as CSV. Computed on a job when the session or the scope
 // changes. Double-clicking a row selects its longest call and asks for the timeline view.
 #include <QWidget>
 #include <optional>
@@ -15,8 +15,8 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
+class OpStatsFilter;
 class OpStatsTableModel;
 class SessionContext;
 
@@ -26,10 +26,12 @@ public:
     explicit StatsView(SessionContext* ctx, QWidget* parent = nullptr);
 
     OpStatsTableModel* tableModel() const { return m_model; }
-    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    OpStatsFilter* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     QComboBox* scopeBox() const { return m_scope; }
     QComboBox* groupBox() const { return m_group; }
+    /// "All categories", then each category of the current rows.
+    QComboBox* categoryBox() const { return m_category; }
     QCheckBox* shapesBox() const { return m_shapes; }
     QLineEdit* filterBox() const { return m_filter; }
     QLabel* summaryLabel() const { return m_summary; }
@@ -40,13 +42,15 @@ private:
     void reload();
     void loadSteps();
     void recompute();
+    void updateCategories();
 
     SessionContext* m_ctx;
     OpStatsTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    OpStatsFilter* m_proxy;
     QTableView* m_table;
     QComboBox* m_scope;
     QComboBox* m_group;
+    QComboBox* m_category;
     QCheckBox* m_shapes;
     QLineEdit* m_filter;
     QLabel* m_summary;
