@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     if (peer) {
         const std::string script =
             std::filesystem::path(__FILE__).parent_path() / "peer_json_sqlite.py";
-        const std::string cmd = "python3 '" + script + "' '" + path + "'";
+        const std::string cmd = "/usr/bin/python3 '" + script + "' '" + path + "'";
         FILE* p = popen(cmd.c_str(), "r");
         double peerRate = 0;
         char line[512];

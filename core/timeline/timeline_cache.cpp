@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <unordered_map>
+#include <vector>
 
 #include "core/store/sqlite_db.h"
 
@@ -101,12 +102,19 @@ Status writeTimelineCache(const std::string& path, const TimelineModel& m, const
         "INSERT INTO timeline_cache(track_id, level, depth, count, ts, dur, name_id, slice_id) "
         "VALUES(?,?,?,?,?,?,?,?)");
     if (!ins.ok()) return fail(ins.error());
+    std::vector<int64_t> absolute;
     for (const auto& t : m.tracks)
         for (size_t l = 0; l < t.levels.size(); ++l) {
             const SliceLevel& lv = t.levels[l];
             ins.bind(1, t.id).bind(2, static_cast<int64_t>(l)).bind(3, lv.depth);
             ins.bind(4, static_cast<int64_t>(lv.size()));
-            bindVector(ins, 5, lv.ts);
+            if (m.originNs == 0) {
+                bindVector(ins, 5, lv.ts);
+            } else {  // the cache holds store times
+                absolute.resize(lv.ts.size());
+                for (size_t i = 0; i < lv.ts.size(); ++i) absolute[i] = lv.ts[i] + m.originNs;
+                bindVector(ins, 5, absolute);
+            }
             bindVector(ins, 6, lv.dur);
             bindVector(ins, 7, lv.name);
             bindVector(ins, 8, lv.sliceId);

@@ -358,6 +358,23 @@ void computeExtent(TimelineModel& m) {
     m.endNs = hi;
 }
 
+/// Shifts every time of the model by -origin when the times are too large for exact
+/// double math (see TimelineModel::originNs); the origin is a whole second.
+void shiftToOrigin(TimelineModel& m) {
+    constexpr int64_t kExactInDouble = int64_t{1} << 50;  // ~13 days of ns: ulp <= 1/8 ns
+    if (m.startNs < kExactInDouble && m.endNs > -kExactInDouble) return;
+    const int64_t origin = m.startNs - m.startNs % 1'000'000'000;
+    for (auto& t : m.tracks) {
+        for (auto& lv : t.levels)
+            for (int64_t& ts : lv.ts) ts -= origin;
+        for (int64_t& ts : t.instants.ts) ts -= origin;
+        for (int64_t& ts : t.counter.ts) ts -= origin;
+    }
+    m.originNs = origin;
+    m.startNs -= origin;
+    m.endNs -= origin;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string& path,
@@ -380,6 +397,7 @@ Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string
     for (auto& t : m->tracks)
         for (auto& lv : t.levels) lv.buildSummary();
     computeExtent(*m);
+    shiftToOrigin(*m);
     return std::shared_ptr<const TimelineModel>(std::move(m));
 }
 

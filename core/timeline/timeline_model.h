@@ -103,7 +103,12 @@ public:
     std::vector<FlowArrow> flows;      // flows whose ends are both in the model
     int64_t flowsMissing = 0;          // flows naming a slice that is not in the store
     std::vector<std::string> strings;  // string id -> text ("" when unknown)
-    int64_t startNs = 0, endNs = 0;    // extent of every slice, instant and counter
+    /// Every time in the model (levels, instants, counters, startNs/endNs) is the store's
+    /// time minus originNs. Traces stamped in Unix time (~1.7e18 ns: Kineto, nsys) would
+    /// otherwise lose precision in the double math of drawing (a double near 1.7e18 steps by
+    /// 256 ns); times that small stay as they are (originNs = 0).
+    int64_t originNs = 0;
+    int64_t startNs = 0, endNs = 0;  // extent of every slice, instant and counter (model time)
     int64_t sliceCount = 0;
     std::string cacheKey;    // key of the slice data it was built from (timeline_cache.h)
     bool fromCache = false;  // levels came from the timeline cache, not the slices table

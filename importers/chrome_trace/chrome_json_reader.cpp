@@ -234,7 +234,9 @@ private:
                     ++count;
                 }
             }
-            if (number) return m_writer.RawNumber(s, static_cast<rapidjson::SizeType>(n));
+            // RawValue, not Writer::RawNumber: RawNumber writes the digits as a JSON string.
+            if (number)
+                return m_writer.RawValue(s, n, rapidjson::kNumberType);
             if (string) return m_writer.String(s, static_cast<rapidjson::SizeType>(n));
             if (boolean) return m_writer.Bool(n == 4);
             return m_writer.Null();

@@ -52,10 +52,13 @@ TEST(ChromeEdge, BigIntegerArgsAndNestingAndUnfinished) {
     EXPECT_EQ(r.skippedReasons.at("json_missing_ts"), 1);
     EXPECT_EQ(r.skippedReasons.at("json_unmatched_end"), 1);
     auto& db = got.store->db();
-    EXPECT_EQ(
-        db.queryInt("SELECT count(*) FROM args WHERE json LIKE '%123456789012345678901234567890%'")
-            .value(),
-        1);
+    // args kept whole and exact: numbers stay numbers (not strings), digits untouched
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM args WHERE json = "
+                          "'{\"Comms Id\":123456789012345678901234567890}'")
+                  .value(),
+              1);
+    EXPECT_EQ(db.queryInt("SELECT json_type(json, '$.\"Comms Id\"') = 'integer' FROM args").value(),
+              1);
     EXPECT_EQ(
         db.queryInt(
               "SELECT depth FROM slices s JOIN strings n ON n.id = s.name_id WHERE n.str = 'inner'")

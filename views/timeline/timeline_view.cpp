@@ -122,7 +122,8 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(ctx, &SessionContext::timeRangeRequested, this, [this](qint64 a, qint64 b) {
         if (m_publishing) return;
         if (m_model)
-            m_canvas->zoomTo(static_cast<double>(a), static_cast<double>(b));
+            m_canvas->zoomTo(static_cast<double>(a - m_model->originNs),
+                             static_cast<double>(b - m_model->originNs));
         else
             m_pendingRange = std::make_pair(a, b);
     });
@@ -179,8 +180,8 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
     m_status->setText(
         tr("%L1 slices · %L2 tracks").arg(m_model->sliceCount).arg(m_model->tracks.size()));
     if (m_pendingRange)
-        m_canvas->zoomTo(static_cast<double>(m_pendingRange->first),
-                         static_cast<double>(m_pendingRange->second));
+        m_canvas->zoomTo(static_cast<double>(m_pendingRange->first - m_model->originNs),
+                         static_cast<double>(m_pendingRange->second - m_model->originNs));
     m_pendingRange.reset();
     if (m_pendingSlice) selectById(m_pendingSlice);
     m_pendingSlice = 0;
@@ -202,7 +203,7 @@ void TimelineView::onSliceClicked(const SliceRef& ref) {
 void TimelineView::loadDetails(int64_t sliceId) {
     using DetailsResult = ts::Result<SliceDetails>;
     m_bottom->setCurrentWidget(m_details);
-    const int64_t origin = m_model ? m_model->startNs : 0;
+    const int64_t origin = m_model ? m_model->originNs + m_model->startNs : 0;
     m_ctx->jobs()->run<DetailsResult>(
         this, QStringLiteral("timeline-details"), tr("Reading slice"),
         [p = m_ctx->sessionPath().toStdString(), sliceId](ts::JobControl&) {
@@ -260,7 +261,8 @@ void TimelineView::onArea(const std::vector<int>& tracks, double t0, double t1) 
             m_bottom->setCurrentWidget(m_aggregate);
         });
     m_publishing = true;
-    m_ctx->requestTimeRange(static_cast<int64_t>(t0), static_cast<int64_t>(t1));
+    m_ctx->requestTimeRange(static_cast<int64_t>(t0) + m_model->originNs,
+                            static_cast<int64_t>(t1) + m_model->originNs);
     m_publishing = false;
 }
 
