@@ -6,6 +6,7 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "views/timeline/timeline_view.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -27,7 +28,11 @@ int main(int argc, char** argv) {
                             QStringLiteral("NAME"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size WxH."),
                             QStringLiteral("WxH"));
-    parser.addOptions({shot, view, size});
+    QCommandLineOption find(QStringLiteral("find"),
+                            QStringLiteral("Select the first timeline slice whose name contains "
+                                           "TEXT and zoom to it and its flows."),
+                            QStringLiteral("TEXT"));
+    parser.addOptions({shot, view, size, find});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -45,6 +50,11 @@ int main(int argc, char** argv) {
     if (parser.positionalArguments().isEmpty()) window.openDemo();
     else window.openPaths(parser.positionalArguments());
     if (parser.isSet(view)) window.showView(parser.value(view));
+    if (parser.isSet(find)) {
+        if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))
+            tl->findAndFrame(parser.value(find));
+        if (parser.isSet(view)) window.showView(parser.value(view));
+    }
 
     if (screenshot) {
         auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);

@@ -7,6 +7,7 @@
 #include <QStandardPaths>
 
 #include "core/store/trace_store.h"
+#include "core/timeline/timeline_cache.h"
 #include "importers/common/source_labels.h"
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
@@ -119,13 +120,26 @@ std::vector<ts::importers::ImportReport> SessionDocument::importAll(
         if (jc.cancelled()) break;
         reports.push_back(ts::importers::importFile(f, store, jc));
     }
-    if (jc.cancelled()) {
-        // Cancel means "as if I had not asked": the files imported before it go too.
+    // Cancel means "as if I had not asked": the files imported before it go too.
+    auto undo = [&] {
         for (const auto& r : reports)
             if (r.sourceId && r.status != "cancelled") (void)store.deleteSource(r.sourceId);
         (void)store.discardUnusedStringsAbove(stringsBefore);
+    };
+    if (jc.cancelled()) {
+        undo();
         return reports;
     }
+    int64_t slices = 0;
+    for (const auto& r : reports) slices += r.slices + r.asyncSlices;
+    if (slices >= ts::timeline::kTimelineCacheMinSlices) {  // the first open is fast too
+        (void)ts::timeline::buildTimelineCache(session, &jc);
+        if (jc.cancelled()) {
+            undo();
+            return reports;
+        }
+    }
+    // Last, as it renames processes of sources that were there before.
     (void)ts::importers::labelProcessesBySource(store);
     return reports;
 }

@@ -27,6 +27,10 @@ bool readTimelineCache(store::SqliteDb& db, const std::string& key, TimelineMode
 /// returned (a read-only or busy file is not a problem for callers: the cache is optional).
 Status writeTimelineCache(const std::string& path, const TimelineModel& m, const std::string& key);
 
+/// Sessions with at least this many slices get a cache at the end of an import (CLI and
+/// GUI) and after their first open from the slices table (timeline view).
+constexpr int64_t kTimelineCacheMinSlices = 1000000;
+
 /// Loads the session's timeline and writes its cache unless it is fresh already: call at the
 /// end of an import so that the first open of a big session is fast too.
 Status buildTimelineCache(const std::string& path, JobControl* job = nullptr);

@@ -65,6 +65,19 @@ int64_t TimelineModel::selfTime(const SliceRef& r) const {
     return std::max<int64_t>(0, lv.dur[r.index] - children);
 }
 
+std::pair<size_t, size_t> TimelineModel::flowsIn(double t0, double t1) const {
+    auto at = [&](double t) {
+        return static_cast<size_t>(
+            std::lower_bound(flowLo.begin(), flowLo.end(), t,
+                             [](int64_t lo, double v) { return static_cast<double>(lo) < v; }) -
+            flowLo.begin());
+    };
+    const size_t first = at(t0 - static_cast<double>(maxFlowSpan));
+    auto last = std::upper_bound(flowLo.begin() + static_cast<std::ptrdiff_t>(first), flowLo.end(),
+                                 t1, [](double v, int64_t lo) { return v < static_cast<double>(lo); });
+    return {first, static_cast<size_t>(last - flowLo.begin())};
+}
+
 size_t TimelineModel::memoryBytes() const {
     size_t bytes = 0;
     for (const auto& t : tracks) {

@@ -100,7 +100,9 @@ class TimelineModel {
 public:
     std::vector<TimelineTrack> tracks;
     std::vector<TrackGroup> groups;    // display order: processes by sort index, pid
-    std::vector<FlowArrow> flows;      // flows whose ends are both in the model
+    std::vector<FlowArrow> flows;      // flows whose ends are both in the model, by flowLo
+    std::vector<int64_t> flowLo;       // per flow: the earlier of its two drawn ends
+    int64_t maxFlowSpan = 0;           // longest time between the two ends of a flow
     int64_t flowsMissing = 0;          // flows naming a slice that is not in the store
     std::vector<std::string> strings;  // string id -> text ("" when unknown)
     /// Every time in the model (levels, instants, counters, startNs/endNs) is the store's
@@ -124,6 +126,9 @@ public:
     /// Duration minus the durations of its direct children (slices of the next depth on the
     /// same track that start inside it).
     int64_t selfTime(const SliceRef& r) const;
+    /// Indexes [first, last) of the flows whose drawn line (from the end of the source slice
+    /// to the start of the target) may cross [t0, t1]: a binary search, not a walk over all.
+    std::pair<size_t, size_t> flowsIn(double t0, double t1) const;
     /// Bytes held by the columns (for reports).
     size_t memoryBytes() const;
 };

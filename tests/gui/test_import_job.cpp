@@ -7,7 +7,10 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QElapsedTimer>
+#include <QThread>
 #include <cstdio>
+#include <functional>
 
 #include "app/gui/main_window.h"
 #include "app/gui/session_document.h"
@@ -46,6 +49,19 @@ std::string writeTrace(const std::string& name, int events) {
     return path;
 }
 
+/// Processes events until `done()` or `ms` pass; false on timeout. (QTRY_* macros return
+/// from the test body on a timeout, which GoogleTest would report as a pass.)
+bool waitFor(const std::function<bool()>& done, int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return true;
+}
+
 struct Snapshot {
     int64_t sources, slices, processes, strings, args;
     bool operator==(const Snapshot&) const = default;
@@ -78,12 +94,15 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
     QSignalSpy imported(w.document(), &SessionDocument::imported);
     w.document()->importFiles({QString::fromStdString(small), QString::fromStdString(big)});
     JobTracker* jobs = w.context()->jobs();
-    ASSERT_FALSE(jobs->idle());
+    std::shared_ptr<ts::JobControl> control;
+    for (const auto& [id, job] : jobs->active())
+        if (job.title.startsWith("Importing")) control = job.control;
+    ASSERT_TRUE(control);
     // Wait until the second file is being read (progress reported), then press Cancel.
-    std::shared_ptr<ts::JobControl> control = jobs->active().begin()->second.control;
-    QTRY_VERIFY_WITH_TIMEOUT(control->total() > 1000000 && control->done() > 0, 60000);
+    ASSERT_TRUE(waitFor([&] { return control->total() > 1000000 && control->done() > 0; }, 60000));
+    EXPECT_FALSE(control->done() >= control->total());  // really midway
     jobs->cancelAll();
-    QTRY_VERIFY_WITH_TIMEOUT(jobs->idle(), 60000);
+    ASSERT_TRUE(waitFor([&] { return jobs->idle(); }, 60000));
     QTest::qWait(50);
     EXPECT_EQ(imported.count(), 0);
     EXPECT_EQ(snapshot(session), before);
@@ -97,7 +116,7 @@ TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {
     w.show();
     QSignalSpy imported(w.document(), &SessionDocument::imported);
     w.openPaths({QString::fromStdString(a), QString::fromStdString(b)});
-    QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, 60000);
+    ASSERT_TRUE(waitFor([&] { return imported.count() == 1; }, 60000));
     QStringList tabs;
     for (int i = 0; i < w.tabs()->count(); ++i) tabs << w.tabs()->tabText(i);
     EXPECT_TRUE(tabs.contains(QObject::tr("Timeline"))) << tabs.join(",").toStdString();
@@ -109,7 +128,7 @@ TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {
                                "name LIKE 'rank1: %'")
                   .value(),
               2);
-    QTRY_VERIFY_WITH_TIMEOUT(w.context()->jobs()->idle(), 60000);
+    ASSERT_TRUE(waitFor([&] { return w.context()->jobs()->idle(); }, 60000));
 }
 
 }  // namespace

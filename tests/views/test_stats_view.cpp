@@ -18,6 +18,7 @@
 #include "tests/timeline/timeline_fixture.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/stats/op_stats_filter.h"
 #include "views/stats/op_stats_table_model.h"
 #include "views/stats/stats_view.h"
 #include "views/stats/stats_view_info.h"
@@ -76,6 +77,15 @@ TEST(StatsView, TableSortFilterScopesAndCsv) {
     view->filterBox()->setText("kernel");  // matches the category column
     EXPECT_EQ(proxy->rowCount(), 1);
     view->filterBox()->clear();
+    // One category at a time: "All categories" + each category of the rows.
+    ASSERT_GE(view->categoryBox()->count(), 3);
+    const int kernel = view->categoryBox()->findText("kernel");
+    ASSERT_GT(kernel, 0);
+    view->categoryBox()->setCurrentIndex(kernel);
+    EXPECT_EQ(proxy->rowCount(), 1);
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Category), "kernel");
+    view->categoryBox()->setCurrentIndex(0);
+    EXPECT_EQ(proxy->rowCount(), 6);
 
     view->groupBox()->setCurrentIndex(1);
     QTRY_COMPARE(view->tableModel()->rowCount(), 3);

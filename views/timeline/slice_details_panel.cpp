@@ -44,15 +44,19 @@ void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t
         if (links.empty()) return;
         h += QStringLiteral("<p><b>%1</b></p><ul>").arg(title);
         for (const auto& l : links)
-            h += QStringLiteral("<li><a href='slice:%1'>%2</a> %3</li>")
+            h += QStringLiteral("<li>%4<a href='slice:%1'>%2</a> %3</li>")
                      .arg(l.sliceId)
                      .arg(esc(l.name.empty() ? "slice " + std::to_string(l.sliceId) : l.name))
                      .arg(l.flowName.empty() ? QString()
-                                             : QStringLiteral("(%1)").arg(esc(l.flowName)));
+                                             : QStringLiteral("(%1)").arg(esc(l.flowName)))
+                     .arg(l.via.empty() ? QString() : esc(l.via) + QStringLiteral(" \u2192 "));
         h += QStringLiteral("</ul>");
     };
     flows(tr("Flows in"), d.flowsIn);
     flows(tr("Flows out"), d.flowsOut);
+    flows(tr("Flows out of nested calls"), d.nestedFlowsOut);
+    if (d.nestedFlowsMore > 0)
+        h += tr("<p>… and %L1 more from nested calls</p>").arg(d.nestedFlowsMore);
     if (!d.argsJson.empty())
         h += QStringLiteral("<p><b>%1</b></p><pre>%2</pre>").arg(tr("Args"), esc(d.argsJson));
     setHtml(h);

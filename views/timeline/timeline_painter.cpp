@@ -188,8 +188,17 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
     const TimeAxis& ax = *f.axis;
     p.setRenderHint(QPainter::Antialiasing, true);
     int drawn = 0;
-    for (const FlowArrow& fl : m.flows) {
-        const bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
+    const auto [first, last] = m.flowsIn(ax.start(), ax.end());
+    for (size_t i = first; i < last; ++i) {
+        const FlowArrow& fl = m.flows[i];
+        bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
+        if (!selected && f.selected.valid() && fl.from.track == f.selected.track) {
+            // A flow leaving a call nested in the selected slice: CPU op -> runtime -> kernel.
+            const SliceLevel& sel = m.level(f.selected);
+            const int64_t from = m.ts(fl.from);
+            selected = m.level(fl.from).depth > sel.depth && from >= sel.ts[f.selected.index] &&
+                       from < sel.end(f.selected.index);
+        }
         const double xa =
             f.gutter + ax.xOf(static_cast<double>(m.level(fl.from).end(fl.from.index)));
         const double xb = f.gutter + ax.xOf(static_cast<double>(m.ts(fl.to)));

@@ -26,8 +26,6 @@ namespace {
 using ModelResult = ts::Result<std::shared_ptr<const TimelineModel>>;
 using SearchResult = ts::Result<std::shared_ptr<const SearchResults>>;
 
-/// Sessions at least this big get a timeline cache written after their first open.
-constexpr int64_t kCacheMinSlices = 1000000;
 
 /// A table cell shown as text and sorted by a number.
 class NumberItem : public QTableWidgetItem {
@@ -154,7 +152,7 @@ void TimelineView::reload() {
             }
             auto model = r.value();
             setModel(model);
-            if (!model->fromCache && model->sliceCount >= kCacheMinSlices)
+            if (!model->fromCache && model->sliceCount >= kTimelineCacheMinSlices)
                 m_ctx->jobs()->run<bool>(
                     this, QStringLiteral("timeline-cache"), tr("Caching timeline"),
                     [p = path.toStdString(), model](ts::JobControl&) {
@@ -194,20 +192,35 @@ void TimelineView::onSliceClicked(const SliceRef& ref) {
         return;
     }
     const int64_t id = m_model->sliceId(ref);
-    loadDetails(id);
+    loadDetails(ref);
     m_publishing = true;
     m_ctx->selectSlice(id);
     m_publishing = false;
 }
 
-void TimelineView::loadDetails(int64_t sliceId) {
+void TimelineView::loadDetails(const SliceRef& ref) {
     using DetailsResult = ts::Result<SliceDetails>;
+    if (!m_model || !ref.valid()) return;
     m_bottom->setCurrentWidget(m_details);
-    const int64_t origin = m_model ? m_model->originNs + m_model->startNs : 0;
+    const int64_t origin = m_model->originNs + m_model->startNs;
+    // Located through the model, the slice and its flow ends are read by primary key.
+    auto keyOf = [m = m_model](const SliceRef& r) {
+        return SliceKey{m->sliceId(r), m->tracks[r.track].id, m->ts(r) + m->originNs};
+    };
     m_ctx->jobs()->run<DetailsResult>(
         this, QStringLiteral("timeline-details"), tr("Reading slice"),
-        [p = m_ctx->sessionPath().toStdString(), sliceId](ts::JobControl&) {
-            return readSliceDetails(p, sliceId);
+        [p = m_ctx->sessionPath().toStdString(), model = m_model, ref, keyOf](ts::JobControl&) {
+            std::vector<SliceKey> known;
+            const SliceLevel& sel = model->level(ref);
+            const int64_t a = sel.ts[ref.index], b = sel.end(ref.index);
+            for (const FlowArrow& f : model->flows) {
+                if (f.from == ref) known.push_back(keyOf(f.to));
+                if (f.to == ref) known.push_back(keyOf(f.from));
+                if (f.from.track == ref.track && model->level(f.from).depth > sel.depth &&
+                    model->ts(f.from) >= a && model->ts(f.from) < b)
+                    known.push_back(keyOf(f.to));  // a flow of a nested call
+            }
+            return readSliceDetails(p, keyOf(ref), known);
         },
         [this, origin](DetailsResult r) {
             if (r)
@@ -229,7 +242,7 @@ void TimelineView::selectById(int64_t sliceId) {
             }
             m_canvas->selectSlice(ref);
             m_canvas->frameSelection();
-            loadDetails(sliceId);
+            loadDetails(ref);
         });
 }
 
@@ -292,6 +305,11 @@ void TimelineView::runSearch() {
             m_matchLabel->setText(m_search->text().isEmpty()
                                       ? QString()
                                       : tr("%L1 matches").arg(m_results->matches.size()));
+            if (m_frameFirstMatch && !m_results->matches.empty()) {
+                m_frameFirstMatch = false;
+                goToMatch(0);
+                frameWithFlows(m_results->matches.front());
+            }
         });
 }
 
@@ -337,4 +355,29 @@ void TimelineView::previousMatch() {
 
 void TimelineView::zoomToSelection() {
     if (!m_canvas->zoomToArea()) m_canvas->frameSelection();
+}
+
+void TimelineView::findAndFrame(const QString& text) {
+    m_frameFirstMatch = true;
+    m_search->setText(text);  // the model's arrival runs the search too
+    if (m_model) runSearch();
+}
+
+void TimelineView::frameWithFlows(const SliceRef& ref) {
+    if (!m_model || !ref.valid()) return;
+    const TimelineModel& m = *m_model;
+    const SliceLevel& sel = m.level(ref);
+    int64_t a = sel.ts[ref.index], b = sel.end(ref.index);
+    const int64_t selStart = a, selEnd = b;
+    for (const FlowArrow& f : m.flows) {
+        const bool nested = f.from.track == ref.track && m.level(f.from).depth > sel.depth &&
+                            m.ts(f.from) >= selStart && m.ts(f.from) < selEnd;
+        if (!(f.from == ref || f.to == ref || nested)) continue;
+        for (const SliceRef& end : {f.from, f.to}) {
+            a = std::min(a, m.ts(end));
+            b = std::max(b, m.level(end).end(end.index));
+        }
+    }
+    const double margin = static_cast<double>(b - a) * 0.15 + 1;
+    m_canvas->zoomTo(static_cast<double>(a) - margin, static_cast<double>(b) + margin);
 }
