@@ -94,9 +94,8 @@ Field fieldOf(const char* k, size_t n) {
 // The SAX handler: a small state machine over the document's nesting.
 class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
 public:
-    Handler(ReadOutcome& out, const std::function<void(const ChromeEvent&)>& onEvent,
-            const ChunkStream& stream)
-        : m_out(out), m_onEvent(onEvent), m_stream(stream) {}
+    Handler(ReadOutcome& out, EventSink& sink, const ChunkStream& stream)
+        : m_out(out), m_sink(sink), m_stream(stream) {}
 
     bool inEvent() const { return m_inEvent; }
     bool betweenEvents() const { return m_eventsOpen && !m_inEvent && m_skipDepth == 0; }
@@ -167,8 +166,9 @@ private:
                 return false;
             }
             m_inEvent = true;
-            m_event.clear();
-            m_event.offset = static_cast<int64_t>(m_stream.Tell()) - 1;
+            m_e = &m_sink.slot();
+            m_e->clear();
+            m_e->offset = static_cast<int64_t>(m_stream.Tell()) - 1;
             m_field = Field::None;
             return true;
         }
@@ -187,10 +187,10 @@ private:
             const bool ok = object ? m_writer.EndObject() : m_writer.EndArray();
             if (--m_capture == 0) {
                 if (m_captureField == Field::Args) {
-                    m_event.args.assign(m_buf.GetString(), m_buf.GetSize());
+                    m_e->args.assign(m_buf.GetString(), m_buf.GetSize());
                 } else {
-                    m_event.id.assign(m_buf.GetString(), m_buf.GetSize());
-                    m_event.hasId = true;
+                    m_e->id.assign(m_buf.GetString(), m_buf.GetSize());
+                    m_e->hasId = true;
                 }
             }
             return ok;
@@ -202,7 +202,9 @@ private:
         if (m_inEvent) {
             m_inEvent = false;
             ++m_out.eventObjects;
-            m_onEvent(m_event);
+            m_e->tsNs = m_e->hasTs ? microsToNs(m_e->ts) : std::nullopt;
+            m_e->durNs = m_e->hasDur ? microsToNs(m_e->dur) : std::nullopt;
+            m_sink.commit();
             return true;
         }
         if (m_eventsOpen) {
@@ -225,8 +227,8 @@ private:
     bool scalar(const char* s, size_t n, bool number, bool boolean, bool string = false) {
         if (m_capture > 0) {
             if (m_capture == 1 && m_captureField == Field::Args) {
-                auto& vec = number ? m_event.argNumbers : m_event.argStrings;
-                size_t& count = number ? m_event.argNumberCount : m_event.argStringCount;
+                auto& vec = number ? m_e->argNumbers : m_e->argStrings;
+                size_t& count = number ? m_e->argNumberCount : m_e->argStringCount;
                 if (number || string) {
                     if (vec.size() <= count) vec.emplace_back();
                     vec[count].first = m_argKey;
@@ -249,7 +251,7 @@ private:
             return false;
         }
         if (m_inEvent) {
-            ChromeEvent& e = m_event;
+            ChromeEvent& e = *m_e;
             auto set = [&](std::string& dst, bool& has) {
                 dst.assign(s, n);
                 has = true;
@@ -309,9 +311,9 @@ private:
     }
 
     ReadOutcome& m_out;
-    const std::function<void(const ChromeEvent&)>& m_onEvent;
+    EventSink& m_sink;
     const ChunkStream& m_stream;
-    ChromeEvent m_event;
+    ChromeEvent* m_e = nullptr;  // the event being filled (a slot of the sink)
     Field m_field = Field::None;
     Field m_captureField = Field::None;
     std::string m_topKey, m_argKey;
@@ -327,9 +329,23 @@ private:
 
 ReadOutcome readChromeJson(InputStream& in, JobControl& control,
                            const std::function<void(const ChromeEvent&)>& onEvent) {
+    class CallbackSink : public EventSink {
+    public:
+        explicit CallbackSink(const std::function<void(const ChromeEvent&)>& f) : m_f(f) {}
+        ChromeEvent& slot() override { return m_event; }
+        void commit() override { m_f(m_event); }
+
+    private:
+        const std::function<void(const ChromeEvent&)>& m_f;
+        ChromeEvent m_event;
+    } sink(onEvent);
+    return readChromeJson(in, control, sink);
+}
+
+ReadOutcome readChromeJson(InputStream& in, JobControl& control, EventSink& sink) {
     ReadOutcome out;
     ChunkStream stream(in, control);
-    Handler handler(out, onEvent, stream);
+    Handler handler(out, sink, stream);
     rapidjson::Reader reader;
     constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag |
                                 rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;

@@ -10,8 +10,8 @@ namespace {
 // NVTX event types (nsys ENUM_NSYS_EVENT_TYPE); the NVTXT variants come from older
 // NVTX injection and mean the same.
 constexpr int kNvtxCategory = 33, kNvtxMark = 34, kNvtxThreadName = 39, kNvtxPushPop = 59,
-              kNvtxStartEnd = 60, kNvtxtPushPop = 70, kNvtxtStartEnd = 71,
-              kNvtxDomainCreate = 75, kNvtxDomainDestroy = 76;
+              kNvtxStartEnd = 60, kNvtxtPushPop = 70, kNvtxtStartEnd = 71, kNvtxDomainCreate = 75,
+              kNvtxDomainDestroy = 76;
 
 /// "a, b, c" -> "coalesce(a, b, c)" over the columns of `table` that exist ("NULL" if none).
 std::string coalesceOf(const NsysSchema& s, const std::string& table,
@@ -26,10 +26,10 @@ std::string coalesceOf(const NsysSchema& s, const std::string& table,
 
 /// CUPTI memcpy kinds (CUpti_ActivityMemcpyKind), named as Nsight Systems shows them.
 const char* memcpyKind(int64_t k) {
-    static const char* const kNames[] = {
-        "Unknown",         "Host-to-Device",  "Device-to-Host",   "Host-to-Array",
-        "Array-to-Host",   "Array-to-Array",  "Array-to-Device",  "Device-to-Array",
-        "Device-to-Device", "Host-to-Host",   "Peer-to-Peer"};
+    static const char* const kNames[] = {"Unknown",         "Host-to-Device",  "Device-to-Host",
+                                         "Host-to-Array",   "Array-to-Host",   "Array-to-Array",
+                                         "Array-to-Device", "Device-to-Array", "Device-to-Device",
+                                         "Host-to-Host",    "Peer-to-Peer"};
     return k >= 0 && k < 11 ? kNames[k] : "Unknown";
 }
 
@@ -39,7 +39,8 @@ bool readNvtx(NsysReadContext& c) {
     const std::string t = "NVTX_EVENTS";
     const NsysSchema& s = c.schema;
     if (!s.hasColumns(t, {"start", "eventType", "globalTid"})) {
-        if (s.hasTable(t)) c.skip("nsys_table_missing_columns", t + " lacks start/eventType/globalTid");
+        if (s.hasTable(t))
+            c.skip("nsys_table_missing_columns", t + " lacks start/eventType/globalTid");
         return true;
     }
     const std::string end = s.columnOr(t, "end"), text = s.columnOr(t, "text"),
@@ -51,17 +52,17 @@ bool readNvtx(NsysReadContext& c) {
     // Domains: created per process; their names become the categories of their ranges.
     std::map<std::pair<int64_t, int64_t>, std::string> domains;
     {
-        store::Statement st = c.db.prepare("SELECT globalTid, " + domain + ", " + text + ", " +
-                                           textId + " FROM NVTX_EVENTS WHERE eventType = " +
-                                           std::to_string(kNvtxDomainCreate));
+        store::Statement st = c.db.prepare(
+            "SELECT globalTid, " + domain + ", " + text + ", " + textId +
+            " FROM NVTX_EVENTS WHERE eventType = " + std::to_string(kNvtxDomainCreate));
         while (st.step())
             domains[{processKey(st.int64(0)), st.int64(1)}] =
                 st.isNull(3) ? st.text(2) : c.text(st.int64(3));
     }
-    store::Statement st = c.db.prepare("SELECT start, " + end + ", eventType, " + text + ", " +
-                                       textId + ", globalTid, " + endTid + ", " + domain + ", " +
-                                       category + ", " + intPayload + ", " + realPayload +
-                                       " FROM NVTX_EVENTS");
+    store::Statement st =
+        c.db.prepare("SELECT start, " + end + ", eventType, " + text + ", " + textId +
+                     ", globalTid, " + endTid + ", " + domain + ", " + category + ", " +
+                     intPayload + ", " + realPayload + " FROM NVTX_EVENTS");
     const int64_t nvtxCat = c.w.intern("nvtx");
     std::map<std::string, int64_t> catIds;
     int64_t metadata = 0;
@@ -90,16 +91,18 @@ bool readNvtx(NsysReadContext& c) {
         int64_t cat = nvtxCat;
         if (!st.isNull(7) && st.int64(7) != 0) {
             auto d = domains.find({processKey(gtid), st.int64(7)});
-            const std::string dn = d == domains.end() ? "domain " + std::to_string(st.int64(7))
-                                                      : d->second;
+            const std::string dn =
+                d == domains.end() ? "domain " + std::to_string(st.int64(7)) : d->second;
             auto it = catIds.find(dn);
             if (it == catIds.end()) it = catIds.emplace(dn, c.w.intern(dn)).first;
             cat = it->second;
         }
         ArgsJson args;
         if (!st.isNull(8) && st.int64(8) != 0) args.num("category", st.int64(8));
-        if (!st.isNull(9)) args.num("payload", st.int64(9));
-        else if (!st.isNull(10)) args.real("payload", st.real(10));
+        if (!st.isNull(9))
+            args.num("payload", st.int64(9));
+        else if (!st.isNull(10))
+            args.real("payload", st.real(10));
         if (!st.isNull(6) && st.int64(6) != gtid) args.num("end thread", tidOf(st.int64(6)));
         const std::string json = args.done();
         const int64_t argId = json == "{}" ? 0 : c.w.addArgs(json);

@@ -29,8 +29,8 @@ Result<NsysSchema> NsysSchema::read(store::SqliteDb& db) {
     }
     bool events = false;
     for (const auto& [name, cols] : s.m_tables)
-        events |= name.starts_with("CUPTI_ACTIVITY_KIND_") || name == "NVTX_EVENTS" ||
-                  name == "OSRT_API";
+        events |=
+            name.starts_with("CUPTI_ACTIVITY_KIND_") || name == "NVTX_EVENTS" || name == "OSRT_API";
     if (s.m_metaTable.empty() && !events)
         return Error{
             "not an Nsight Systems export: no EXPORT_META_DATA / META_DATA_EXPORT table and no "
@@ -38,7 +38,9 @@ Result<NsysSchema> NsysSchema::read(store::SqliteDb& db) {
     return s;
 }
 
-bool NsysSchema::hasTable(std::string_view table) const { return m_tables.contains(table); }
+bool NsysSchema::hasTable(std::string_view table) const {
+    return m_tables.contains(table);
+}
 
 bool NsysSchema::hasColumn(std::string_view table, std::string_view column) const {
     auto it = m_tables.find(table);

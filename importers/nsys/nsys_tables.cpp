@@ -120,7 +120,8 @@ void readNames(NsysReadContext& c) {
     }
     if (s.hasColumns("PROCESSES", {"globalPid", "name"})) {
         store::Statement st = c.db.prepare(
-            "SELECT globalPid, name FROM PROCESSES WHERE globalPid IS NOT NULL AND name IS NOT NULL");
+            "SELECT globalPid, name FROM PROCESSES WHERE globalPid IS NOT NULL AND name IS NOT "
+            "NULL");
         while (st.step()) c.b.setProcessName(processKey(st.int64(0)), st.text(1));
     }
     // Threads named with nvtxNameOsThread (NVTX event type 39), then ThreadNames, which wins.
@@ -135,8 +136,8 @@ void readNames(NsysReadContext& c) {
         }
     }
     if (s.hasColumns("ThreadNames", {"nameId", "globalTid"})) {
-        store::Statement st = c.db.prepare(
-            "SELECT globalTid, nameId FROM ThreadNames WHERE globalTid IS NOT NULL");
+        store::Statement st =
+            c.db.prepare("SELECT globalTid, nameId FROM ThreadNames WHERE globalTid IS NOT NULL");
         while (st.step()) c.b.setThreadName(st.int64(0), c.text(st.int64(1)));
     }
     if (s.hasColumns("TARGET_INFO_GPU", {"id", "name"})) {
@@ -145,16 +146,19 @@ void readNames(NsysReadContext& c) {
             if (!st.isNull(1)) c.b.setDeviceName(st.int64(0), st.text(1));
     }
     if (s.hasColumns("TARGET_INFO_CUDA_NULL_STREAM", {"streamId", "deviceId", "contextId"})) {
-        store::Statement st = c.db.prepare(
-            "SELECT deviceId, contextId, streamId FROM TARGET_INFO_CUDA_NULL_STREAM");
+        store::Statement st =
+            c.db.prepare("SELECT deviceId, contextId, streamId FROM TARGET_INFO_CUDA_NULL_STREAM");
         while (st.step()) c.b.setDefaultStream(st.int64(0), st.int64(1), st.int64(2));
     }
     std::string gpu;
     for (const char* t :
          {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         if (s.hasColumns(t, {"deviceId", "contextId"}))
-            gpu += (gpu.empty() ? "" : " UNION ") + std::string("SELECT DISTINCT deviceId, "
-                                                                "contextId FROM ") + t;
+            gpu += (gpu.empty() ? "" : " UNION ") +
+                   std::string(
+                       "SELECT DISTINCT deviceId, "
+                       "contextId FROM ") +
+                   t;
     if (!gpu.empty()) {
         store::Statement st = c.db.prepare("SELECT deviceId FROM (" + gpu +
                                            ") GROUP BY deviceId HAVING count(*) > 1");

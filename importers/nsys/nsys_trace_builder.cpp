@@ -7,7 +7,9 @@
 
 namespace ts::importers::nsys {
 namespace {
-int64_t deviceContextKey(int64_t device, int64_t context) { return (device << 32) ^ context; }
+int64_t deviceContextKey(int64_t device, int64_t context) {
+    return (device << 32) ^ context;
+}
 }  // namespace
 
 NsysTraceBuilder::NsysTraceBuilder(store::StoreWriter& writer, ImportReport& report)
@@ -25,7 +27,9 @@ void NsysTraceBuilder::setDeviceName(int64_t deviceId, std::string name) {
 void NsysTraceBuilder::setDefaultStream(int64_t device, int64_t context, int64_t stream) {
     m_defaultStream[deviceContextKey(device, context)] = stream;
 }
-void NsysTraceBuilder::setMultiContext(int64_t deviceId) { m_multiContext[deviceId] = true; }
+void NsysTraceBuilder::setMultiContext(int64_t deviceId) {
+    m_multiContext[deviceId] = true;
+}
 
 int64_t NsysTraceBuilder::process(int64_t key) {
     if (auto it = m_processes.find(key); it != m_processes.end()) return it->second;
@@ -50,8 +54,9 @@ int64_t NsysTraceBuilder::gpuProcess(int64_t deviceId) {
 int64_t NsysTraceBuilder::thread(int64_t globalTid) {
     if (auto it = m_threads.find(globalTid); it != m_threads.end()) return it->second;
     auto name = m_threadNames.find(globalTid);
-    const int64_t id = m_w.addThread(process(processKey(globalTid)), std::to_string(tidOf(globalTid)),
-                                     name == m_threadNames.end() ? "" : name->second);
+    const int64_t id =
+        m_w.addThread(process(processKey(globalTid)), std::to_string(tidOf(globalTid)),
+                      name == m_threadNames.end() ? "" : name->second);
     ++m_report.threads;
     m_threads.emplace(globalTid, id);
     return id;
@@ -75,8 +80,8 @@ uint32_t NsysTraceBuilder::threadTrack(int64_t globalTid, const std::string& lab
                            : tn->second + " (" + std::to_string(tidOf(globalTid)) + ")";
     name += " \u00B7 ";
     name += label;
-    const int64_t trackId = m_w.addTrack("thread", process(processKey(globalTid)), threadId, name,
-                                         order);
+    const int64_t trackId =
+        m_w.addTrack("thread", process(processKey(globalTid)), threadId, name, order);
     return m_trackByKey.emplace(std::move(key), newTrack(trackId, true)).first->second;
 }
 
@@ -88,8 +93,8 @@ uint32_t NsysTraceBuilder::asyncTrack(int64_t key, const std::string& label) {
 }
 
 uint32_t NsysTraceBuilder::streamTrack(int64_t device, int64_t context, int64_t stream) {
-    std::string key = "g" + std::to_string(device) + "|" + std::to_string(context) + "|" +
-                      std::to_string(stream);
+    std::string key =
+        "g" + std::to_string(device) + "|" + std::to_string(context) + "|" + std::to_string(stream);
     if (auto it = m_trackByKey.find(key); it != m_trackByKey.end()) return it->second;
     std::string name;
     if (m_multiContext.contains(device)) name = "Context " + std::to_string(context) + " \u00B7 ";
@@ -128,7 +133,9 @@ void NsysTraceBuilder::writeTrack(TrackBuf& t) {
         if (s.dur < 0) m_report.seeTime(s.ts, std::max(s.ts, t.maxEnd));
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    auto durOf = [&](const NsysSlice& s) { return s.dur < 0 ? std::max<int64_t>(0, t.maxEnd - s.ts) : s.dur; };
+    auto durOf = [&](const NsysSlice& s) {
+        return s.dur < 0 ? std::max<int64_t>(0, t.maxEnd - s.ts) : s.dur;
+    };
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
         const NsysSlice &x = t.slices[a], &y = t.slices[b];
         if (x.ts != y.ts) return x.ts < y.ts;

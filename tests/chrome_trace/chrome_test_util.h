@@ -79,10 +79,10 @@ inline ExpectedCounts countJson(const std::string& text) {
         bool enclosing;
         std::string thread;
     };
-    std::map<std::string, std::vector<Span>> spans;        // thread -> slices
-    std::map<std::string, std::vector<size_t>> open;       // thread -> open B (index in spans)
-    std::map<std::string, int64_t> threadEnd;              // thread -> last time seen
-    std::map<std::string, std::vector<Point>> flows;       // cat|id -> points
+    std::map<std::string, std::vector<Span>> spans;   // thread -> slices
+    std::map<std::string, std::vector<size_t>> open;  // thread -> open B (index in spans)
+    std::map<std::string, int64_t> threadEnd;         // thread -> last time seen
+    std::map<std::string, std::vector<Point>> flows;  // cat|id -> points
     std::set<std::string> pids, threads;
     auto see = [&](int64_t a, int64_t b) {
         c.tsMin = std::min(c.tsMin, a);
@@ -126,7 +126,8 @@ inline ExpectedCounts countJson(const std::string& text) {
             see(*ts, *ts);
         } else if (ph == 'E') {
             if (!open[thread].empty()) {
-                spans[thread][open[thread].back()].end = std::max(*ts, spans[thread][open[thread].back()].ts);
+                spans[thread][open[thread].back()].end =
+                    std::max(*ts, spans[thread][open[thread].back()].ts);
                 open[thread].pop_back();
             }
             see(*ts, *ts);
@@ -145,7 +146,10 @@ inline ExpectedCounts countJson(const std::string& text) {
             if (n) see(*ts, *ts);
         } else if ((ph == 's' || ph == 't' || ph == 'f') && e.HasMember("id")) {
             const std::string key = idText(e, "cat") + "|" + idText(e, "id");
-            flows[key].push_back({*ts, ph == 's' ? 0 : ph == 't' ? 1 : 2,
+            flows[key].push_back({*ts,
+                                  ph == 's'   ? 0
+                                  : ph == 't' ? 1
+                                              : 2,
                                   ph != 'f' || idText(e, "bp") == "e", thread});
         }
         if (onThread) {
@@ -179,8 +183,10 @@ inline ExpectedCounts countJson(const std::string& text) {
             if (!open) continue;
             ++c.flowPairs;
             if (prevBound && bound) ++c.flows;
-            if (p.rank == 2) open = false;
-            else if (bound) prevBound = true;
+            if (p.rank == 2)
+                open = false;
+            else if (bound)
+                prevBound = true;
         }
     }
     c.processes = static_cast<int64_t>(pids.size());

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
-#include <QElapsedTimer>
 #include <QThread>
 #include <cstdio>
 #include <functional>
@@ -42,7 +42,8 @@ std::string writeTrace(const std::string& name, int events) {
     FILE* f = std::fopen(path.c_str(), "w");
     std::fputs("[", f);
     for (int i = 0; i < events; ++i)
-        std::fprintf(f, "%s{\"ph\":\"X\",\"name\":\"op%d\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":1}",
+        std::fprintf(f,
+                     "%s{\"ph\":\"X\",\"name\":\"op%d\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":1}",
                      i ? ",\n" : "", i % 50, i % 4, i);
     std::fputs("]", f);
     std::fclose(f);
@@ -124,8 +125,9 @@ TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {
     EXPECT_EQ(w.tabs()->currentWidget()->property("viewName").toString(), "timeline");
     auto s = TraceStore::open(w.context()->sessionPath().toStdString(), TraceStore::Mode::ReadOnly)
                  .value();
-    EXPECT_EQ(s->db().queryInt("SELECT count(*) FROM processes WHERE name LIKE 'rank0: %' OR "
-                               "name LIKE 'rank1: %'")
+    EXPECT_EQ(s->db()
+                  .queryInt("SELECT count(*) FROM processes WHERE name LIKE 'rank0: %' OR "
+                            "name LIKE 'rank1: %'")
                   .value(),
               2);
     ASSERT_TRUE(waitFor([&] { return w.context()->jobs()->idle(); }, 60000));

@@ -37,7 +37,8 @@ Imported importNsys(const std::string& tag) {
 
 TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {
     TS_REQUIRE_CORPUS();
-    auto nsysDb = store::SqliteDb::open(corpusFile(kFile).string(), store::SqliteDb::Mode::ReadOnly);
+    auto nsysDb =
+        store::SqliteDb::open(corpusFile(kFile).string(), store::SqliteDb::Mode::ReadOnly);
     ASSERT_TRUE(nsysDb.ok());
     auto& n = nsysDb.value();
     const int64_t kernels = count(n, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
@@ -46,7 +47,8 @@ TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {
     const int64_t runtime = count(n, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
     const int64_t osrt = count(n, "SELECT count(*) FROM OSRT_API");
     const int64_t nvtxAll = count(n, "SELECT count(*) FROM NVTX_EVENTS");
-    const int64_t pushPop = count(n, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 70)");
+    const int64_t pushPop =
+        count(n, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 70)");
     const int64_t startEnd =
         count(n, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (60, 71)");
     const int64_t marks = count(n, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 34");
@@ -54,17 +56,18 @@ TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {
                           count(n, "SELECT count(*) FROM CUDNN_EVENTS");
     // A GPU row has a flow when an API call of the same process has its correlationId.
     int64_t flows = 0;
-    for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                          "CUPTI_ACTIVITY_KIND_MEMSET"})
+    for (const char* t :
+         {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"})
         flows += count(n, std::string("SELECT count(*) FROM ") + t +
                               " g WHERE EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
                               "WHERE r.correlationId = g.correlationId AND "
                               "(r.globalTid & ~16777215) = g.globalPid)");
-    const int64_t streams = count(
-        n, "SELECT count(*) FROM (SELECT DISTINCT deviceId, contextId, streamId FROM "
-           "CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT DISTINCT deviceId, contextId, streamId FROM "
-           "CUPTI_ACTIVITY_KIND_MEMCPY UNION SELECT DISTINCT deviceId, contextId, streamId FROM "
-           "CUPTI_ACTIVITY_KIND_MEMSET)");
+    const int64_t streams =
+        count(n,
+              "SELECT count(*) FROM (SELECT DISTINCT deviceId, contextId, streamId FROM "
+              "CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT DISTINCT deviceId, contextId, streamId FROM "
+              "CUPTI_ACTIVITY_KIND_MEMCPY UNION SELECT DISTINCT deviceId, contextId, streamId FROM "
+              "CUPTI_ACTIVITY_KIND_MEMSET)");
     const int64_t base = count(n, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
     const int64_t firstKernel = count(n, "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
     ASSERT_GT(kernels, 0);
@@ -85,43 +88,52 @@ TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {
     EXPECT_EQ(count(db, "SELECT count(*) FROM slices"), r.slices + r.asyncSlices);
     EXPECT_EQ(count(db, "SELECT count(*) FROM flows"), flows);
     EXPECT_EQ(count(db, "SELECT count(*) FROM tracks WHERE kind = 'gpu_stream'"), streams);
-    EXPECT_EQ(count(db, "SELECT count(*) FROM slices s JOIN tracks t ON t.id = s.track_id "
-                        "WHERE t.kind = 'gpu_stream'"),
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM slices s JOIN tracks t ON t.id = s.track_id "
+                    "WHERE t.kind = 'gpu_stream'"),
               kernels + memcpys + memsets);
     // Every flow runs from an API call on a CPU thread to GPU work on a stream, and both ends
     // carry the same correlation id.
-    EXPECT_EQ(count(db, "SELECT count(*) FROM flows f "
-                        "JOIN slices a ON a.id = f.slice_out JOIN tracks ta ON ta.id = a.track_id "
-                        "JOIN slices b ON b.id = f.slice_in JOIN tracks tb ON tb.id = b.track_id "
-                        "JOIN args x ON x.id = a.arg_set_id JOIN args y ON y.id = b.arg_set_id "
-                        "WHERE ta.kind = 'thread' AND tb.kind = 'gpu_stream' AND "
-                        "json_extract(x.json, '$.correlation') = "
-                        "json_extract(y.json, '$.correlation')"),
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM flows f "
+                    "JOIN slices a ON a.id = f.slice_out JOIN tracks ta ON ta.id = a.track_id "
+                    "JOIN slices b ON b.id = f.slice_in JOIN tracks tb ON tb.id = b.track_id "
+                    "JOIN args x ON x.id = a.arg_set_id JOIN args y ON y.id = b.arg_set_id "
+                    "WHERE ta.kind = 'thread' AND tb.kind = 'gpu_stream' AND "
+                    "json_extract(x.json, '$.correlation') = "
+                    "json_extract(y.json, '$.correlation')"),
               flows);
     // Timestamps: the export's ns shifted by the session start, exactly.
-    EXPECT_EQ(count(db, "SELECT min(s.ts) FROM slices s JOIN strings c ON c.id = s.cat_id "
-                        "WHERE c.str = 'kernel'"),
+    EXPECT_EQ(count(db,
+                    "SELECT min(s.ts) FROM slices s JOIN strings c ON c.id = s.cat_id "
+                    "WHERE c.str = 'kernel'"),
               firstKernel + base);
     // Names through StringIds, process and thread names, NVTX domains as categories.
-    EXPECT_EQ(count(db, "SELECT count(*) FROM slices s JOIN strings x ON x.id = s.name_id "
-                        "WHERE x.str = 'cudaLaunchKernel'"),
-              count(n, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
-                       "ON s.id = r.nameId WHERE s.value = 'cudaLaunchKernel'"));
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM slices s JOIN strings x ON x.id = s.name_id "
+                    "WHERE x.str = 'cudaLaunchKernel'"),
+              count(n,
+                    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s "
+                    "ON s.id = r.nameId WHERE s.value = 'cudaLaunchKernel'"));
     EXPECT_EQ(count(db, "SELECT count(*) FROM processes WHERE name = './saxpy-mpi-cuda'"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM threads WHERE name = 'MPI Rank 0'"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM processes WHERE name = 'NVIDIA A100-SXM4-40GB'"), 1);
-    EXPECT_EQ(count(db, "SELECT count(*) FROM slices s JOIN strings x ON x.id = s.name_id "
-                        "JOIN strings c ON c.id = s.cat_id WHERE x.str = 'MPI_Send' AND "
-                        "c.str = 'MPI'"),
-              count(n, "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId "
-                       "WHERE s.value = 'MPI_Send'"));
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM slices s JOIN strings x ON x.id = s.name_id "
+                    "JOIN strings c ON c.id = s.cat_id WHERE x.str = 'MPI_Send' AND "
+                    "c.str = 'MPI'"),
+              count(n,
+                    "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId "
+                    "WHERE s.value = 'MPI_Send'"));
     // Nesting on the CPU: every runtime call with depth > 0 lies inside one at depth - 1.
-    EXPECT_EQ(count(db, "SELECT count(*) FROM slices s WHERE depth > 0 AND NOT EXISTS ("
-                        "SELECT 1 FROM slices p WHERE p.track_id = s.track_id AND "
-                        "p.depth = s.depth - 1 AND p.ts <= s.ts AND p.ts + p.dur >= s.ts + s.dur)"),
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM slices s WHERE depth > 0 AND NOT EXISTS ("
+                    "SELECT 1 FROM slices p WHERE p.track_id = s.track_id AND "
+                    "p.depth = s.depth - 1 AND p.ts <= s.ts AND p.ts + p.dur >= s.ts + s.dur)"),
               0);
-    EXPECT_EQ(count(db, "SELECT count(*) FROM sources WHERE kind = 'nsys_sqlite' AND "
-                        "status = 'complete'"),
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM sources WHERE kind = 'nsys_sqlite' AND "
+                    "status = 'complete'"),
               1);
 }
 

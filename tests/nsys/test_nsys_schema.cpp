@@ -31,9 +31,13 @@ std::string makeExport(const std::string& tag) {
         "INSERT INTO StringIds VALUES(1,'cudaLaunchKernel'),(2,'void gemm<float>(int)'),"
         "(3,'gemm'),(4,'trainer'),(5,'forward'),(6,'relu_kernel'),(7,'relu');"
         "CREATE TABLE PROCESSES(globalPid INTEGER, pid INTEGER, name TEXT);"
-        "INSERT INTO PROCESSES VALUES(" + p + ", 4242, 'python3'), (99 << 24, 99, 'idle');"
+        "INSERT INTO PROCESSES VALUES(" +
+        p +
+        ", 4242, 'python3'), (99 << 24, 99, 'idle');"
         "CREATE TABLE ThreadNames(nameId INTEGER, priority INTEGER, globalTid INTEGER);"
-        "INSERT INTO ThreadNames VALUES(4, 0, " + g + ");"
+        "INSERT INTO ThreadNames VALUES(4, 0, " +
+        g +
+        ");"
         "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, "
         "localTime TEXT);"
         "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(1700000000000000000, '', '');"
@@ -41,27 +45,48 @@ std::string makeExport(const std::string& tag) {
         " globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER,"
         " callchainId INTEGER);"
         "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-        "(10, 20, 0, " + g + ", 1, 1, 0, NULL), (30, 40, 0, " + g + ", 2, 1, 0, NULL),"
-        "(50, 60, 0, " + g + ", 3, 1, 0, NULL), (90, 80, 0, " + g + ", 4, 1, 0, NULL);"
+        "(10, 20, 0, " +
+        g + ", 1, 1, 0, NULL), (30, 40, 0, " + g +
+        ", 2, 1, 0, NULL),"
+        "(50, 60, 0, " +
+        g + ", 3, 1, 0, NULL), (90, 80, 0, " + g +
+        ", 4, 1, 0, NULL);"
         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,"
         " contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER,"
         " demangledName INTEGER, shortName INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER,"
         " blockX INTEGER, blockY INTEGER, blockZ INTEGER, registersPerThread INTEGER,"
         " staticSharedMemory INTEGER, dynamicSharedMemory INTEGER);"
         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
-        "(100, 300, 0, 1, 13, 1, " + p + ", 2, 3, 4, 1, 1, 128, 1, 1, 32, 0, 1024),"
-        "(150, 250, 0, 1, 14, 2, " + p + ", 6, 7, 1, 1, 1, 64, 1, 1, 16, 0, 0),"
-        "(200, 260, 0, 1, 13, 3, " + p + ", 6, 7, 1, 1, 1, 64, 1, 1, 16, 0, 0);"
+        "(100, 300, 0, 1, 13, 1, " +
+        p +
+        ", 2, 3, 4, 1, 1, 128, 1, 1, 32, 0, 1024),"
+        "(150, 250, 0, 1, 14, 2, " +
+        p +
+        ", 6, 7, 1, 1, 1, 64, 1, 1, 16, 0, 0),"
+        "(200, 260, 0, 1, 13, 3, " +
+        p +
+        ", 6, 7, 1, 1, 1, 64, 1, 1, 16, 0, 0);"
         "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER,"
         " category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER,"
         " textId INTEGER, domainId INTEGER, jsonTextId INTEGER, jsonText TEXT);"
         "INSERT INTO NVTX_EVENTS VALUES"
-        "(5, NULL, 59, NULL, NULL, NULL, NULL, " + g + ", NULL, 5, 0, NULL, NULL),"
-        "(8, 70, 60, 1, NULL, NULL, 'epoch', " + g + ", " + g + ", NULL, 0, NULL, NULL),"
-        "(9, 65, 60, 2, NULL, NULL, 'prefetch', " + g + ", NULL, NULL, 0, NULL, NULL),"
-        "(12, NULL, 34, NULL, NULL, NULL, 'checkpoint', " + g + ", NULL, NULL, 0, NULL, NULL),"
-        "(1, NULL, 75, NULL, NULL, NULL, 'app', " + g + ", NULL, NULL, 7, NULL, NULL),"
-        "(2, NULL, 99, NULL, NULL, NULL, 'odd', " + g + ", NULL, NULL, 0, NULL, NULL);";
+        "(5, NULL, 59, NULL, NULL, NULL, NULL, " +
+        g +
+        ", NULL, 5, 0, NULL, NULL),"
+        "(8, 70, 60, 1, NULL, NULL, 'epoch', " +
+        g + ", " + g +
+        ", NULL, 0, NULL, NULL),"
+        "(9, 65, 60, 2, NULL, NULL, 'prefetch', " +
+        g +
+        ", NULL, NULL, 0, NULL, NULL),"
+        "(12, NULL, 34, NULL, NULL, NULL, 'checkpoint', " +
+        g +
+        ", NULL, NULL, 0, NULL, NULL),"
+        "(1, NULL, 75, NULL, NULL, NULL, 'app', " +
+        g +
+        ", NULL, NULL, 7, NULL, NULL),"
+        "(2, NULL, 99, NULL, NULL, NULL, 'odd', " +
+        g + ", NULL, NULL, 0, NULL, NULL);";
     EXPECT_TRUE(db.value().exec(sql).ok()) << db.value().lastError();
     return path;
 }
@@ -108,31 +133,38 @@ TEST(NsysSchema, NewerSchemaWithMissingTablesImports) {
     EXPECT_EQ(q(s, "SELECT count(*) FROM import_log"), 2);
     // Overlapping kernels stay on their stream's track (flat, depth 0).
     EXPECT_EQ(q(s, "SELECT count(*) FROM tracks WHERE kind = 'gpu_stream'"), 2);
-    EXPECT_EQ(q(s, "SELECT count(*) FROM slices s JOIN tracks t ON t.id = s.track_id JOIN "
-                   "strings n ON n.id = t.name_id WHERE n.str = 'Stream 13'"),
+    EXPECT_EQ(q(s,
+                "SELECT count(*) FROM slices s JOIN tracks t ON t.id = s.track_id JOIN "
+                "strings n ON n.id = t.name_id WHERE n.str = 'Stream 13'"),
               2);
-    EXPECT_EQ(q(s, "SELECT max(depth) FROM slices s JOIN tracks t ON t.id = s.track_id WHERE "
-                   "t.kind = 'gpu_stream'"),
+    EXPECT_EQ(q(s,
+                "SELECT max(depth) FROM slices s JOIN tracks t ON t.id = s.track_id WHERE "
+                "t.kind = 'gpu_stream'"),
               0);
     // Demangled names through StringIds; times shifted by the session start.
-    EXPECT_EQ(q(s, "SELECT s.ts FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
-                   "n.str = 'void gemm<float>(int)'"),
+    EXPECT_EQ(q(s,
+                "SELECT s.ts FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
+                "n.str = 'void gemm<float>(int)'"),
               1700000000000000100);
     // The push/pop range without an end is unfinished and runs to its track's last event
     // (the mark at 12 ns).
-    EXPECT_EQ(q(s, "SELECT flags FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
-                   "n.str = 'forward'"),
+    EXPECT_EQ(q(s,
+                "SELECT flags FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
+                "n.str = 'forward'"),
               1);
-    EXPECT_EQ(q(s, "SELECT dur FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
-                   "n.str = 'forward'"),
+    EXPECT_EQ(q(s,
+                "SELECT dur FROM slices s JOIN strings n ON n.id = s.name_id WHERE "
+                "n.str = 'forward'"),
               7);
-    EXPECT_EQ(q(s, "SELECT count(*) FROM tracks t JOIN strings n ON n.id = t.name_id WHERE "
-                   "t.kind = 'async' AND n.str = 'NVTX start/end ranges'"),
+    EXPECT_EQ(q(s,
+                "SELECT count(*) FROM tracks t JOIN strings n ON n.id = t.name_id WHERE "
+                "t.kind = 'async' AND n.str = 'NVTX start/end ranges'"),
               1);
     EXPECT_EQ(q(s, "SELECT count(*) FROM threads WHERE name = 'trainer' AND tid = '4243'"), 1);
     EXPECT_EQ(q(s, "SELECT count(*) FROM processes WHERE name = 'python3' AND pid = '4242'"), 1);
-    EXPECT_EQ(q(s, "SELECT count(*) FROM args WHERE json LIKE '%\"grid\":[4,1,1]%' AND "
-                   "json LIKE '%\"shared memory\":1024%'"),
+    EXPECT_EQ(q(s,
+                "SELECT count(*) FROM args WHERE json LIKE '%\"grid\":[4,1,1]%' AND "
+                "json LIKE '%\"shared memory\":1024%'"),
               1);
 }
 
