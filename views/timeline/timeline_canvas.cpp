@@ -72,7 +72,17 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("No timeline data"));
         return;
     }
-    m_painter.paint(p, size, m_frame);
+    // Drawn into an image first (slice fills go straight into its scanlines), then shown.
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size) * dpr).toSize();
+    if (m_buffer.size() != pixels) m_buffer = QImage(pixels, QImage::Format_RGB32);
+    m_buffer.setDevicePixelRatio(dpr);
+    {
+        QPainter ip(&m_buffer);
+        ip.setFont(font());
+        m_painter.paint(ip, size, m_frame);
+    }
+    p.drawImage(QPoint(0, 0), m_buffer);
     p.fillRect(QRect(size.width(), 0, width() - size.width(), m_frame.rulerHeight),
                QColor(0xf0, 0xf0, 0xf0));
 }

@@ -5,6 +5,7 @@
 // W/S zoom, A/D pan (like chrome://tracing), F frames the selected slice, Z zooms to the
 // area selection, 0 shows everything, Esc clears the selection. Hovering a slice shows its
 // name and duration.
+#include <QImage>
 #include <QWidget>
 #include <memory>
 #include <set>
@@ -79,6 +80,7 @@ private:
     TimelineFrame m_frame;
     std::set<int> m_collapsed;
     QScrollBar* m_scroll;
+    QImage m_buffer;  // the frame, drawn by m_painter then shown by paintEvent
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_boxing = false, m_moved = false;
 };
