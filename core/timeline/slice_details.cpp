@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/store/trace_store.h"
+#include "core/timeline/timeline_model.h"
 
 namespace ts::timeline {
 
@@ -106,8 +107,7 @@ Result<SliceDetails> readSliceDetails(store::TraceStore& s, const SliceKey& key,
     if (!st.isNull(6)) d.argsJson = prettyJson(st.textView(6));
     const int64_t track = st.int64(7);
     d.track = s.string(st.int64(8));
-    if (d.track.empty() && !st.textView(10).empty())
-        d.track = (st.textView(9).empty() ? "Thread" : st.text(9)) + " (" + st.text(10) + ")";
+    if (d.track.empty() && !st.textView(10).empty()) d.track = threadTitle(st.text(9), st.text(10));
     // Direct children: slices one level deeper on the same track that start inside it.
     store::Statement ch = s.db().prepare(
         "SELECT ts, dur FROM slices WHERE track_id = ? AND depth = ? AND ts >= ? AND ts < ?");

@@ -198,8 +198,7 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
         const std::string tid = ts.text(7), threadName = ts.text(8);
         t.name = nameId > 0 && static_cast<size_t>(nameId) < m.strings.size() ? m.strings[nameId]
                                                                               : std::string();
-        if (t.name.empty() && t.threadId)
-            t.name = threadName.empty() ? "Thread " + tid : threadName + " (" + tid + ")";
+        if (t.name.empty() && t.threadId) t.name = threadTitle(threadName, tid);
         if (t.name.empty()) t.name = "Track " + std::to_string(t.id);
         if (t.threadId) {
             r.threadSort = ts.int64(9);

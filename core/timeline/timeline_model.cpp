@@ -1,8 +1,20 @@
 #include "core/timeline/timeline_model.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ts::timeline {
+
+std::string threadTitle(const std::string& name, const std::string& tid) {
+    if (name.empty()) return "Thread " + tid;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    for (size_t at = name.find(tid); !tid.empty() && at != std::string::npos;
+         at = name.find(tid, at + 1))
+        if ((at == 0 || !word(name[at - 1])) &&
+            (at + tid.size() == name.size() || !word(name[at + tid.size()])))
+            return name;  // holds the tid as a whole word already
+    return name + " (" + tid + ")";
+}
 
 size_t SliceLevel::firstEndingAtOrAfter(int64_t t) const {
     // Ends are sorted because slices in a level do not overlap.

@@ -133,6 +133,10 @@ public:
     size_t memoryBytes() const;
 };
 
+/// How a thread is named in the timeline: "name (tid)", "Thread tid" without a name, and the
+/// name alone when it holds the tid already (Kineto: "thread 493459 (python3.10)").
+std::string threadTitle(const std::string& name, const std::string& tid);
+
 /// Builds the model from a session file (opened read-only here): levels come from the
 /// timeline cache when it is fresh, else from the slices table, read in rowid ranges on
 /// `threads` connections at once. Cancel -> error. Call writeTimelineCache() afterwards

@@ -74,6 +74,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name,
                                                       QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 150);  // cuda_runtime
     m_table->setColumnHidden(OpStatsTableModel::InputShapes, true);
     layout->addWidget(m_table, 1);
 

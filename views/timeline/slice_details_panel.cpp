@@ -28,7 +28,10 @@ void SliceDetailsPanel::showMessage(const QString& text) {
 }
 
 void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t originNs) {
-    QString h = QStringLiteral("<h3>%1</h3><table cellspacing=4>").arg(esc(d.name));
+    // Two columns: the slice's facts on the left, its flows and args on the right.
+    QString h = QStringLiteral("<h3>%1</h3><table width='100%'><tr><td valign='top' width='40%'>"
+                               "<table cellspacing=4>")
+                    .arg(esc(d.name));
     auto row = [&](const QString& k, const QString& v) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
     };
@@ -39,7 +42,7 @@ void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t
     row(tr("Self time"), dur(d.selfNs));
     row(tr("Depth"), QString::number(d.depth));
     row(tr("Slice id"), QString::number(d.id));
-    h += QStringLiteral("</table>");
+    h += QStringLiteral("</table></td><td valign='top'>");
     auto flows = [&](const QString& title, const std::vector<ts::timeline::FlowLink>& links) {
         if (links.empty()) return;
         h += QStringLiteral("<p><b>%1</b></p><ul>").arg(title);
@@ -59,5 +62,6 @@ void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t
         h += tr("<p>… and %L1 more from nested calls</p>").arg(d.nestedFlowsMore);
     if (!d.argsJson.empty())
         h += QStringLiteral("<p><b>%1</b></p><pre>%2</pre>").arg(tr("Args"), esc(d.argsJson));
+    h += QStringLiteral("</td></tr></table>");
     setHtml(h);
 }

@@ -47,6 +47,8 @@ public:
     bool zoomToArea();
     bool hasArea() const { return m_frame.hasArea; }
     void toggleGroup(int group);
+    /// Draws every flow in view, not only the selection's when there are many.
+    void setShowAllFlows(bool all);
     /// Draws the current frame into `p` as paintEvent does (benchmarks, screenshots).
     void render(QPainter& p, const QSize& size);
 
@@ -83,4 +85,5 @@ private:
     QImage m_buffer;  // the frame, drawn by m_painter then shown by paintEvent
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_boxing = false, m_moved = false;
+    bool m_showAllFlows = false;
 };

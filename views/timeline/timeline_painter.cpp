@@ -247,6 +247,9 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
     p.setRenderHint(QPainter::Antialiasing, true);
     int drawn = 0;
     const auto [first, last] = m.flowsIn(ax.start(), ax.end());
+    // Every arrow in view when they are few (or asked for); else only the selection's: a
+    // Kineto step holds thousands of launches, and all of them at once hide the slices.
+    const bool background = f.allFlows || last - first <= kMaxBackgroundFlows;
     for (size_t i = first; i < last; ++i) {
         const FlowArrow& fl = m.flows[i];
         bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
@@ -264,7 +267,7 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
         const int ya = f.layout->levelY(fl.from.track, fl.from.level);
         const int yb = f.layout->levelY(fl.to.track, fl.to.level);
         if (ya < 0 || yb < 0) continue;
-        if (!selected && ++drawn > 5000) continue;
+        if (!selected && (!background || ++drawn > 5000)) continue;
         const QPointF pa(xa, f.rulerHeight + ya - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
         const QPointF pb(xb, f.rulerHeight + yb - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
         p.setPen(QPen(selected ? QColor(200, 30, 30) : QColor(40, 40, 40, 150), selected ? 2 : 1));

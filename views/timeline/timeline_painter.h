@@ -26,6 +26,9 @@ struct TimelineFrame {
     ts::timeline::SliceRef selected;
     const ts::timeline::SearchResults* search = nullptr;
     ts::timeline::SliceRef currentMatch;
+    /// Draw every flow in view (else only those of the selection once more than
+    /// kMaxBackgroundFlows are in view).
+    bool allFlows = false;
     bool hasArea = false;
     std::vector<int> areaTracks;
     double areaStart = 0, areaEnd = 0;
@@ -33,6 +36,8 @@ struct TimelineFrame {
 
 class TimelinePainter {
 public:
+    /// Up to this many flows in view are all drawn (grey); beyond, only the selection's (red).
+    static constexpr size_t kMaxBackgroundFlows = 300;
     /// Draws the frame into a surface of `size` pixels.
     void paint(QPainter& p, const QSize& size, const TimelineFrame& f);
     /// Stable colour of a slice name (hash of its text, so it is the same in every session).

@@ -69,12 +69,17 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
         button(tr("Zoom to selection"), tr("Zoom to the area or slice selected (Z / F)"), this);
     auto* all = button(tr("Show all"), tr("Show the whole trace (0)"), this);
     m_status = new QLabel(this);
+    m_allFlows = new QCheckBox(tr("All flows"), this);
+    m_allFlows->setToolTip(tr("Draw every flow arrow in view; otherwise, once more than %1 are "
+                              "in view, only those of the selected slice and its nested calls")
+                               .arg(TimelinePainter::kMaxBackgroundFlows));
     bar->addWidget(m_search, 2);
     bar->addWidget(m_regex);
     bar->addWidget(prev);
     bar->addWidget(next);
     bar->addWidget(m_matchLabel);
     bar->addStretch(1);
+    bar->addWidget(m_allFlows);
     bar->addWidget(zoomSel);
     bar->addWidget(all);
     bar->addWidget(m_status);
@@ -94,8 +99,8 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     m_bottom->addTab(m_aggregate, tr("Area selection"));
     split->addWidget(m_canvas);
     split->addWidget(m_bottom);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     m_searchTimer->setSingleShot(true);
@@ -108,6 +113,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(prev, &QToolButton::clicked, this, &TimelineView::previousMatch);
     connect(zoomSel, &QToolButton::clicked, this, &TimelineView::zoomToSelection);
     connect(all, &QToolButton::clicked, m_canvas, &TimelineCanvas::showAll);
+    connect(m_allFlows, &QCheckBox::toggled, m_canvas, &TimelineCanvas::setShowAllFlows);
     connect(m_canvas, &TimelineCanvas::sliceClicked, this, &TimelineView::onSliceClicked);
     connect(m_canvas, &TimelineCanvas::areaSelected, this, &TimelineView::onArea);
     connect(m_details, &SliceDetailsPanel::sliceLinkActivated, this, [this](qint64 id) {

@@ -62,6 +62,7 @@ private:
     QTabWidget* m_bottom;
     QLineEdit* m_search;
     QCheckBox* m_regex;
+    QCheckBox* m_allFlows;
     QLabel* m_matchLabel;
     QLabel* m_status;
     QTimer* m_searchTimer;
