@@ -227,3 +227,52 @@ TEST(ChromeEdge, CancelLeavesTheSessionAsItWas) {
 
 }  // namespace
 }  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+// args are stored as the file wrote them, also when they straddle the reader's 1 MiB
+// chunks: an args object whose '{' is the last byte of a chunk, one whose '}' is, and many
+// crossing boundaries at arbitrary places.
+TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
+    constexpr size_t kChunk = 1 << 20;
+    std::vector<std::string> expected;
+    std::string json = "[";
+    auto event = [&](int i, const std::string& args) {
+        std::string e = R"({"ph":"X","name":"n)" + std::to_string(i) +
+                        R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
+                        R"(,"dur":1,"args":)" + args + "}";
+        if (json.size() > 1) json += ",";
+        json += e;
+        expected.push_back(args);
+    };
+    // Pad with a filler so that the next event's args '{' lands on byte `at`.
+    auto placeArgsAt = [&](size_t at, int i, const std::string& args) {
+        const std::string head = R"({"ph":"X","name":"n)" + std::to_string(i) +
+                                 R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
+                                 R"(,"dur":1,"args":)";
+        const size_t fillerFixed = std::string(R"(,{"ph":"i","name":"","pid":1,"tid":1,"ts":0})").size();
+        const size_t need = at - json.size() - 1 - head.size() - fillerFixed;
+        json += R"(,{"ph":"i","name":")" + std::string(need, 'f') + R"(","pid":1,"tid":1,"ts":0})";
+        event(i, args);
+        EXPECT_EQ(json.find(args, at), at);
+    };
+    event(0, R"({"a":1})");
+    placeArgsAt(kChunk - 1, 1, R"({"open":"at the end of chunk 1","n":12345678901234567890123})");
+    const std::string closing = R"({"close":"}","x":[1,2,{"y":null}]})";
+    placeArgsAt(2 * kChunk - closing.size(), 2, closing);  // its '}' is the chunk's last byte
+    for (int i = 3; json.size() < 5 * kChunk; ++i)
+        event(i, R"({ "k" : )" + std::to_string(i) + R"(, "pad": ")" +
+                     std::string(static_cast<size_t>(i * 37 % 900), 'p') + R"(" })");
+    json += "]";
+    auto got = importInto((tempDir("chunks") / "a.tscope").string(),
+                          writeFile("chunksin", "c.json", json));
+    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    std::vector<std::string> stored;
+    store::Statement st = got.store->db().prepare("SELECT json FROM args ORDER BY id");
+    while (st.step()) stored.push_back(st.text(0));
+    EXPECT_EQ(stored, expected);
+}
+
+}  // namespace
+}  // namespace ts::test
