@@ -32,13 +32,17 @@ void bindVector(Statement& st, int idx, const std::vector<T>& v) {
 }  // namespace
 
 Result<std::string> timelineCacheKey(SqliteDb& db) {
+    // Only small tables: max(id) of the slices table would scan it whole (it is clustered by
+    // track and time), which is what the cache exists to avoid. Slices come and go with
+    // sources and tracks (new ids every import) and their per-track totals.
     Statement st = db.prepare(
-        "SELECT (SELECT coalesce(max(id), 0) FROM slices), "
-        "(SELECT coalesce(sum(count), 0) FROM slice_name_stats), "
-        "(SELECT count(*) FROM tracks), (SELECT coalesce(max(id), 0) FROM tracks)");
+        "SELECT (SELECT coalesce(sum(count), 0) FROM slice_name_stats), "
+        "(SELECT coalesce(sum(total_dur), 0) FROM slice_name_stats), "
+        "(SELECT count(*) FROM tracks), (SELECT coalesce(max(id), 0) FROM tracks), "
+        "(SELECT count(*) FROM sources), (SELECT coalesce(max(id), 0) FROM sources)");
     if (!st.step()) return Error{st.error().empty() ? "no key" : st.error()};
-    std::string key = "v1-" + std::to_string(sizeof(void*)) + "-" + std::to_string(st.int64(0));
-    for (int c = 1; c < 4; ++c) key += ":" + std::to_string(st.int64(c));
+    std::string key = "v2-" + std::to_string(sizeof(void*)) + "-" + std::to_string(st.int64(0));
+    for (int c = 1; c < 6; ++c) key += ":" + std::to_string(st.int64(c));
     return key;
 }
 

@@ -14,8 +14,9 @@ class SqliteDb;
 
 namespace ts::timeline {
 
-/// Key of the current slice data (max slice id, slice count, track count and max track id);
-/// changes when slices or tracks are added or removed.
+/// Key of the current slice data (slice count and total duration from the per-track totals,
+/// track and source counts and max ids); changes when slices, tracks or sources are added
+/// or removed. Reads small tables only.
 Result<std::string> timelineCacheKey(store::SqliteDb& db);
 
 /// Fills the levels of `m` (tracks already read) from the cache when its key equals `key`.

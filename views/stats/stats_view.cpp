@@ -137,8 +137,17 @@ void StatsView::loadSteps() {
         });
 }
 
+void StatsView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (m_stale) recompute();
+}
+
 void StatsView::recompute() {
     if (m_ctx->sessionPath().isEmpty()) return;
+    // Whole-session statistics read every slice: done when the tab is looked at, so a big
+    // session's timeline is not kept waiting by a table nobody sees yet.
+    m_stale = !isVisible();
+    if (m_stale) return;
     OpStatsOptions o;
     o.by = m_group->currentIndex() == 1 ? StatsGroupBy::Category : StatsGroupBy::Name;
     o.groupByInputShape = m_shapes->isChecked() && o.by == StatsGroupBy::Name;

@@ -165,7 +165,8 @@ void TimelineView::reload() {
                         return writeTimelineCache(p, *model, model->cacheKey).ok();
                     },
                     [](bool) {});
-        });
+        },
+        1);  // ahead of other views' jobs: the timeline is what a big session opens for
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
