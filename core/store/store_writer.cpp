@@ -7,7 +7,14 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     SqliteDb& db = store.db();
     // Durable against a killed process (the OS still has the pages); fsync waits for the end.
     db.exec("PRAGMA synchronous=OFF");
-    m_nextSliceId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+    // The next slice id is kept in meta by every writer: max(id) over the slices table
+    // would read all of it (it is clustered by track and time). Older sessions: once.
+    const int64_t kept =
+        db.queryInt("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'next_slice_id'", 0)
+            .value();
+    m_nextSliceId =
+        kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+    m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
     m_slice = db.prepare(
         "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
         "VALUES(?,?,?,?,?,?,?,?,?)");
@@ -59,6 +66,8 @@ Status StoreWriter::flush() {
     m_pending = 0;
     flushSlices();
     flushNameStats();
+    m_saveNextId.bind(1, std::to_string(m_nextSliceId));
+    check(m_saveNextId.run());
     check(m_args.flush());
     check(m_instants.flush());
     check(m_counters.flush());

@@ -93,7 +93,7 @@ private:
         }
     };
     std::unordered_map<std::pair<int64_t, int64_t>, NameStats, PairHash> m_nameStats;
-    Statement m_slices, m_nameStat;
+    Statement m_slices, m_nameStat, m_saveNextId;
     Statement m_slice, m_problem, m_process, m_thread, m_track;
     // Rows nobody needs to read back before the commit: sent many per statement.
     BatchedInsert m_args, m_instants, m_counters, m_flows;
