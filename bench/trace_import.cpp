@@ -1,7 +1,7 @@
 // bench: import a Chrome JSON trace into a fresh session (indexes built) and print events/s,
 // then run the Python peer (bench/peer_json_sqlite.py: json.load + sqlite3 executemany) on
 // the same file and print its figure and the ratio.
-// usage: trace_import [TRACE.json] [--events N] [--no-peer]
+// usage: trace_import [TRACE.json] [--events N] [--no-peer] [--write-only OUT.json]
 // Without a path it writes a synthetic Kineto-like trace of N events (default 2,000,000).
 #include <unistd.h>
 #include <chrono>
@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
             events = std::atol(argv[++i]);
         else if (a == "--no-peer")
             peer = false;
+        else if (a == "--write-only" && i + 1 < argc) {  // just write the synthetic trace
+            writeSynthetic(argv[++i], events);
+            return 0;
+        }
         else
             path = a;
     }
@@ -94,7 +98,7 @@ int main(int argc, char** argv) {
     if (peer) {
         const std::string script =
             std::filesystem::path(__FILE__).parent_path() / "peer_json_sqlite.py";
-        const std::string cmd = "python3 '" + script + "' '" + path + "'";
+        const std::string cmd = "/usr/bin/python3 '" + script + "' '" + path + "'";
         FILE* p = popen(cmd.c_str(), "r");
         double peerRate = 0;
         char line[512];

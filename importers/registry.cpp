@@ -12,6 +12,7 @@ namespace ts::importers {
 Importer logFileImporter();
 Importer tfeventsImporter();
 Importer chromeJsonImporter();
+Importer nsysSqliteImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -19,6 +20,7 @@ const std::vector<Importer>& importers() {
         v.push_back(logFileImporter());
         v.push_back(tfeventsImporter());
         v.push_back(chromeJsonImporter());
+        v.push_back(nsysSqliteImporter());
         return v;
     }();
     return list;
@@ -62,7 +64,9 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         return failed;
     }
     TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << best->description << ")";
+    const int64_t stringsBefore = store.maxStringId();
     ImportReport rep = best->run(path, store, control);
+    if (rep.status == "cancelled") (void)store.discardUnusedStringsAbove(stringsBefore);
     if (rep.status == "complete" && rep.skipped == 0)
         TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
     else if (rep.status == "complete" || rep.status == "partial")

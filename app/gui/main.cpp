@@ -11,6 +11,7 @@
 #include "app/gui/session_document.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_level_panel.h"
+#include "views/timeline/timeline_view.h"
 #include "views/training/training_view.h"
 
 int main(int argc, char** argv) {
@@ -50,7 +51,12 @@ int main(int argc, char** argv) {
                                             "changed by a JSON object of run settings as the "
                                             "session keeps them, e.g. '{\"model\":\"lenet5\"}'."),
                              QStringLiteral("JSON"));
-    parser.addOptions({shot, view, size, range, tab, delay, train});
+
+    QCommandLineOption find(QStringLiteral("find"),
+                            QStringLiteral("Select the first timeline slice whose name contains "
+                                           "TEXT and zoom to it and its flows."),
+                            QStringLiteral("TEXT"));
+    parser.addOptions({shot, view, size, range, tab, delay, train, find});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -108,6 +114,11 @@ int main(int argc, char** argv) {
         } else {
             startRun();
         }
+    }
+    if (parser.isSet(find)) {
+        if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))
+            tl->findAndFrame(parser.value(find));
+        if (parser.isSet(view)) window.showView(parser.value(view));
     }
 
     if (screenshot) {

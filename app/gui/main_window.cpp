@@ -101,6 +101,9 @@ MainWindow::MainWindow(QWidget* parent)
                     lines << line;
                 }
                 statusBar()->showMessage(lines.join(QStringLiteral("; ")), 15000);
+                bool anySlices = false;
+                for (const auto& r : reports) anySlices |= r.slices + r.asyncSlices > 0;
+                if (anySlices) showView(QStringLiteral("timeline"));
                 bool anyFailed = false;
                 for (const auto& r : reports) anyFailed |= r.status == "failed";
                 if (anyFailed && !qApp->property("trainscope_headless").toBool())

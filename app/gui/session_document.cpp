@@ -7,6 +7,8 @@
 #include <QStandardPaths>
 
 #include "core/store/trace_store.h"
+#include "core/timeline/timeline_cache.h"
+#include "importers/common/source_labels.h"
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -96,22 +98,50 @@ void SessionDocument::importFiles(const QStringList& paths) {
     m_ctx->jobs()->run<Reports>(
         this, QString(), title,
         [files, s = session.toStdString()](ts::JobControl& jc) {
-            Reports reports;
-            auto store = TraceStore::open(s, TraceStore::Mode::ReadWrite);
-            if (!store) {
-                ts::importers::ImportReport r;
-                r.error = store.error();
-                reports.push_back(r);
-                return reports;
-            }
-            for (const auto& f : files) {
-                if (jc.cancelled()) break;
-                reports.push_back(ts::importers::importFile(f, *store.value(), jc));
-            }
-            return reports;
+            return importAll(s, files, jc);
         },
         [this](Reports reports) {
             m_ctx->notifyDataChanged();
             emit imported(reports);
         });
+}
+
+std::vector<ts::importers::ImportReport> SessionDocument::importAll(
+    const std::string& session, const std::vector<std::string>& files, ts::JobControl& jc) {
+    std::vector<ts::importers::ImportReport> reports;
+    auto opened = TraceStore::open(session, TraceStore::Mode::ReadWrite);
+    if (!opened) {
+        ts::importers::ImportReport r;
+        r.error = opened.error();
+        reports.push_back(r);
+        return reports;
+    }
+    TraceStore& store = *opened.value();
+    const int64_t stringsBefore = store.maxStringId();
+    for (const auto& f : files) {
+        if (jc.cancelled()) break;
+        reports.push_back(ts::importers::importFile(f, store, jc));
+    }
+    // Cancel means "as if I had not asked": the files imported before it go too.
+    auto undo = [&] {
+        for (const auto& r : reports)
+            if (r.sourceId && r.status != "cancelled") (void)store.deleteSource(r.sourceId);
+        (void)store.discardUnusedStringsAbove(stringsBefore);
+    };
+    if (jc.cancelled()) {
+        undo();
+        return reports;
+    }
+    int64_t slices = 0;
+    for (const auto& r : reports) slices += r.slices + r.asyncSlices;
+    if (slices >= ts::timeline::kTimelineCacheMinSlices) {  // the first open is fast too
+        (void)ts::timeline::buildTimelineCache(session, &jc);
+        if (jc.cancelled()) {
+            undo();
+            return reports;
+        }
+    }
+    // Last, as it renames processes of sources that were there before.
+    (void)ts::importers::labelProcessesBySource(store);
+    return reports;
 }

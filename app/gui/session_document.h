@@ -4,6 +4,10 @@
 #include <QObject>
 #include <QStringList>
 
+#include <string>
+#include <vector>
+
+#include "core/common/job_control.h"
 #include "importers/import_report.h"
 
 class SessionContext;
@@ -21,6 +25,13 @@ public:
     bool openDemo();
     /// Imports trace/profile files into the open session (a new one when none is open).
     void importFiles(const QStringList& paths);
+
+    /// The work of importFiles (worker thread): imports `files` into `session` in order,
+    /// then labels processes by source. When `jc` is cancelled, every source this call added
+    /// is removed again, so the session is as it was before.
+    static std::vector<ts::importers::ImportReport> importAll(const std::string& session,
+                                                              const std::vector<std::string>& files,
+                                                              ts::JobControl& jc);
 
     static QString sessionsDir();
     static bool isSessionFile(const QString& path);

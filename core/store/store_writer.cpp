@@ -7,7 +7,14 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     SqliteDb& db = store.db();
     // Durable against a killed process (the OS still has the pages); fsync waits for the end.
     db.exec("PRAGMA synchronous=OFF");
-    m_nextSliceId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+    // The next slice id is kept in meta by every writer: max(id) over the slices table
+    // would read all of it (it is clustered by track and time). Older sessions: once.
+    const int64_t kept =
+        db.queryInt("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'next_slice_id'", 0)
+            .value();
+    m_nextSliceId =
+        kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+    m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
     m_slice = db.prepare(
         "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
         "VALUES(?,?,?,?,?,?,?,?,?)");
@@ -23,13 +30,13 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
         "VALUES(?,?,?,?,?,?) ON CONFLICT(track_id, name_id) DO UPDATE SET "
         "count=count+excluded.count, total_dur=total_dur+excluded.total_dur, "
         "min_dur=min(min_dur, excluded.min_dur), max_dur=max(max_dur, excluded.max_dur)");
-    m_instant = db.prepare(
-        "INSERT INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id) "
-        "VALUES(?,?,?,?,?,?)");
-    m_counter = db.prepare("INSERT INTO counters(track_id, ts, value) VALUES(?,?,?)");
-    m_flow = db.prepare(
-        "INSERT INTO flows(source_id, slice_out, slice_in, name_id, cat_id) VALUES(?,?,?,?,?)");
-    m_args = db.prepare("INSERT INTO args(source_id, json) VALUES(?,?)");
+    m_instants = BatchedInsert(
+        db, "INSERT INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
+    m_counters = BatchedInsert(db, "INSERT INTO counters(track_id, ts, value)", 3);
+    m_flows =
+        BatchedInsert(db, "INSERT INTO flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
+    m_args = BatchedInsert(db, "INSERT INTO args(id, source_id, json)", 3);
+    m_nextArgId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM args", 1).value();
     m_problem = db.prepare(
         "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
     m_process =
@@ -60,6 +67,12 @@ Status StoreWriter::flush() {
     m_pending = 0;
     flushSlices();
     flushNameStats();
+    m_saveNextId.bind(1, std::to_string(m_nextSliceId));
+    check(m_saveNextId.run());
+    check(m_args.flush());
+    check(m_instants.flush());
+    check(m_counters.flush());
+    check(m_flows.flush());
     Status s = m_store.commit();
     check(s);
     if (!s) return s;
@@ -225,33 +238,30 @@ void StoreWriter::flushNameStats() {
 }
 
 int64_t StoreWriter::addArgs(std::string_view json) {
-    m_args.bind(1, m_sourceId).bind(2, json);
-    check(m_args.run());
+    const int64_t id = m_nextArgId++;
+    m_args.i64(id).i64(m_sourceId).text(json);
+    check(m_args.endRow());
     rowDone();
-    return m_store.db().lastInsertId();
+    return id;
 }
 
 void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, char scope,
                              int64_t argSetId) {
-    m_instant.bind(1, trackId).bind(2, ts).bind(3, nameId);
-    bindOptional(m_instant, 4, catId);
-    m_instant.bind(5, std::string_view(&scope, 1));
-    bindOptional(m_instant, 6, argSetId);
-    check(m_instant.run());
+    m_instants.i64(trackId).i64(ts).i64(nameId).idOrNull(catId);
+    m_instants.text(std::string_view(&scope, 1)).idOrNull(argSetId);
+    check(m_instants.endRow());
     rowDone();
 }
 
 void StoreWriter::addCounter(int64_t trackId, int64_t ts, double value) {
-    m_counter.bind(1, trackId).bind(2, ts).bind(3, value);
-    check(m_counter.run());
+    m_counters.i64(trackId).i64(ts).real(value);
+    check(m_counters.endRow());
     rowDone();
 }
 
 void StoreWriter::addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int64_t catId) {
-    m_flow.bind(1, m_sourceId).bind(2, sliceOut).bind(3, sliceIn);
-    bindOptional(m_flow, 4, nameId);
-    bindOptional(m_flow, 5, catId);
-    check(m_flow.run());
+    m_flows.i64(m_sourceId).i64(sliceOut).i64(sliceIn).idOrNull(nameId).idOrNull(catId);
+    check(m_flows.endRow());
     rowDone();
 }
 

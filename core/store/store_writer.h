@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/store/batched_insert.h"
 #include "core/store/trace_store.h"
 
 namespace ts::store {
@@ -101,9 +102,11 @@ private:
     int64_t m_statsTrack = -1;
     std::vector<NameStats> m_trackStats;
     std::vector<int64_t> m_trackStatsTouched;
-    Statement m_slices, m_nameStat;
-    Statement m_slice, m_instant, m_counter, m_flow, m_args, m_problem, m_process, m_thread,
-        m_track;
+    Statement m_slices, m_nameStat, m_saveNextId;
+    Statement m_slice, m_problem, m_process, m_thread, m_track;
+    // Rows nobody needs to read back before the commit: sent many per statement.
+    BatchedInsert m_args, m_instants, m_counters, m_flows;
+    int64_t m_nextArgId = 1;  // args ids are assigned here, like slice ids
 };
 
 }  // namespace ts::store

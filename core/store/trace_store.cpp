@@ -199,6 +199,25 @@ std::string TraceStore::string(int64_t id) {
     return q.step() ? q.text(0) : std::string();
 }
 
+int64_t TraceStore::maxStringId() {
+    auto r = m_db.queryInt("SELECT coalesce(max(id), 0) FROM strings");
+    return r ? r.value() : 0;
+}
+
+Status TraceStore::discardUnusedStringsAbove(int64_t id) {
+    m_strings.clear();
+    m_stringsLoaded = false;
+    Statement st = m_db.prepare(
+        "DELETE FROM strings WHERE id > ?1 AND id NOT IN ("
+        "SELECT name_id FROM slices WHERE name_id > ?1 UNION SELECT cat_id FROM slices WHERE "
+        "cat_id > ?1 UNION SELECT name_id FROM instants WHERE name_id > ?1 UNION SELECT cat_id "
+        "FROM instants WHERE cat_id > ?1 UNION SELECT name_id FROM tracks WHERE name_id > ?1 "
+        "UNION SELECT name_id FROM flows WHERE name_id > ?1 UNION SELECT cat_id FROM flows WHERE "
+        "cat_id > ?1 UNION SELECT tag_id FROM scalars WHERE tag_id > ?1)");
+    st.bind(1, id);
+    return st.run();
+}
+
 Status TraceStore::begin() {
     if (m_inTx) return {};
     if (auto s = m_db.exec("BEGIN IMMEDIATE"); !s) return s;

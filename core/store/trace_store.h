@@ -86,6 +86,12 @@ public:
     int64_t intern(std::string_view s);
     /// Text of a string id ("" when unknown).
     std::string string(int64_t id);
+    /// Largest string id (0 when none): taken before an import, so that a cancelled one can
+    /// give back what it interned.
+    int64_t maxStringId();
+    /// Deletes strings with id > `id` that no row references any more (after a cancelled
+    /// import) and forgets the interning cache.
+    Status discardUnusedStringsAbove(int64_t id);
 
     // ---- transactions ----
     Status begin();

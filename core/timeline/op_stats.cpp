@@ -128,12 +128,9 @@ Result<std::optional<int64_t>> resolveSource(store::TraceStore& s, const OpStats
 
 }  // namespace
 
-Result<std::vector<ProfilerStep>> listProfilerSteps(store::TraceStore& s) {
-    std::vector<ProfilerStep> steps;
-    Statement st = s.db().prepare(
-        "SELECT str.str, t.source_id, sl.ts, sl.dur, sl.id FROM strings str "
-        "JOIN slices sl ON sl.name_id = str.id JOIN tracks t ON t.id = sl.track_id "
-        "WHERE str.str LIKE 'ProfilerStep#%'");
+namespace {
+/// The rows of a step query (name, source, ts, dur, id) as ProfilerSteps.
+void stepsOf(Statement& st, std::vector<ProfilerStep>& steps) {
     while (st.step()) {
         const std::string_view name = st.textView(0);
         int64_t n = 0;
@@ -143,12 +140,37 @@ Result<std::vector<ProfilerStep>> listProfilerSteps(store::TraceStore& s) {
         if (ec != std::errc() || p != e) continue;
         steps.push_back({n, st.int64(1), st.int64(2), st.int64(3), st.int64(4)});
     }
-    if (!st.error().empty()) return Error{st.error()};
+}
+}  // namespace
+
+Result<std::vector<ProfilerStep>> listProfilerSteps(store::TraceStore& s) {
+    std::vector<ProfilerStep> steps;
+    // The (track, name) pairs holding steps come from the per-track totals; then only those
+    // ranges of the slices table are read (it is clustered by track), not all of it.
+    std::vector<std::pair<int64_t, int64_t>> where;
+    {
+        Statement w = s.db().prepare(
+            "SELECT n.track_id, n.name_id FROM slice_name_stats n JOIN strings str ON "
+            "str.id = n.name_id WHERE str.str LIKE 'ProfilerStep#%'");
+        while (w.step()) where.emplace_back(w.int64(0), w.int64(1));
+        if (!w.error().empty()) return Error{w.error()};
+    }
+    Statement st = s.db().prepare(
+        "SELECT str.str, t.source_id, sl.ts, sl.dur, sl.id FROM slices sl "
+        "JOIN strings str ON str.id = sl.name_id JOIN tracks t ON t.id = sl.track_id "
+        "WHERE sl.track_id = ? AND sl.name_id = ?");
+    for (const auto& [track, name] : where) {
+        st.reset();
+        st.bind(1, track).bind(2, name);
+        stepsOf(st, steps);
+        if (!st.error().empty()) return Error{st.error()};
+    }
     std::sort(steps.begin(), steps.end(), [](const ProfilerStep& a, const ProfilerStep& b) {
         return std::tie(a.sourceId, a.ts, a.number) < std::tie(b.sourceId, b.ts, b.number);
     });
     return steps;
 }
+
 
 Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, JobControl* job) {
     auto sourceR = resolveSource(s, o);

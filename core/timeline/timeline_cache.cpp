@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <unordered_map>
+#include <vector>
 
 #include "core/store/sqlite_db.h"
 
@@ -31,13 +32,17 @@ void bindVector(Statement& st, int idx, const std::vector<T>& v) {
 }  // namespace
 
 Result<std::string> timelineCacheKey(SqliteDb& db) {
+    // Only small tables: max(id) of the slices table would scan it whole (it is clustered by
+    // track and time), which is what the cache exists to avoid. Slices come and go with
+    // sources and tracks (new ids every import) and their per-track totals.
     Statement st = db.prepare(
-        "SELECT (SELECT coalesce(max(id), 0) FROM slices), "
-        "(SELECT coalesce(sum(count), 0) FROM slice_name_stats), "
-        "(SELECT count(*) FROM tracks), (SELECT coalesce(max(id), 0) FROM tracks)");
+        "SELECT (SELECT coalesce(sum(count), 0) FROM slice_name_stats), "
+        "(SELECT coalesce(sum(total_dur), 0) FROM slice_name_stats), "
+        "(SELECT count(*) FROM tracks), (SELECT coalesce(max(id), 0) FROM tracks), "
+        "(SELECT count(*) FROM sources), (SELECT coalesce(max(id), 0) FROM sources)");
     if (!st.step()) return Error{st.error().empty() ? "no key" : st.error()};
-    std::string key = "v1-" + std::to_string(sizeof(void*)) + "-" + std::to_string(st.int64(0));
-    for (int c = 1; c < 4; ++c) key += ":" + std::to_string(st.int64(c));
+    std::string key = "v2-" + std::to_string(sizeof(void*)) + "-" + std::to_string(st.int64(0));
+    for (int c = 1; c < 6; ++c) key += ":" + std::to_string(st.int64(c));
     return key;
 }
 
@@ -101,12 +106,19 @@ Status writeTimelineCache(const std::string& path, const TimelineModel& m, const
         "INSERT INTO timeline_cache(track_id, level, depth, count, ts, dur, name_id, slice_id) "
         "VALUES(?,?,?,?,?,?,?,?)");
     if (!ins.ok()) return fail(ins.error());
+    std::vector<int64_t> absolute;
     for (const auto& t : m.tracks)
         for (size_t l = 0; l < t.levels.size(); ++l) {
             const SliceLevel& lv = t.levels[l];
             ins.bind(1, t.id).bind(2, static_cast<int64_t>(l)).bind(3, lv.depth);
             ins.bind(4, static_cast<int64_t>(lv.size()));
-            bindVector(ins, 5, lv.ts);
+            if (m.originNs == 0) {
+                bindVector(ins, 5, lv.ts);
+            } else {  // the cache holds store times
+                absolute.resize(lv.ts.size());
+                for (size_t i = 0; i < lv.ts.size(); ++i) absolute[i] = lv.ts[i] + m.originNs;
+                bindVector(ins, 5, absolute);
+            }
             bindVector(ins, 6, lv.dur);
             bindVector(ins, 7, lv.name);
             bindVector(ins, 8, lv.sliceId);

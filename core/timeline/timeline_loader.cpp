@@ -108,13 +108,15 @@ struct TrackIndex {
     }
 };
 
-/// Reads slices with rowid in [lo, hi] into per-track buckets on its own connection.
+/// Reads the slices of tracks with id in [lo, hi] into per-track buckets on its own
+/// connection: a range of the table's primary key (track_id, ts, id), so every reader
+/// touches only its own pages and rows come out sorted by start within a track.
 Status readSliceRange(const std::string& path, int64_t lo, int64_t hi, const TrackIndex& idx,
                       TrackBuckets& buckets, JobControl* job, std::atomic<int64_t>& orphans) {
     auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly);
     if (!db) return Error{db.error()};
     Statement st = db->prepare(
-        "SELECT track_id, ts, dur, depth, name_id, id FROM slices WHERE id BETWEEN ? AND ?");
+        "SELECT track_id, ts, dur, depth, name_id, id FROM slices WHERE track_id BETWEEN ? AND ?");
     if (!st.ok()) return Error{st.error()};
     st.bind(1, lo).bind(2, hi);
     int64_t lastId = -1, rows = 0;
@@ -196,8 +198,7 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
         const std::string tid = ts.text(7), threadName = ts.text(8);
         t.name = nameId > 0 && static_cast<size_t>(nameId) < m.strings.size() ? m.strings[nameId]
                                                                               : std::string();
-        if (t.name.empty() && t.threadId)
-            t.name = threadName.empty() ? "Thread " + tid : threadName + " (" + tid + ")";
+        if (t.name.empty() && t.threadId) t.name = threadTitle(threadName, tid);
         if (t.name.empty()) t.name = "Track " + std::to_string(t.id);
         if (t.threadId) {
             r.threadSort = ts.int64(9);
@@ -231,21 +232,45 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
     return {};
 }
 
+/// Splits the slice tracks into `parts` ranges of track ids holding about as many slices
+/// each (counts from slice_name_stats, kept by the writer).
+std::vector<std::pair<int64_t, int64_t>> splitTracks(store::TraceStore& s, int parts,
+                                                     int64_t& total) {
+    std::vector<std::pair<int64_t, int64_t>> counts;  // track id, slices
+    Statement st = s.db().prepare(
+        "SELECT track_id, sum(count) FROM slice_name_stats GROUP BY track_id ORDER BY track_id");
+    total = 0;
+    while (st.step()) {
+        counts.emplace_back(st.int64(0), st.int64(1));
+        total += st.int64(1);
+    }
+    if (counts.empty() || total == 0) return {{INT64_MIN, INT64_MAX}};  // no stats: one reader
+    std::vector<std::pair<int64_t, int64_t>> ranges;
+    int64_t acc = 0, from = INT64_MIN;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        acc += counts[i].second;
+        const bool last = i + 1 == counts.size();
+        if (last || acc * parts >= total * static_cast<int64_t>(ranges.size() + 1)) {
+            ranges.emplace_back(from, last ? INT64_MAX : counts[i].first);
+            from = counts[i].first + 1;
+        }
+    }
+    return ranges;
+}
+
 Status readSlices(const std::string& path, store::TraceStore& s, TimelineModel& m,
                   const TrackIndex& idx, JobControl* job, int threads) {
-    auto lo = s.db().queryInt("SELECT coalesce(min(id), 0) FROM slices");
-    auto hi = s.db().queryInt("SELECT coalesce(max(id), -1) FROM slices");
-    if (!lo || !hi) return Error{lo ? hi.error() : lo.error()};
-    const int64_t span = hi.value() - lo.value() + 1;
-    if (job) job->setTotal(static_cast<uint64_t>(std::max<int64_t>(span, 1)));
-    threads = span < 200000 ? 1 : std::clamp(threads, 1, 8);
+    int64_t total = 0;
+    auto ranges = splitTracks(s, std::clamp(threads, 1, 8), total);
+    if (total < 200000) ranges = {{INT64_MIN, INT64_MAX}};
+    if (job) job->setTotal(static_cast<uint64_t>(std::max<int64_t>(total, 1)));
+    threads = static_cast<int>(ranges.size());
     std::vector<TrackBuckets> parts(threads, TrackBuckets(m.tracks.size()));
     std::vector<Status> status(threads);
     std::atomic<int64_t> orphans{0};
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i) {
-        const int64_t a = lo.value() + span * i / threads;
-        const int64_t b = lo.value() + span * (i + 1) / threads - 1;
+        const auto [a, b] = ranges[i];
         auto work = [&, i, a, b] {
             status[i] = readSliceRange(path, a, b, idx, parts[i], job, orphans);
         };
@@ -358,6 +383,48 @@ void computeExtent(TimelineModel& m) {
     m.endNs = hi;
 }
 
+/// Orders flows by the earlier of their drawn ends (source end, target start), so a frame
+/// finds the visible ones by binary search.
+void sortFlows(TimelineModel& m) {
+    const size_t n = m.flows.size();
+    std::vector<int64_t> lo(n), hi(n);
+    for (size_t i = 0; i < n; ++i) {
+        const FlowArrow& f = m.flows[i];
+        const int64_t a = m.level(f.from).end(f.from.index), b = m.ts(f.to);
+        lo[i] = std::min(a, b);
+        hi[i] = std::max(a, b);
+    }
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return lo[x] < lo[y]; });
+    std::vector<FlowArrow> flows(n);
+    m.flowLo.resize(n);
+    m.maxFlowSpan = 0;
+    for (size_t i = 0; i < n; ++i) {
+        flows[i] = m.flows[order[i]];
+        m.flowLo[i] = lo[order[i]];
+        m.maxFlowSpan = std::max(m.maxFlowSpan, hi[order[i]] - lo[order[i]]);
+    }
+    m.flows.swap(flows);
+}
+
+/// Shifts every time of the model by -origin when the times are too large for exact
+/// double math (see TimelineModel::originNs); the origin is a whole second.
+void shiftToOrigin(TimelineModel& m) {
+    constexpr int64_t kExactInDouble = int64_t{1} << 50;  // ~13 days of ns: ulp <= 1/8 ns
+    if (m.startNs < kExactInDouble && m.endNs > -kExactInDouble) return;
+    const int64_t origin = m.startNs - m.startNs % 1'000'000'000;
+    for (auto& t : m.tracks) {
+        for (auto& lv : t.levels)
+            for (int64_t& ts : lv.ts) ts -= origin;
+        for (int64_t& ts : t.instants.ts) ts -= origin;
+        for (int64_t& ts : t.counter.ts) ts -= origin;
+    }
+    m.originNs = origin;
+    m.startNs -= origin;
+    m.endNs -= origin;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string& path,
@@ -380,6 +447,8 @@ Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string
     for (auto& t : m->tracks)
         for (auto& lv : t.levels) lv.buildSummary();
     computeExtent(*m);
+    shiftToOrigin(*m);
+    sortFlows(*m);
     return std::shared_ptr<const TimelineModel>(std::move(m));
 }
 

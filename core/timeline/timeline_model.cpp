@@ -1,8 +1,20 @@
 #include "core/timeline/timeline_model.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ts::timeline {
+
+std::string threadTitle(const std::string& name, const std::string& tid) {
+    if (name.empty()) return "Thread " + tid;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    for (size_t at = name.find(tid); !tid.empty() && at != std::string::npos;
+         at = name.find(tid, at + 1))
+        if ((at == 0 || !word(name[at - 1])) &&
+            (at + tid.size() == name.size() || !word(name[at + tid.size()])))
+            return name;  // holds the tid as a whole word already
+    return name + " (" + tid + ")";
+}
 
 size_t SliceLevel::firstEndingAtOrAfter(int64_t t) const {
     // Ends are sorted because slices in a level do not overlap.
@@ -63,6 +75,19 @@ int64_t TimelineModel::selfTime(const SliceRef& r) const {
             children += std::min(child.end(i), end) - child.ts[i];
     }
     return std::max<int64_t>(0, lv.dur[r.index] - children);
+}
+
+std::pair<size_t, size_t> TimelineModel::flowsIn(double t0, double t1) const {
+    auto at = [&](double t) {
+        return static_cast<size_t>(
+            std::lower_bound(flowLo.begin(), flowLo.end(), t,
+                             [](int64_t lo, double v) { return static_cast<double>(lo) < v; }) -
+            flowLo.begin());
+    };
+    const size_t first = at(t0 - static_cast<double>(maxFlowSpan));
+    auto last = std::upper_bound(flowLo.begin() + static_cast<std::ptrdiff_t>(first), flowLo.end(),
+                                 t1, [](double v, int64_t lo) { return v < static_cast<double>(lo); });
+    return {first, static_cast<size_t>(last - flowLo.begin())};
 }
 
 size_t TimelineModel::memoryBytes() const {

@@ -100,10 +100,17 @@ class TimelineModel {
 public:
     std::vector<TimelineTrack> tracks;
     std::vector<TrackGroup> groups;    // display order: processes by sort index, pid
-    std::vector<FlowArrow> flows;      // flows whose ends are both in the model
+    std::vector<FlowArrow> flows;      // flows whose ends are both in the model, by flowLo
+    std::vector<int64_t> flowLo;       // per flow: the earlier of its two drawn ends
+    int64_t maxFlowSpan = 0;           // longest time between the two ends of a flow
     int64_t flowsMissing = 0;          // flows naming a slice that is not in the store
     std::vector<std::string> strings;  // string id -> text ("" when unknown)
-    int64_t startNs = 0, endNs = 0;    // extent of every slice, instant and counter
+    /// Every time in the model (levels, instants, counters, startNs/endNs) is the store's
+    /// time minus originNs. Traces stamped in Unix time (~1.7e18 ns: Kineto, nsys) would
+    /// otherwise lose precision in the double math of drawing (a double near 1.7e18 steps by
+    /// 256 ns); times that small stay as they are (originNs = 0).
+    int64_t originNs = 0;
+    int64_t startNs = 0, endNs = 0;  // extent of every slice, instant and counter (model time)
     int64_t sliceCount = 0;
     std::string cacheKey;    // key of the slice data it was built from (timeline_cache.h)
     bool fromCache = false;  // levels came from the timeline cache, not the slices table
@@ -119,9 +126,16 @@ public:
     /// Duration minus the durations of its direct children (slices of the next depth on the
     /// same track that start inside it).
     int64_t selfTime(const SliceRef& r) const;
+    /// Indexes [first, last) of the flows whose drawn line (from the end of the source slice
+    /// to the start of the target) may cross [t0, t1]: a binary search, not a walk over all.
+    std::pair<size_t, size_t> flowsIn(double t0, double t1) const;
     /// Bytes held by the columns (for reports).
     size_t memoryBytes() const;
 };
+
+/// How a thread is named in the timeline: "name (tid)", "Thread tid" without a name, and the
+/// name alone when it holds the tid already (Kineto: "thread 493459 (python3.10)").
+std::string threadTitle(const std::string& name, const std::string& tid);
 
 /// Builds the model from a session file (opened read-only here): levels come from the
 /// timeline cache when it is fresh, else from the slices table, read in rowid ranges on

@@ -1,5 +1,6 @@
 #include "core/trace_export/chrome_export.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <unordered_map>
@@ -47,6 +48,29 @@ struct Where {
     std::string pid, tid;  // JSON values
     std::string kind;
     bool hasThread = false, hasProcess = false;
+};
+
+/// Where a flow end binds: the slice's track and a time inside it.
+struct FlowEnd {
+    int64_t track = -1, point = 0;
+};
+
+/// Follows the direct children of one slice (the rows after it on its track, in start
+/// order) to find the first time inside it that no child covers.
+struct GapFinder {
+    int64_t id, track, start, end;
+    int32_t depth;
+    int64_t covered;  // [start, covered) is covered by children seen so far
+    /// Takes the next slice of the track; false once the answer is known.
+    bool see(int64_t ts, int64_t dur, int32_t d) {
+        if (ts >= end || covered >= end) return false;
+        if (d != depth + 1) return true;
+        if (ts > covered) return false;  // a gap before this child
+        covered = std::max(covered, dur > 0 ? ts + dur : ts + 1);
+        return true;
+    }
+    /// The free time, or the start when children cover all of it.
+    int64_t point() const { return covered < end ? covered : start; }
 };
 
 class Out {
@@ -111,14 +135,15 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
                           ",\"tid\":0,\"args\":{\"labels\":" + jsonString(q.textView(4)) + "}}");
         }
         store::Statement t = db.prepare(
-            "SELECT t.id, t.process_id, t.tid, t.name, t.sort_index FROM threads t JOIN processes "
-            "p "
-            "ON p.id = t.process_id WHERE p.source_id" +
+            "SELECT t.id, t.process_id, t.tid, t.name, t.sort_index, (SELECT count(*) FROM tracks "
+            "k WHERE k.thread_id = t.id) FROM threads t JOIN processes p ON p.id = t.process_id "
+            "WHERE p.source_id" +
             srcFilter);
         while (t.step()) {
             const std::string pid = procPid[t.int64(1)];
             const std::string tid = idValue(t.textView(2));
             threadIds[t.int64(0)] = {pid, tid};
+            if (t.int64(5) > 1) continue;
             if (!t.isNull(3))
                 out.event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + pid + ",\"tid\":" +
                           tid + ",\"args\":{\"name\":" + jsonString(t.textView(3)) + "}}");
@@ -128,11 +153,19 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
                           ",\"args\":{\"sort_index\":" + std::to_string(t.int64(4)) + "}}");
         }
     }
-    // tracks: where their events go
+    // tracks: where their events go. A slice track without a thread (a GPU stream) and
+    // each track of a thread that has several (nsys: NVTX, CUDA API) become a thread of
+    // their own, named after the track, so nothing merges on the way back in.
     std::unordered_map<int64_t, Where> where;
     {
+        std::unordered_map<int64_t, int> tracksOfThread;
+        store::Statement n = db.prepare(
+            "SELECT thread_id, count(*) FROM tracks WHERE thread_id IS NOT NULL AND source_id" +
+            srcFilter + " GROUP BY thread_id");
+        while (n.step()) tracksOfThread[n.int64(0)] = static_cast<int>(n.int64(1));
         store::Statement q = db.prepare(
-            "SELECT t.id, t.kind, t.process_id, t.thread_id, coalesce(s.str, '') FROM tracks t "
+            "SELECT t.id, t.kind, t.process_id, t.thread_id, coalesce(s.str, ''), "
+            "EXISTS(SELECT 1 FROM slices x WHERE x.track_id = t.id) FROM tracks t "
             "LEFT JOIN strings s ON s.id = t.name_id WHERE t.source_id" +
             srcFilter);
         while (q.step()) {
@@ -142,6 +175,15 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             w.hasThread = !q.isNull(3);
             w.pid = w.hasProcess ? procPid[q.int64(2)] : "0";
             w.tid = w.hasThread ? threadIds[q.int64(3)].second : "0";
+            const bool ownThread =
+                w.kind != "async" && w.kind != "counter" &&
+                ((w.hasThread && tracksOfThread[q.int64(3)] > 1) || (!w.hasThread && q.int64(5)));
+            if (ownThread) {
+                w.tid = jsonString(q.textView(4).empty() ? "track " + q.text(0) : q.text(4));
+                w.hasThread = true;
+                out.event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + w.pid +
+                          ",\"tid\":" + w.tid + ",\"args\":{\"name\":" + w.tid + "}}");
+            }
             if (w.kind == "counter") w.tid = jsonString(q.textView(4));  // counter name
             where[q.int64(0)] = std::move(w);
         }
@@ -152,11 +194,25 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
         if (!q.isNull(nameCol + 2)) s += ",\"args\":" + std::string(q.textView(nameCol + 2));
         return s;
     };
+    // Flow ends: for each slice a flow binds to, a time inside it that none of its children
+    // covers, so that the importer's rule (the deepest slice enclosing the time on the
+    // thread) finds exactly that slice again, even when a child starts with its parent.
+    std::unordered_map<int64_t, FlowEnd> ends;
+    {
+        store::Statement q =
+            db.prepare("SELECT slice_out, slice_in FROM flows WHERE source_id" + srcFilter);
+        while (q.step()) {
+            ends[q.int64(0)];
+            ends[q.int64(1)];
+        }
+    }
+    std::vector<GapFinder> watching;
+    auto settle = [&](const GapFinder& g) { ends[g.id] = {g.track, g.point()}; };
     // slices, one track at a time in (ts, depth) order
-    std::unordered_map<int64_t, std::pair<int64_t, int64_t>> sliceAt;  // id -> (track, ts)
     {
         store::Statement q = db.prepare(
-            "SELECT s.id, s.track_id, s.ts, s.dur, s.flags, n.str, c.str, a.json FROM slices s "
+            "SELECT s.id, s.track_id, s.ts, s.dur, s.flags, n.str, c.str, a.json, s.depth "
+            "FROM slices s "
             "JOIN tracks t ON t.id = s.track_id LEFT JOIN strings n ON n.id = s.name_id "
             "LEFT JOIN strings c ON c.id = s.cat_id LEFT JOIN args a ON a.id = s.arg_set_id "
             "WHERE t.source_id" +
@@ -181,8 +237,20 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             if (track != curTrack) {
                 if (curTrack >= 0) closeAsync(INT64_MAX, where[curTrack]);
                 curTrack = track;
+                for (const GapFinder& g : watching) settle(g);
+                watching.clear();
             }
-            sliceAt[q.int64(0)] = {track, ts};
+            const auto depth = static_cast<int32_t>(q.int64(8));
+            std::erase_if(watching, [&](GapFinder& g) {
+                const bool done = !g.see(ts, dur, depth);
+                if (done) settle(g);
+                return done;
+            });
+            if (!ends.empty() && ends.contains(q.int64(0))) {
+                GapFinder g{q.int64(0), track, ts, ts + dur, depth, ts};
+                if (dur > 0) watching.push_back(g);
+                else settle(g);
+            }
             const bool unfinished = (q.int64(4) & 1) != 0;
             if (w.kind == "async") {
                 closeAsync(ts, w);
@@ -207,6 +275,7 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             ++st.slices;
         }
         if (curTrack >= 0) closeAsync(INT64_MAX, where[curTrack]);
+        for (const GapFinder& g : watching) settle(g);
     }
     // instants
     {
@@ -252,18 +321,19 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             "WHERE f.source_id" +
             srcFilter);
         while (q.step()) {
-            auto a = sliceAt.find(q.int64(1)), b = sliceAt.find(q.int64(2));
-            if (a == sliceAt.end() || b == sliceAt.end()) continue;
-            const Where& wa = where[a->second.first];
-            const Where& wb = where[b->second.first];
+            auto a = ends.find(q.int64(1)), b = ends.find(q.int64(2));
+            if (a == ends.end() || b == ends.end() || a->second.track < 0 || b->second.track < 0)
+                continue;
+            const Where& wa = where[a->second.track];
+            const Where& wb = where[b->second.track];
             if (!wa.hasThread || !wb.hasThread) continue;
             const std::string id = std::to_string(q.int64(0));
             const std::string nc = ",\"name\":" + jsonString(q.isNull(3) ? "flow" : q.textView(3)) +
                                    ",\"cat\":" + jsonString(q.isNull(4) ? "flow" : q.textView(4));
             out.event("{\"ph\":\"s\",\"id\":" + id + ",\"pid\":" + wa.pid + ",\"tid\":" + wa.tid +
-                      ",\"ts\":" + nsToMicros(a->second.second) + nc + "}");
+                      ",\"ts\":" + nsToMicros(a->second.point) + nc + "}");
             out.event("{\"ph\":\"f\",\"bp\":\"e\",\"id\":" + id + ",\"pid\":" + wb.pid +
-                      ",\"tid\":" + wb.tid + ",\"ts\":" + nsToMicros(b->second.second) + nc + "}");
+                      ",\"tid\":" + wb.tid + ",\"ts\":" + nsToMicros(b->second.point) + nc + "}");
             ++st.flows;
         }
     }

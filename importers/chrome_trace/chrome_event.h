@@ -20,6 +20,9 @@ struct ChromeEvent {
     std::vector<std::pair<std::string, std::string>> argNumbers, argStrings;
     size_t argNumberCount = 0, argStringCount = 0;
     int64_t offset = 0;  // byte offset of the event's '{' in the (decompressed) JSON
+    /// ts and dur as integer ns (microsToNs), filled by the reader when the event is complete
+    /// (so the parsing thread does it); nullopt when absent or not a number.
+    std::optional<int64_t> tsNs, durNs;
 
     void clear();
     /// The value of string arg `key`, or nullptr.

@@ -1,11 +1,14 @@
 // The Chrome Trace Event Format importer ("chrome_json"): JSON array or object form, plain,
 // gzip or zip. Stages: InputStream (bytes) -> readChromeJson (SAX tokenizer, one event at a
-// time) -> ChromeTraceBuilder (trackers that own the writes).
+// time, on its own thread) -> EventPipe (batches) -> ChromeTraceBuilder (trackers that own
+// the writes).
 #include <filesystem>
+#include <thread>
 
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_json_reader.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
+#include "importers/chrome_trace/event_pipe.h"
 #include "importers/registry.h"
 
 namespace ts::importers {
@@ -51,8 +54,18 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     {
         store::StoreWriter writer(store, report.sourceId);
         chrome::ChromeTraceBuilder builder(writer, report);
-        outcome = chrome::readChromeJson(*in.value(), control,
-                                         [&](const chrome::ChromeEvent& e) { builder.add(e); });
+        // The SAX parser runs on its own thread and hands events over in batches; this
+        // thread builds tracks and writes to the store.
+        chrome::EventPipe pipe;
+        std::thread parser([&] {
+            outcome = chrome::readChromeJson(*in.value(), control, pipe);
+            pipe.close();
+        });
+        while (chrome::EventPipe::Batch* batch = pipe.next()) {
+            for (size_t i = 0; i < batch->count; ++i) builder.add(batch->events[i]);
+            pipe.release(batch);
+        }
+        parser.join();
         if (outcome.kind != chrome::ReadOutcome::Kind::Cancelled &&
             outcome.kind != chrome::ReadOutcome::Kind::NotChromeTrace &&
             outcome.kind != chrome::ReadOutcome::Kind::NotJson) {

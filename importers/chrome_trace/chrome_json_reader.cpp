@@ -2,8 +2,6 @@
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 namespace ts::importers::chrome {
 namespace {
@@ -30,10 +28,36 @@ public:
     size_t PutEnd(Ch*) { return 0; }
     bool atEnd() const { return m_eof && m_cur == m_end; }
 
+    /// Starts keeping the text from absolute offset `at` (in the current chunk) on: the
+    /// args of an event are copied as the file wrote them, not re-serialised.
+    /// `open` is the character at `at`, which may already be behind the chunk when it
+    /// was the chunk's last one (Take() refills right after it).
+    void pin(size_t at, char open) {
+        m_pinned = true;
+        m_spill.clear();
+        if (at < m_base) {
+            m_spill.push_back(open);
+            m_pinAt = 0;
+        } else {
+            m_pinAt = at - m_base;
+        }
+    }
+    /// The text from the pin up to the current position; ends the pin.
+    void takePinned(std::string& out) {
+        const size_t here = static_cast<size_t>(m_cur - m_buf.data());
+        out.assign(m_spill);
+        if (here > m_pinAt) out.append(m_buf.data() + m_pinAt, here - m_pinAt);
+        m_pinned = false;
+    }
+
 private:
     static constexpr size_t kChunk = 1 << 20;
     void fill() {
         if (m_eof) return;
+        if (m_pinned) {  // a capture spans chunks: keep what it has of this one
+            m_spill.append(m_buf.data() + m_pinAt, static_cast<size_t>(m_end - m_buf.data()) - m_pinAt);
+            m_pinAt = 0;
+        }
         m_base += static_cast<size_t>(m_end - m_buf.data());
         const size_t n = m_in.read(m_buf.data(), kChunk);
         m_buf[n] = '\0';
@@ -50,6 +74,9 @@ private:
     char* m_end = nullptr;
     size_t m_base = 0;
     bool m_eof = false;
+    bool m_pinned = false;
+    size_t m_pinAt = 0;   // pin position in m_buf
+    std::string m_spill;  // pinned text of earlier chunks
 };
 
 enum class Field {
@@ -94,9 +121,8 @@ Field fieldOf(const char* k, size_t n) {
 // The SAX handler: a small state machine over the document's nesting.
 class Handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
 public:
-    Handler(ReadOutcome& out, const std::function<void(const ChromeEvent&)>& onEvent,
-            const ChunkStream& stream)
-        : m_out(out), m_onEvent(onEvent), m_stream(stream) {}
+    Handler(ReadOutcome& out, EventSink& sink, ChunkStream& stream)
+        : m_out(out), m_sink(sink), m_stream(stream) {}
 
     bool inEvent() const { return m_inEvent; }
     bool betweenEvents() const { return m_eventsOpen && !m_inEvent && m_skipDepth == 0; }
@@ -113,8 +139,8 @@ public:
 
     bool Key(const char* s, rapidjson::SizeType n, bool) {
         if (m_capture > 0) {
-            if (m_capture == 1) m_argKey.assign(s, n);
-            return m_writer.Key(s, n);
+            if (m_capture == 1 && m_collectArgs) m_argKey.assign(s, n);
+            return true;
         }
         if (m_skipDepth > 0) return true;
         if (m_inEvent) {
@@ -136,7 +162,7 @@ private:
     bool start(bool object) {
         if (m_capture > 0) {
             ++m_capture;
-            return object ? m_writer.StartObject() : m_writer.StartArray();
+            return true;
         }
         if (m_skipDepth > 0) {
             ++m_skipDepth;
@@ -151,11 +177,14 @@ private:
         if (m_inEvent) {
             if (m_field == Field::Args || m_field == Field::Id2) {
                 m_captureField = m_field;
-                m_buf.Clear();
-                m_writer.Reset(m_buf);
                 m_capture = 1;
                 m_argKey.clear();
-                return object ? m_writer.StartObject() : m_writer.StartArray();
+                // Top-level values of args are needed by counters (numbers) and metadata
+                // (strings) only; when "ph" came first (as writers put it) others skip them.
+                m_collectArgs = m_field == Field::Args &&
+                                (!m_e->hasPh || m_e->ph == "C" || m_e->ph == "M");
+                m_stream.pin(m_stream.Tell() - 1, object ? '{' : '[');  // just read
+                return true;
             }
             m_skipDepth = 1;
             return true;
@@ -167,8 +196,9 @@ private:
                 return false;
             }
             m_inEvent = true;
-            m_event.clear();
-            m_event.offset = static_cast<int64_t>(m_stream.Tell()) - 1;
+            m_e = &m_sink.slot();
+            m_e->clear();
+            m_e->offset = static_cast<int64_t>(m_stream.Tell()) - 1;
             m_field = Field::None;
             return true;
         }
@@ -184,16 +214,15 @@ private:
 
     bool end(bool object) {
         if (m_capture > 0) {
-            const bool ok = object ? m_writer.EndObject() : m_writer.EndArray();
-            if (--m_capture == 0) {
+            if (--m_capture == 0) {  // the text as written, from '{' to the '}' just read
                 if (m_captureField == Field::Args) {
-                    m_event.args.assign(m_buf.GetString(), m_buf.GetSize());
+                    m_stream.takePinned(m_e->args);
                 } else {
-                    m_event.id.assign(m_buf.GetString(), m_buf.GetSize());
-                    m_event.hasId = true;
+                    m_stream.takePinned(m_e->id);
+                    m_e->hasId = true;
                 }
             }
-            return ok;
+            return true;
         }
         if (m_skipDepth > 0) {
             --m_skipDepth;
@@ -202,7 +231,9 @@ private:
         if (m_inEvent) {
             m_inEvent = false;
             ++m_out.eventObjects;
-            m_onEvent(m_event);
+            m_e->tsNs = m_e->hasTs ? microsToNs(m_e->ts) : std::nullopt;
+            m_e->durNs = m_e->hasDur ? microsToNs(m_e->dur) : std::nullopt;
+            m_sink.commit();
             return true;
         }
         if (m_eventsOpen) {
@@ -224,9 +255,9 @@ private:
 
     bool scalar(const char* s, size_t n, bool number, bool boolean, bool string = false) {
         if (m_capture > 0) {
-            if (m_capture == 1 && m_captureField == Field::Args) {
-                auto& vec = number ? m_event.argNumbers : m_event.argStrings;
-                size_t& count = number ? m_event.argNumberCount : m_event.argStringCount;
+            if (m_capture == 1 && m_collectArgs) {
+                auto& vec = number ? m_e->argNumbers : m_e->argStrings;
+                size_t& count = number ? m_e->argNumberCount : m_e->argStringCount;
                 if (number || string) {
                     if (vec.size() <= count) vec.emplace_back();
                     vec[count].first = m_argKey;
@@ -234,10 +265,7 @@ private:
                     ++count;
                 }
             }
-            if (number) return m_writer.RawNumber(s, static_cast<rapidjson::SizeType>(n));
-            if (string) return m_writer.String(s, static_cast<rapidjson::SizeType>(n));
-            if (boolean) return m_writer.Bool(n == 4);
-            return m_writer.Null();
+            return true;
         }
         if (m_skipDepth > 0) return true;
         if (!m_rootSeen) {
@@ -247,7 +275,7 @@ private:
             return false;
         }
         if (m_inEvent) {
-            ChromeEvent& e = m_event;
+            ChromeEvent& e = *m_e;
             auto set = [&](std::string& dst, bool& has) {
                 dst.assign(s, n);
                 has = true;
@@ -307,14 +335,13 @@ private:
     }
 
     ReadOutcome& m_out;
-    const std::function<void(const ChromeEvent&)>& m_onEvent;
-    const ChunkStream& m_stream;
-    ChromeEvent m_event;
+    EventSink& m_sink;
+    ChunkStream& m_stream;
+    ChromeEvent* m_e = nullptr;  // the event being filled (a slot of the sink)
     Field m_field = Field::None;
     Field m_captureField = Field::None;
     std::string m_topKey, m_argKey;
-    rapidjson::StringBuffer m_buf;
-    rapidjson::Writer<rapidjson::StringBuffer> m_writer{m_buf};
+    bool m_collectArgs = false;
     int m_capture = 0;
     int m_skipDepth = 0;
     bool m_rootSeen = false, m_rootIsArray = false, m_eventsOpen = false, m_inEvent = false,
@@ -325,9 +352,23 @@ private:
 
 ReadOutcome readChromeJson(InputStream& in, JobControl& control,
                            const std::function<void(const ChromeEvent&)>& onEvent) {
+    class CallbackSink : public EventSink {
+    public:
+        explicit CallbackSink(const std::function<void(const ChromeEvent&)>& f) : m_f(f) {}
+        ChromeEvent& slot() override { return m_event; }
+        void commit() override { m_f(m_event); }
+
+    private:
+        const std::function<void(const ChromeEvent&)>& m_f;
+        ChromeEvent m_event;
+    } sink(onEvent);
+    return readChromeJson(in, control, sink);
+}
+
+ReadOutcome readChromeJson(InputStream& in, JobControl& control, EventSink& sink) {
     ReadOutcome out;
     ChunkStream stream(in, control);
-    Handler handler(out, onEvent, stream);
+    Handler handler(out, sink, stream);
     rapidjson::Reader reader;
     constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag |
                                 rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;

@@ -30,7 +30,19 @@ struct ReadOutcome {
     std::string displayTimeUnit;
 };
 
-/// Reads all events of `in`; `onEvent` gets each complete event in file order.
+/// Where the reader puts events: it fills slot() field by field and calls commit() once the
+/// event is complete (slot() then gives the next one). Lets a pipe hand out its own storage,
+/// so events are not copied.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual ChromeEvent& slot() = 0;
+    virtual void commit() = 0;
+};
+
+/// Reads all events of `in` into `sink`, in file order.
+ReadOutcome readChromeJson(InputStream& in, JobControl& control, EventSink& sink);
+/// Same, handing each complete event to `onEvent`.
 ReadOutcome readChromeJson(InputStream& in, JobControl& control,
                            const std::function<void(const ChromeEvent&)>& onEvent);
 

@@ -23,6 +23,16 @@ ChromeTraceBuilder::Process& ChromeTraceBuilder::process(const std::string& pid)
 }
 
 uint32_t ChromeTraceBuilder::thread(const ChromeEvent& e) {
+    // Consecutive events mostly share their thread: skip two hash lookups then.
+    if (m_lastThread != UINT32_MAX && e.pid == m_lastPid && e.tid == m_lastTid)
+        return m_lastThread;
+    m_lastThread = threadLookup(e);
+    m_lastPid = e.pid;
+    m_lastTid = e.tid;
+    return m_lastThread;
+}
+
+uint32_t ChromeTraceBuilder::threadLookup(const ChromeEvent& e) {
     Process& p = process(e.pid);
     auto it = p.threads.find(e.tid);
     if (it != p.threads.end()) return it->second;
@@ -47,8 +57,7 @@ void ChromeTraceBuilder::add(const ChromeEvent& e) {
     if (!e.hasPh || e.ph.empty()) return skip("json_missing_ph", e, "event without \"ph\"");
     const char ph = e.ph[0];
     if (ph == 'M') return metadata(e);
-    std::optional<int64_t> ts;
-    if (e.hasTs) ts = microsToNs(e.ts);
+    const std::optional<int64_t> ts = e.tsNs;
     if (!ts) {
         if (e.hasTs) return skip("json_bad_ts", e, "\"ts\" is not a number: " + e.ts);
         return skip("json_missing_ts", e, std::string("event '") + e.ph + "' without \"ts\"");
@@ -88,7 +97,7 @@ void ChromeTraceBuilder::add(const ChromeEvent& e) {
 }
 
 void ChromeTraceBuilder::complete(const ChromeEvent& e, int64_t ts) {
-    std::optional<int64_t> dur = e.hasDur ? microsToNs(e.dur) : std::nullopt;
+    const std::optional<int64_t> dur = e.durNs;
     if (!dur) return skip("json_missing_dur", e, "'X' event without a numeric \"dur\"");
     if (*dur < 0) return skip("json_negative_dur", e, "'X' event with negative \"dur\"");
     const uint32_t ti = thread(e);

@@ -54,6 +54,7 @@ private:
 
     Process& process(const std::string& pid);
     uint32_t thread(const ChromeEvent& e);
+    uint32_t threadLookup(const ChromeEvent& e);
     int64_t args(const ChromeEvent& e);
     void skip(const char* key, const ChromeEvent& e, const std::string& msg);
     void complete(const ChromeEvent& e, int64_t ts);
@@ -76,6 +77,8 @@ private:
     std::vector<FlowPoint> m_flows;
     int64_t m_globalTrack = 0;
     std::string m_key;
+    std::string m_lastPid, m_lastTid;  // the thread of the previous event
+    uint32_t m_lastThread = UINT32_MAX;
 };
 
 }  // namespace ts::importers::chrome

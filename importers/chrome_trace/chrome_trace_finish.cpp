@@ -58,11 +58,14 @@ void ChromeTraceBuilder::writeTrack(TrackBuf& t) {
         m_report.seeTime(s.ts, s.ts + s.dur);
     }
     t.open.clear();
-    std::sort(t.slices.begin(), t.slices.end(), [](const Slice& a, const Slice& b) {
+    auto before = [](const Slice& a, const Slice& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
         if (a.dur != b.dur) return a.dur > b.dur;
         return a.seq < b.seq;
-    });
+    };
+    // Most writers emit a thread's events in order already.
+    if (!std::is_sorted(t.slices.begin(), t.slices.end(), before))
+        std::sort(t.slices.begin(), t.slices.end(), before);
     const size_t n = t.slices.size();
     t.pos.assign(n, 0);
     t.parent.assign(n, -1);

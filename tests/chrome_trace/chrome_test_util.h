@@ -3,11 +3,15 @@
 // independently of the importer with a RapidJSON DOM walk, import into a fresh session.
 #include <zlib.h>
 
+#include <cmath>
+
 #include <rapidjson/document.h>
 
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,63 +34,163 @@ inline std::string readAll(const std::string& path) {
 struct ExpectedCounts {
     int64_t events = 0, slices = 0, asyncSlices = 0, instants = 0, counterSamples = 0;
     int64_t flowPairs = 0;  // s->t/f links by (cat, id) in time order
+    int64_t flows = 0;      // those links whose both ends find a slice on their thread
+    int64_t processes = 0, threads = 0;
+    int64_t tsMin = INT64_MAX, tsMax = INT64_MIN;  // ns, over timed events
 };
 
-inline bool hasNumber(const rapidjson::Value& e, const char* k) {
-    if (!e.HasMember(k)) return false;
-    const auto& v = e[k];
-    return v.IsNumber() || (v.IsString() && v.GetStringLength() > 0);
+/// A JSON number or numeric string (microseconds) as integer ns, via long double (64-bit
+/// mantissa: exact for the magnitudes traces use) — a different road than the importer's.
+inline std::optional<int64_t> usToNs(const rapidjson::Value& v) {
+    if (!v.IsString() || v.GetStringLength() == 0) return std::nullopt;
+    try {
+        size_t used = 0;
+        const long double us = std::stold(v.GetString(), &used);
+        if (used != v.GetStringLength()) return std::nullopt;
+        return static_cast<int64_t>(::llroundl(us * 1000.0L));
+    } catch (...) {
+        return std::nullopt;
+    }
 }
 
+inline std::string idText(const rapidjson::Value& e, const char* k) {
+    if (!e.HasMember(k)) return "<none>";
+    const auto& v = e[k];
+    return v.IsString() ? v.GetString() : v.IsBool() ? (v.GetBool() ? "true" : "false") : "?";
+}
+
+/// Counts what an import of `text` must produce, walking a RapidJSON DOM (numbers kept as
+/// their text) with rules written from the Trace Event Format, not from the importer.
 inline ExpectedCounts countJson(const std::string& text) {
     ExpectedCounts c;
     rapidjson::Document d;
-    d.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag>(text.c_str(),
-                                                                                 text.size());
+    d.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag>(text.c_str(),
+                                                                                    text.size());
     if (d.HasParseError()) return c;
     const rapidjson::Value* events = d.IsArray() ? &d : nullptr;
     if (d.IsObject() && d.HasMember("traceEvents")) events = &d["traceEvents"];
     if (!events || !events->IsArray()) return c;
-    std::map<std::string, std::vector<std::pair<long double, int>>> flows;  // key -> (ts, rank)
+    struct Span {
+        int64_t ts, end;
+    };
+    struct Point {
+        int64_t ts;
+        int rank;  // s 0, t 1, f 2
+        bool enclosing;
+        std::string thread;
+    };
+    std::map<std::string, std::vector<Span>> spans;   // thread -> slices
+    std::map<std::string, std::vector<size_t>> open;  // thread -> open B (index in spans)
+    std::map<std::string, int64_t> threadEnd;         // thread -> last time seen
+    std::map<std::string, std::vector<Point>> flows;  // cat|id -> points
+    std::set<std::string> pids, threads;
+    auto see = [&](int64_t a, int64_t b) {
+        c.tsMin = std::min(c.tsMin, a);
+        c.tsMax = std::max(c.tsMax, b);
+    };
     for (const auto& e : events->GetArray()) {
         if (!e.IsObject()) continue;
         ++c.events;
-        if (!e.HasMember("ph") || !e["ph"].IsString() || !hasNumber(e, "ts")) continue;
-        const std::string ph = e["ph"].GetString();
-        if ((ph == "X" && hasNumber(e, "dur")) || ph == "B") ++c.slices;
-        if (ph == "b" || ph == "S" || ph == "n" || ph == "T") ++c.asyncSlices;
-        if (ph == "i" || ph == "I" || ph == "N" || ph == "O" || ph == "D") ++c.instants;
-        if (ph == "C" && e.HasMember("args") && e["args"].IsObject())
-            for (const auto& m : e["args"].GetObject())
-                c.counterSamples += m.value.IsNumber() ? 1 : 0;
-        if ((ph == "s" || ph == "t" || ph == "f") && e.HasMember("id")) {
-            std::string key = e.HasMember("cat") && e["cat"].IsString() ? e["cat"].GetString() : "";
-            key += "|";
-            const auto& id = e["id"];
-            key += id.IsString()   ? std::string(id.GetString())
-                   : id.IsUint64() ? std::to_string(id.GetUint64())
-                   : id.IsInt64()  ? std::to_string(id.GetInt64())
-                                   : "?";
-            const auto& ts = e["ts"];
-            const long double t = ts.IsNumber() ? static_cast<long double>(ts.GetDouble())
-                                                : std::stold(ts.GetString());
-            flows[key].push_back({t, ph == "s" ? 0 : ph == "t" ? 1 : 2});
+        if (!e.HasMember("ph") || !e["ph"].IsString() || e["ph"].GetStringLength() == 0) continue;
+        const char ph = e["ph"].GetString()[0];
+        const std::string pid = idText(e, "pid"), thread = pid + "/" + idText(e, "tid");
+        if (ph == 'M') {
+            pids.insert(pid);
+            const std::string name = idText(e, "name");
+            if (name == "thread_name" || name == "thread_sort_index") threads.insert(thread);
+            continue;
         }
-    }
-    for (auto& [key, pts] : flows) {
-        std::stable_sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) {
-            return a.first != b.first ? a.first < b.first : a.second < b.second;
-        });
-        bool open = false;
-        for (const auto& p : pts) {
-            if (p.second == 0) {
-                open = true;
-            } else {
-                if (open) ++c.flowPairs;
-                open = p.second == 1 && open;
+        const auto ts = e.HasMember("ts") ? usToNs(e["ts"]) : std::nullopt;
+        if (!ts) continue;
+        const int64_t dur = e.HasMember("dur") ? usToNs(e["dur"]).value_or(-1) : -1;
+        const std::string scope = idText(e, "s");
+        const bool onThread = ph == 'X' || ph == 'B' || ph == 'E' || ph == 'N' || ph == 'O' ||
+                              ph == 'D' || ph == 's' || ph == 't' || ph == 'f' ||
+                              ((ph == 'i' || ph == 'I') && scope != "g" && scope != "p");
+        if (ph == 'X' && dur < 0) continue;
+        if (onThread) {
+            threads.insert(thread);
+            pids.insert(pid);
+        }
+        if (ph == 'C' || ph == 'b' || ph == 'e' || ph == 'n' || ph == 'S' || ph == 'T' ||
+            ph == 'F' || ((ph == 'i' || ph == 'I') && scope == "p"))
+            pids.insert(pid);
+        if (ph == 'X') {
+            ++c.slices;
+            spans[thread].push_back({*ts, *ts + dur});
+            see(*ts, *ts + dur);
+        } else if (ph == 'B') {
+            ++c.slices;
+            open[thread].push_back(spans[thread].size());
+            spans[thread].push_back({*ts, INT64_MIN});
+            see(*ts, *ts);
+        } else if (ph == 'E') {
+            if (!open[thread].empty()) {
+                spans[thread][open[thread].back()].end =
+                    std::max(*ts, spans[thread][open[thread].back()].ts);
+                open[thread].pop_back();
             }
+            see(*ts, *ts);
+        } else if (ph == 'b' || ph == 'S' || ph == 'n' || ph == 'T') {
+            ++c.asyncSlices;
+            see(*ts, *ts);
+        } else if (ph == 'e' || ph == 'F') {  // the end of an async slice is a time too
+            see(*ts, *ts);
+        } else if (ph == 'i' || ph == 'I' || ph == 'N' || ph == 'O' || ph == 'D') {
+            ++c.instants;
+            see(*ts, *ts);
+        } else if (ph == 'C' && e.HasMember("args") && e["args"].IsObject()) {
+            int64_t n = 0;
+            for (const auto& m : e["args"].GetObject()) n += usToNs(m.value) ? 1 : 0;
+            c.counterSamples += n;
+            if (n) see(*ts, *ts);
+        } else if ((ph == 's' || ph == 't' || ph == 'f') && e.HasMember("id")) {
+            const std::string key = idText(e, "cat") + "|" + idText(e, "id");
+            flows[key].push_back({*ts,
+                                  ph == 's'   ? 0
+                                  : ph == 't' ? 1
+                                              : 2,
+                                  ph != 'f' || idText(e, "bp") == "e", thread});
+        }
+        if (onThread) {
+            int64_t& last = threadEnd.try_emplace(thread, INT64_MIN).first->second;
+            last = std::max(last, *ts + (ph == 'X' ? dur : 0));
         }
     }
+    for (auto& [thread, list] : spans)  // a B without E runs to its thread's last time
+        for (Span& s : list)
+            if (s.end == INT64_MIN) s.end = std::max(s.ts, threadEnd[thread]);
+    // A flow end binds to a slice of its thread: one enclosing its time (s, t, f with
+    // bp "e"), else the next one starting at or after it.
+    auto binds = [&](const Point& p) {
+        for (const Span& s : spans[p.thread])
+            if (p.enclosing ? (s.ts <= p.ts && (p.ts < s.end || p.ts == s.ts)) : s.ts >= p.ts)
+                return true;
+        return false;
+    };
+    for (auto& [key, pts] : flows) {
+        std::stable_sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.rank < b.rank;
+        });
+        bool open = false, prevBound = false;
+        for (const Point& p : pts) {
+            const bool bound = binds(p);
+            if (p.rank == 0) {
+                open = true;
+                prevBound = bound;
+                continue;
+            }
+            if (!open) continue;
+            ++c.flowPairs;
+            if (prevBound && bound) ++c.flows;
+            if (p.rank == 2)
+                open = false;
+            else if (bound)
+                prevBound = true;
+        }
+    }
+    c.processes = static_cast<int64_t>(pids.size());
+    c.threads = static_cast<int64_t>(threads.size());
     return c;
 }
 

@@ -45,11 +45,14 @@ TEST(ChromeCorpus, EveryTraceImportsWithIndependentCounts) {
         EXPECT_EQ(r.asyncSlices, want.asyncSlices);
         EXPECT_EQ(r.instants, want.instants);
         EXPECT_EQ(r.counterSamples, want.counterSamples);
-        const int64_t unbound = r.skippedReasons.count("json_flow_unbound")
-                                    ? r.skippedReasons.at("json_flow_unbound")
-                                    : 0;
+        EXPECT_EQ(r.flows, want.flows);
         EXPECT_LE(r.flows, want.flowPairs);
-        EXPECT_GE(r.flows, want.flowPairs - unbound);
+        EXPECT_EQ(r.processes, want.processes);
+        EXPECT_EQ(r.threads, want.threads);
+        if (want.tsMin <= want.tsMax) {
+            EXPECT_EQ(r.tsMinNs.value_or(-1), want.tsMin);
+            EXPECT_EQ(r.tsMaxNs.value_or(-1), want.tsMax);
+        }
         auto& db = got.store->db();
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices").value(), r.slices + r.asyncSlices);
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM instants").value(), r.instants);

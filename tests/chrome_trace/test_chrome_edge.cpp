@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <fstream>
+#include <thread>
 
 #include "chrome_test_util.h"
 #include "importers/chrome_trace/chrome_event.h"
@@ -51,10 +52,13 @@ TEST(ChromeEdge, BigIntegerArgsAndNestingAndUnfinished) {
     EXPECT_EQ(r.skippedReasons.at("json_missing_ts"), 1);
     EXPECT_EQ(r.skippedReasons.at("json_unmatched_end"), 1);
     auto& db = got.store->db();
-    EXPECT_EQ(
-        db.queryInt("SELECT count(*) FROM args WHERE json LIKE '%123456789012345678901234567890%'")
-            .value(),
-        1);
+    // args kept whole and exact: numbers stay numbers (not strings), digits untouched
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM args WHERE json = "
+                          "'{\"Comms Id\":123456789012345678901234567890}'")
+                  .value(),
+              1);
+    EXPECT_EQ(db.queryInt("SELECT json_type(json, '$.\"Comms Id\"') = 'integer' FROM args").value(),
+              1);
     EXPECT_EQ(
         db.queryInt(
               "SELECT depth FROM slices s JOIN strings n ON n.id = s.name_id WHERE n.str = 'inner'")
@@ -198,15 +202,76 @@ TEST(ChromeEdge, CancelLeavesTheSessionAsItWas) {
     const auto session = (tempDir("cancel") / "a.tscope").string();
     auto first = importInto(session, corpusFile("real/catapult/big_trace.json").string());
     ASSERT_EQ(first.report.status, "complete");
-    const int64_t slicesBefore = first.store->db().queryInt("SELECT count(*) FROM slices").value();
+    auto& db = first.store->db();
+    const int64_t slicesBefore = db.queryInt("SELECT count(*) FROM slices").value();
+    const int64_t stringsBefore = db.queryInt("SELECT count(*) FROM strings").value();
+    const int64_t argsBefore = db.queryInt("SELECT count(*) FROM args").value();
+    // Cancelled midway: after the first chunk has been read and its events written.
     JobControl control;
-    control.cancel();
-    auto r = importers::importFile(corpusFile("generated/torch/torch_mlp_small.json").string(),
+    control.setDone(0);
+    std::thread canceller([&] {
+        while (control.done() == 0) std::this_thread::yield();
+        control.cancel();
+    });
+    auto r = importers::importFile(corpusFile("generated/torch/torch_lenet5_medium.json").string(),
                                    *first.store, control);
+    canceller.join();
     EXPECT_EQ(r.status, "cancelled");
-    EXPECT_EQ(first.store->db().queryInt("SELECT count(*) FROM sources").value(), 1);
-    EXPECT_EQ(first.store->db().queryInt("SELECT count(*) FROM slices").value(), slicesBefore);
-    EXPECT_EQ(first.store->db().queryInt("SELECT count(*) FROM strings WHERE 0").value(), 0);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM sources").value(), 1);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices").value(), slicesBefore);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM strings").value(), stringsBefore);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM args").value(), argsBefore);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM processes").value(),
+              db.queryInt("SELECT count(*) FROM processes WHERE source_id = 1").value());
+}
+
+}  // namespace
+}  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+// args are stored as the file wrote them, also when they straddle the reader's 1 MiB
+// chunks: an args object whose '{' is the last byte of a chunk, one whose '}' is, and many
+// crossing boundaries at arbitrary places.
+TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
+    constexpr size_t kChunk = 1 << 20;
+    std::vector<std::string> expected;
+    std::string json = "[";
+    auto event = [&](int i, const std::string& args) {
+        std::string e = R"({"ph":"X","name":"n)" + std::to_string(i) +
+                        R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
+                        R"(,"dur":1,"args":)" + args + "}";
+        if (json.size() > 1) json += ",";
+        json += e;
+        expected.push_back(args);
+    };
+    // Pad with a filler so that the next event's args '{' lands on byte `at`.
+    auto placeArgsAt = [&](size_t at, int i, const std::string& args) {
+        const std::string head = R"({"ph":"X","name":"n)" + std::to_string(i) +
+                                 R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
+                                 R"(,"dur":1,"args":)";
+        const size_t fillerFixed = std::string(R"(,{"ph":"i","name":"","pid":1,"tid":1,"ts":0})").size();
+        const size_t need = at - json.size() - 1 - head.size() - fillerFixed;
+        json += R"(,{"ph":"i","name":")" + std::string(need, 'f') + R"(","pid":1,"tid":1,"ts":0})";
+        event(i, args);
+        EXPECT_EQ(json.find(args, at), at);
+    };
+    event(0, R"({"a":1})");
+    placeArgsAt(kChunk - 1, 1, R"({"open":"at the end of chunk 1","n":12345678901234567890123})");
+    const std::string closing = R"({"close":"}","x":[1,2,{"y":null}]})";
+    placeArgsAt(2 * kChunk - closing.size(), 2, closing);  // its '}' is the chunk's last byte
+    for (int i = 3; json.size() < 5 * kChunk; ++i)
+        event(i, R"({ "k" : )" + std::to_string(i) + R"(, "pad": ")" +
+                     std::string(static_cast<size_t>(i * 37 % 900), 'p') + R"(" })");
+    json += "]";
+    auto got = importInto((tempDir("chunks") / "a.tscope").string(),
+                          writeFile("chunksin", "c.json", json));
+    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    std::vector<std::string> stored;
+    store::Statement st = got.store->db().prepare("SELECT json FROM args ORDER BY id");
+    while (st.step()) stored.push_back(st.text(0));
+    EXPECT_EQ(stored, expected);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "tests/timeline/timeline_fixture.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/stats/op_stats_filter.h"
 #include "views/stats/op_stats_table_model.h"
 #include "views/stats/stats_view.h"
 #include "views/stats/stats_view_info.h"
@@ -47,6 +48,10 @@ TEST(StatsView, TableSortFilterScopesAndCsv) {
     std::unique_ptr<QWidget> w(info.create(&ctx, nullptr));
     auto* view = qobject_cast<StatsView*>(w.get());
     ASSERT_NE(view, nullptr);
+    // Computed once shown (a hidden tab leaves the CPU to the view being looked at).
+    QTest::qWait(300);
+    EXPECT_EQ(view->tableModel()->rowCount(), 0);
+    w->show();
     QAbstractItemModelTester tester(view->tableModel(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
     QAbstractItemModelTester proxyTester(view->proxy(),
@@ -76,6 +81,15 @@ TEST(StatsView, TableSortFilterScopesAndCsv) {
     view->filterBox()->setText("kernel");  // matches the category column
     EXPECT_EQ(proxy->rowCount(), 1);
     view->filterBox()->clear();
+    // One category at a time: "All categories" + each category of the rows.
+    ASSERT_GE(view->categoryBox()->count(), 3);
+    const int kernel = view->categoryBox()->findText("kernel");
+    ASSERT_GT(kernel, 0);
+    view->categoryBox()->setCurrentIndex(kernel);
+    EXPECT_EQ(proxy->rowCount(), 1);
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Category), "kernel");
+    view->categoryBox()->setCurrentIndex(0);
+    EXPECT_EQ(proxy->rowCount(), 6);
 
     view->groupBox()->setCurrentIndex(1);
     QTRY_COMPARE(view->tableModel()->rowCount(), 3);

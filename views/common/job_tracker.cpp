@@ -1,8 +1,17 @@
 #include "views/common/job_tracker.h"
 
 #include <QCoreApplication>
+#include <QThread>
+#include <algorithm>
 
-JobTracker::JobTracker(QObject* parent) : QObject(parent) {}
+JobTracker::JobTracker(QObject* parent) : QObject(parent) {
+    m_pool.setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
+}
+
+JobTracker::~JobTracker() {
+    cancelAll();
+    m_pool.waitForDone();
+}
 
 quint64 JobTracker::start(const QString& tag, const QString& title,
                           std::shared_ptr<ts::JobControl> control) {

@@ -10,7 +10,9 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QtConcurrent/qtconcurrenttask.h>
 #include <functional>
 #include <map>
 #include <memory>
@@ -21,6 +23,8 @@ class JobTracker : public QObject {
     Q_OBJECT
 public:
     explicit JobTracker(QObject* parent = nullptr);
+    /// Cancels what runs and waits for it (results are dropped).
+    ~JobTracker() override;
 
     struct JobInfo {
         quint64 id = 0;
@@ -29,13 +33,16 @@ public:
         std::shared_ptr<ts::JobControl> control;
     };
 
+    /// `priority`: jobs waiting for a worker start in priority order (higher first), e.g.
+    /// the timeline's load before statistics when a big session opens.
     template <class R, class Work, class Done>
-    quint64 run(QObject* receiver, const QString& tag, const QString& title, Work work, Done done) {
+    quint64 run(QObject* receiver, const QString& tag, const QString& title, Work work, Done done,
+                int priority = 0) {
         auto control = std::make_shared<ts::JobControl>();
         const quint64 id = start(tag, title, control);
         QPointer<QObject> guard(receiver);
         QPointer<JobTracker> self(this);
-        (void)QtConcurrent::run([=]() mutable {
+        (void)QtConcurrent::task([=]() mutable {
             R result = work(*control);
             QMetaObject::invokeMethod(
                 self ? static_cast<QObject*>(self) : qApp,
@@ -44,7 +51,10 @@ public:
                     if (current && guard && !control->cancelled()) done(std::move(result));
                 },
                 Qt::QueuedConnection);
-        });
+        })
+            .onThreadPool(m_pool)
+            .withPriority(priority)
+            .spawn();
         return id;
     }
 
@@ -63,6 +73,9 @@ private:
     quint64 start(const QString& tag, const QString& title, std::shared_ptr<ts::JobControl> c);
     bool finish(quint64 id);
 
+    // Its own workers: jobs mix I/O and CPU, and a slow one (a summary scanning millions of
+    // rows) must not keep others (the timeline's load) waiting for one of the 2 global ones.
+    QThreadPool m_pool;
     quint64 m_next = 1;
     std::map<quint64, JobInfo> m_active;
     std::map<QString, quint64> m_latestByTag;

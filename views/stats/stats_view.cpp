@@ -9,7 +9,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,6 +16,7 @@
 #include "core/timeline/time_axis.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/stats/op_stats_filter.h"
 #include "views/stats/op_stats_table_model.h"
 
 using namespace ts::timeline;
@@ -33,7 +33,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
       m_ctx(ctx),
       m_model(new OpStatsTableModel(this)),
-      m_proxy(new QSortFilterProxyModel(this)) {
+      m_proxy(new OpStatsFilter(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     m_scope = new QComboBox(this);
@@ -42,6 +42,9 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_group = new QComboBox(this);
     m_group->addItem(tr("By op name"));
     m_group->addItem(tr("By category"));
+    m_category = new QComboBox(this);
+    m_category->addItem(tr("All categories"));
+    m_category->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_shapes = new QCheckBox(tr("Group by input shape"), this);
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by name or category"));
@@ -50,6 +53,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     bar->addWidget(new QLabel(tr("Scope:"), this));
     bar->addWidget(m_scope);
     bar->addWidget(m_group);
+    bar->addWidget(m_category);
     bar->addWidget(m_shapes);
     bar->addWidget(m_filter, 1);
     bar->addWidget(exportButton);
@@ -58,9 +62,6 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     layout->addWidget(m_summary);
 
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(OpStatsTableModel::SortRole);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -73,6 +74,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name,
                                                       QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 150);  // cuda_runtime
     m_table->setColumnHidden(OpStatsTableModel::InputShapes, true);
     layout->addWidget(m_table, 1);
 
@@ -86,6 +88,9 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     });
     connect(m_filter, &QLineEdit::textChanged, this,
             [this](const QString& t) { m_proxy->setFilterFixedString(t); });
+    connect(m_category, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        m_proxy->setCategory(i <= 0 ? QString() : m_category->itemText(i));
+    });
     connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_group, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_shapes, &QCheckBox::toggled, this, &StatsView::recompute);
@@ -132,8 +137,17 @@ void StatsView::loadSteps() {
         });
 }
 
+void StatsView::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (m_stale) recompute();
+}
+
 void StatsView::recompute() {
     if (m_ctx->sessionPath().isEmpty()) return;
+    // Whole-session statistics read every slice: done when the tab is looked at, so a big
+    // session's timeline is not kept waiting by a table nobody sees yet.
+    m_stale = !isVisible();
+    if (m_stale) return;
     OpStatsOptions o;
     o.by = m_group->currentIndex() == 1 ? StatsGroupBy::Category : StatsGroupBy::Name;
     o.groupByInputShape = m_shapes->isChecked() && o.by == StatsGroupBy::Name;
@@ -171,7 +185,26 @@ void StatsView::recompute() {
                                    .arg(QString::fromStdString(formatDuration(
                                        static_cast<double>(s.rangeEnd - s.rangeStart)))));
             m_model->setStats(std::move(r.value()));
+            updateCategories();
         });
+}
+
+void StatsView::updateCategories() {
+    const QString current = m_proxy->category();
+    QStringList cats;
+    if (m_group->currentIndex() == 0)
+        for (const auto& r : m_model->stats().rows)
+            if (!r.category.empty()) cats << QString::fromStdString(r.category);
+    cats.removeDuplicates();
+    cats.sort();
+    const QSignalBlocker block(m_category);
+    m_category->clear();
+    m_category->addItem(tr("All categories"));
+    m_category->addItems(cats);
+    const int keep = m_category->findText(current);
+    m_category->setCurrentIndex(keep > 0 ? keep : 0);
+    m_category->setEnabled(!cats.isEmpty());
+    m_proxy->setCategory(keep > 0 ? current : QString());
 }
 
 bool StatsView::exportCsv(const QString& path, QString* error) const {

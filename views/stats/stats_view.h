@@ -2,8 +2,9 @@
 // StatsView: the "Op statistics" tab — the key_averages() table over the whole session, the
 // last time range selected (timeline area selection, step click, ...) or one ProfilerStep#N,
 // grouped by op name or by category, optionally split by input shapes; sortable, filterable
-// (name or category), exportable as CSV. Computed on a job when the session or the scope
-// changes. Double-clicking a row selects its longest call and asks for the timeline view.
+// (name text, and one category: CPU ops, kernels, runtime, memcpy, ...), exportable as CSV. Computed on a job when the session or the scope
+// changes, once the tab is visible. Double-clicking a row selects its longest call and asks
+// for the timeline view.
 #include <QWidget>
 #include <optional>
 #include <utility>
@@ -15,8 +16,8 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
+class OpStatsFilter;
 class OpStatsTableModel;
 class SessionContext;
 
@@ -26,30 +27,38 @@ public:
     explicit StatsView(SessionContext* ctx, QWidget* parent = nullptr);
 
     OpStatsTableModel* tableModel() const { return m_model; }
-    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    OpStatsFilter* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     QComboBox* scopeBox() const { return m_scope; }
     QComboBox* groupBox() const { return m_group; }
+    /// "All categories", then each category of the current rows.
+    QComboBox* categoryBox() const { return m_category; }
     QCheckBox* shapesBox() const { return m_shapes; }
     QLineEdit* filterBox() const { return m_filter; }
     QLabel* summaryLabel() const { return m_summary; }
     /// Writes the table (all rows, unfiltered) as CSV; false with a message on failure.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
     void reload();
     void loadSteps();
     void recompute();
+    void updateCategories();
 
     SessionContext* m_ctx;
     OpStatsTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    OpStatsFilter* m_proxy;
     QTableView* m_table;
     QComboBox* m_scope;
     QComboBox* m_group;
+    QComboBox* m_category;
     QCheckBox* m_shapes;
     QLineEdit* m_filter;
     QLabel* m_summary;
     std::vector<ts::timeline::ProfilerStep> m_steps;
     std::optional<std::pair<int64_t, int64_t>> m_range;  // last requested time range
+    bool m_stale = false;  // a recompute was skipped while hidden
 };

@@ -28,7 +28,10 @@ void SliceDetailsPanel::showMessage(const QString& text) {
 }
 
 void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t originNs) {
-    QString h = QStringLiteral("<h3>%1</h3><table cellspacing=4>").arg(esc(d.name));
+    // Two columns: the slice's facts on the left, its flows and args on the right.
+    QString h = QStringLiteral("<h3>%1</h3><table width='100%'><tr><td valign='top' width='40%'>"
+                               "<table cellspacing=4>")
+                    .arg(esc(d.name));
     auto row = [&](const QString& k, const QString& v) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);
     };
@@ -39,21 +42,26 @@ void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t
     row(tr("Self time"), dur(d.selfNs));
     row(tr("Depth"), QString::number(d.depth));
     row(tr("Slice id"), QString::number(d.id));
-    h += QStringLiteral("</table>");
+    h += QStringLiteral("</table></td><td valign='top'>");
     auto flows = [&](const QString& title, const std::vector<ts::timeline::FlowLink>& links) {
         if (links.empty()) return;
         h += QStringLiteral("<p><b>%1</b></p><ul>").arg(title);
         for (const auto& l : links)
-            h += QStringLiteral("<li><a href='slice:%1'>%2</a> %3</li>")
+            h += QStringLiteral("<li>%4<a href='slice:%1'>%2</a> %3</li>")
                      .arg(l.sliceId)
                      .arg(esc(l.name.empty() ? "slice " + std::to_string(l.sliceId) : l.name))
                      .arg(l.flowName.empty() ? QString()
-                                             : QStringLiteral("(%1)").arg(esc(l.flowName)));
+                                             : QStringLiteral("(%1)").arg(esc(l.flowName)))
+                     .arg(l.via.empty() ? QString() : esc(l.via) + QStringLiteral(" \u2192 "));
         h += QStringLiteral("</ul>");
     };
     flows(tr("Flows in"), d.flowsIn);
     flows(tr("Flows out"), d.flowsOut);
+    flows(tr("Flows out of nested calls"), d.nestedFlowsOut);
+    if (d.nestedFlowsMore > 0)
+        h += tr("<p>… and %L1 more from nested calls</p>").arg(d.nestedFlowsMore);
     if (!d.argsJson.empty())
         h += QStringLiteral("<p><b>%1</b></p><pre>%2</pre>").arg(tr("Args"), esc(d.argsJson));
+    h += QStringLiteral("</td></tr></table>");
     setHtml(h);
 }

@@ -28,6 +28,7 @@ void TimelineCanvas::setModel(std::shared_ptr<const TimelineModel> model) {
     m_search.reset();
     m_collapsed.clear();
     m_frame = TimelineFrame{};
+    m_frame.allFlows = m_showAllFlows;
     if (m_model) m_axis.reset(m_model->startNs, m_model->endNs, plotWidth());
     relayout();
     update();
@@ -72,7 +73,17 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("No timeline data"));
         return;
     }
-    m_painter.paint(p, size, m_frame);
+    // Drawn into an image first (slice fills go straight into its scanlines), then shown.
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size) * dpr).toSize();
+    if (m_buffer.size() != pixels) m_buffer = QImage(pixels, QImage::Format_RGB32);
+    m_buffer.setDevicePixelRatio(dpr);
+    {
+        QPainter ip(&m_buffer);
+        ip.setFont(font());
+        m_painter.paint(ip, size, m_frame);
+    }
+    p.drawImage(QPoint(0, 0), m_buffer);
     p.fillRect(QRect(size.width(), 0, width() - size.width(), m_frame.rulerHeight),
                QColor(0xf0, 0xf0, 0xf0));
 }
@@ -176,6 +187,12 @@ void TimelineCanvas::toggleGroup(int group) {
     update();
 }
 
+void TimelineCanvas::setShowAllFlows(bool all) {
+    m_showAllFlows = all;
+    m_frame.allFlows = all;
+    update();
+}
+
 void TimelineCanvas::wheelEvent(QWheelEvent* e) {
     if (!m_model) return;
     const double steps = e->angleDelta().y() / 120.0;
@@ -201,6 +218,18 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
     if (!m_model) return;
+    if (!m_pressed && e->pos().x() < m_frame.gutter && e->pos().y() >= m_frame.rulerHeight) {
+        // Track and process names are elided in the gutter: the whole name on hover.
+        const auto hit = m_layout.hitAt(e->pos().y() - m_frame.rulerHeight + m_frame.scrollY);
+        QString name;
+        if (hit.header && hit.group >= 0)
+            name = QString::fromStdString(m_model->groups[hit.group].title);
+        else if (hit.track >= 0)
+            name = QString::fromStdString(m_model->tracks[hit.track].name);
+        if (name.isEmpty()) return QToolTip::hideText();
+        QToolTip::showText(e->globalPosition().toPoint(), name, this);
+        return;
+    }
     if (!m_pressed) {
         const SliceRef ref = sliceAt(e->pos());
         if (!ref.valid()) return QToolTip::hideText();

@@ -5,6 +5,7 @@
 // W/S zoom, A/D pan (like chrome://tracing), F frames the selected slice, Z zooms to the
 // area selection, 0 shows everything, Esc clears the selection. Hovering a slice shows its
 // name and duration.
+#include <QImage>
 #include <QWidget>
 #include <memory>
 #include <set>
@@ -46,6 +47,8 @@ public:
     bool zoomToArea();
     bool hasArea() const { return m_frame.hasArea; }
     void toggleGroup(int group);
+    /// Draws every flow in view, not only the selection's when there are many.
+    void setShowAllFlows(bool all);
     /// Draws the current frame into `p` as paintEvent does (benchmarks, screenshots).
     void render(QPainter& p, const QSize& size);
 
@@ -79,6 +82,8 @@ private:
     TimelineFrame m_frame;
     std::set<int> m_collapsed;
     QScrollBar* m_scroll;
+    QImage m_buffer;  // the frame, drawn by m_painter then shown by paintEvent
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_boxing = false, m_moved = false;
+    bool m_showAllFlows = false;
 };

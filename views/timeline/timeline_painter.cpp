@@ -1,5 +1,6 @@
 #include "views/timeline/timeline_painter.h"
 
+#include <QImage>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
@@ -23,6 +24,43 @@ bool isDark(QRgb c) {
     return qGray(c) < 140;
 }
 
+/// Solid rectangles written straight into a 32-bit QImage's scanlines when the painter draws
+/// on one without a transform (frames are rendered into an image: TimelineCanvas and the
+/// benchmark): tens of thousands of small slices cost a memset each instead of a trip
+/// through QPainter. Falls back to QPainter::fillRect elsewhere.
+class FastFill {
+public:
+    FastFill(QPainter& p, const QRect& clip) : m_p(p) {
+        QPaintDevice* dev = p.device();
+        if (!dev || dev->devType() != QInternal::Image || !p.transform().isIdentity()) return;
+        auto* img = static_cast<QImage*>(dev);
+        const auto fmt = img->format();
+        if (img->devicePixelRatio() != 1.0 ||
+            (fmt != QImage::Format_RGB32 && fmt != QImage::Format_ARGB32 &&
+             fmt != QImage::Format_ARGB32_Premultiplied))
+            return;
+        // constBits: no detach; the frame image is not shared while it is painted.
+        m_bits = const_cast<uchar*>(img->constBits());
+        m_bpl = img->bytesPerLine();
+        m_clip = clip & img->rect();
+    }
+    void fill(const QRect& r, QRgb rgb) {
+        if (!m_bits) return m_p.fillRect(r, QColor::fromRgb(rgb));
+        const QRect c = r & m_clip;
+        if (c.isEmpty()) return;
+        const auto opaque = static_cast<uint32_t>(rgb | 0xff000000u);
+        for (int y = c.top(); y <= c.bottom(); ++y)
+            std::fill_n(reinterpret_cast<uint32_t*>(m_bits + y * m_bpl) + c.left(), c.width(),
+                        opaque);
+    }
+
+private:
+    QPainter& m_p;
+    uchar* m_bits = nullptr;
+    qsizetype m_bpl = 0;
+    QRect m_clip;
+};
+
 }  // namespace
 
 QColor TimelinePainter::colorOf(const TimelineModel& m, uint32_t id) {
@@ -34,6 +72,23 @@ QColor TimelinePainter::colorOf(const TimelineModel& m, uint32_t id) {
     if (!m_colors[id])
         m_colors[id] = kPalette[fnv1a(m.nameOf(id)) % (sizeof(kPalette) / sizeof(kPalette[0]))];
     return QColor::fromRgb(m_colors[id]);
+}
+
+const TimelinePainter::Label& TimelinePainter::labelOf(const TimelineModel& m, uint32_t id,
+                                                       const QFontMetrics& fm) {
+    if (m_labelModel != &m || m_labelFont != fm.height()) {
+        m_labelModel = &m;
+        m_labelFont = fm.height();
+        m_labels.assign(m.strings.size() + 1, Label{});
+    }
+    static const Label kNone{};
+    if (id >= m_labels.size()) return kNone;
+    Label& l = m_labels[id];
+    if (l.width < 0) {
+        l.text = QString::fromStdString(m.nameOf(id));
+        l.width = fm.horizontalAdvance(l.text);
+    }
+    return l;
 }
 
 void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame& f) {
@@ -87,6 +142,7 @@ void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineF
     const QFontMetrics fm = p.fontMetrics();
     if (!t.counter.ts.empty())
         paintCounter(p, size, f, t, top, row.height - TimelineLayout::kTrackGap);
+    FastFill fast(p, QRect(0, f.rulerHeight, size.width(), size.height() - f.rulerHeight));
     for (size_t l = 0; l < t.levels.size(); ++l) {
         const int y = top + static_cast<int>(l) * TimelineLayout::kLevelHeight;
         if (y > size.height() || y + TimelineLayout::kLevelHeight < f.rulerHeight) continue;
@@ -101,7 +157,7 @@ void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineF
             const QRect r(xa, y + 1, std::max(1, xb - xa), TimelineLayout::kLevelHeight - 2);
             // Merged blocks are neutral: they hold many names.
             const QColor c = it.count > 1 ? QColor(0x9a, 0xa3, 0xb0) : colorOf(m, it.name);
-            p.fillRect(r, c);
+            fast.fill(r, c.rgb());
             const bool match = f.search && it.count == 1 && f.search->matchesName(it.name);
             if (match) {
                 p.setPen(QPen(QColor(255, 200, 0), 2));
@@ -109,9 +165,11 @@ void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineF
             }
             if (it.count == 1 && r.width() >= 28) {
                 p.setPen(isDark(c.rgb()) ? Qt::white : Qt::black);
-                const QString name = QString::fromStdString(m.nameOf(it.name));
+                const Label& label = labelOf(m, it.name, fm);
                 p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                           fm.elidedText(name, Qt::ElideRight, r.width() - 6));
+                           label.width <= r.width() - 6
+                               ? label.text
+                               : fm.elidedText(label.text, Qt::ElideRight, r.width() - 6));
             }
         }
     }
@@ -188,8 +246,20 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
     const TimeAxis& ax = *f.axis;
     p.setRenderHint(QPainter::Antialiasing, true);
     int drawn = 0;
-    for (const FlowArrow& fl : m.flows) {
-        const bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
+    const auto [first, last] = m.flowsIn(ax.start(), ax.end());
+    // Every arrow in view when they are few (or asked for); else only the selection's: a
+    // Kineto step holds thousands of launches, and all of them at once hide the slices.
+    const bool background = f.allFlows || last - first <= kMaxBackgroundFlows;
+    for (size_t i = first; i < last; ++i) {
+        const FlowArrow& fl = m.flows[i];
+        bool selected = f.selected.valid() && (fl.from == f.selected || fl.to == f.selected);
+        if (!selected && f.selected.valid() && fl.from.track == f.selected.track) {
+            // A flow leaving a call nested in the selected slice: CPU op -> runtime -> kernel.
+            const SliceLevel& sel = m.level(f.selected);
+            const int64_t from = m.ts(fl.from);
+            selected = m.level(fl.from).depth > sel.depth && from >= sel.ts[f.selected.index] &&
+                       from < sel.end(f.selected.index);
+        }
         const double xa =
             f.gutter + ax.xOf(static_cast<double>(m.level(fl.from).end(fl.from.index)));
         const double xb = f.gutter + ax.xOf(static_cast<double>(m.ts(fl.to)));
@@ -197,7 +267,7 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
         const int ya = f.layout->levelY(fl.from.track, fl.from.level);
         const int yb = f.layout->levelY(fl.to.track, fl.to.level);
         if (ya < 0 || yb < 0) continue;
-        if (!selected && ++drawn > 5000) continue;
+        if (!selected && (!background || ++drawn > 5000)) continue;
         const QPointF pa(xa, f.rulerHeight + ya - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
         const QPointF pb(xb, f.rulerHeight + yb - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
         p.setPen(QPen(selected ? QColor(200, 30, 30) : QColor(40, 40, 40, 150), selected ? 2 : 1));

@@ -26,8 +26,6 @@ namespace {
 using ModelResult = ts::Result<std::shared_ptr<const TimelineModel>>;
 using SearchResult = ts::Result<std::shared_ptr<const SearchResults>>;
 
-/// Sessions at least this big get a timeline cache written after their first open.
-constexpr int64_t kCacheMinSlices = 1000000;
 
 /// A table cell shown as text and sorted by a number.
 class NumberItem : public QTableWidgetItem {
@@ -71,12 +69,17 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
         button(tr("Zoom to selection"), tr("Zoom to the area or slice selected (Z / F)"), this);
     auto* all = button(tr("Show all"), tr("Show the whole trace (0)"), this);
     m_status = new QLabel(this);
+    m_allFlows = new QCheckBox(tr("All flows"), this);
+    m_allFlows->setToolTip(tr("Draw every flow arrow in view; otherwise, once more than %1 are "
+                              "in view, only those of the selected slice and its nested calls")
+                               .arg(TimelinePainter::kMaxBackgroundFlows));
     bar->addWidget(m_search, 2);
     bar->addWidget(m_regex);
     bar->addWidget(prev);
     bar->addWidget(next);
     bar->addWidget(m_matchLabel);
     bar->addStretch(1);
+    bar->addWidget(m_allFlows);
     bar->addWidget(zoomSel);
     bar->addWidget(all);
     bar->addWidget(m_status);
@@ -96,8 +99,8 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     m_bottom->addTab(m_aggregate, tr("Area selection"));
     split->addWidget(m_canvas);
     split->addWidget(m_bottom);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     m_searchTimer->setSingleShot(true);
@@ -110,6 +113,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(prev, &QToolButton::clicked, this, &TimelineView::previousMatch);
     connect(zoomSel, &QToolButton::clicked, this, &TimelineView::zoomToSelection);
     connect(all, &QToolButton::clicked, m_canvas, &TimelineCanvas::showAll);
+    connect(m_allFlows, &QCheckBox::toggled, m_canvas, &TimelineCanvas::setShowAllFlows);
     connect(m_canvas, &TimelineCanvas::sliceClicked, this, &TimelineView::onSliceClicked);
     connect(m_canvas, &TimelineCanvas::areaSelected, this, &TimelineView::onArea);
     connect(m_details, &SliceDetailsPanel::sliceLinkActivated, this, [this](qint64 id) {
@@ -122,7 +126,8 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(ctx, &SessionContext::timeRangeRequested, this, [this](qint64 a, qint64 b) {
         if (m_publishing) return;
         if (m_model)
-            m_canvas->zoomTo(static_cast<double>(a), static_cast<double>(b));
+            m_canvas->zoomTo(static_cast<double>(a - m_model->originNs),
+                             static_cast<double>(b - m_model->originNs));
         else
             m_pendingRange = std::make_pair(a, b);
     });
@@ -153,14 +158,15 @@ void TimelineView::reload() {
             }
             auto model = r.value();
             setModel(model);
-            if (!model->fromCache && model->sliceCount >= kCacheMinSlices)
+            if (!model->fromCache && model->sliceCount >= kTimelineCacheMinSlices)
                 m_ctx->jobs()->run<bool>(
                     this, QStringLiteral("timeline-cache"), tr("Caching timeline"),
                     [p = path.toStdString(), model](ts::JobControl&) {
                         return writeTimelineCache(p, *model, model->cacheKey).ok();
                     },
                     [](bool) {});
-        });
+        },
+        1);  // ahead of other views' jobs: the timeline is what a big session opens for
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
@@ -179,8 +185,8 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
     m_status->setText(
         tr("%L1 slices · %L2 tracks").arg(m_model->sliceCount).arg(m_model->tracks.size()));
     if (m_pendingRange)
-        m_canvas->zoomTo(static_cast<double>(m_pendingRange->first),
-                         static_cast<double>(m_pendingRange->second));
+        m_canvas->zoomTo(static_cast<double>(m_pendingRange->first - m_model->originNs),
+                         static_cast<double>(m_pendingRange->second - m_model->originNs));
     m_pendingRange.reset();
     if (m_pendingSlice) selectById(m_pendingSlice);
     m_pendingSlice = 0;
@@ -193,20 +199,35 @@ void TimelineView::onSliceClicked(const SliceRef& ref) {
         return;
     }
     const int64_t id = m_model->sliceId(ref);
-    loadDetails(id);
+    loadDetails(ref);
     m_publishing = true;
     m_ctx->selectSlice(id);
     m_publishing = false;
 }
 
-void TimelineView::loadDetails(int64_t sliceId) {
+void TimelineView::loadDetails(const SliceRef& ref) {
     using DetailsResult = ts::Result<SliceDetails>;
+    if (!m_model || !ref.valid()) return;
     m_bottom->setCurrentWidget(m_details);
-    const int64_t origin = m_model ? m_model->startNs : 0;
+    const int64_t origin = m_model->originNs + m_model->startNs;
+    // Located through the model, the slice and its flow ends are read by primary key.
+    auto keyOf = [m = m_model](const SliceRef& r) {
+        return SliceKey{m->sliceId(r), m->tracks[r.track].id, m->ts(r) + m->originNs};
+    };
     m_ctx->jobs()->run<DetailsResult>(
         this, QStringLiteral("timeline-details"), tr("Reading slice"),
-        [p = m_ctx->sessionPath().toStdString(), sliceId](ts::JobControl&) {
-            return readSliceDetails(p, sliceId);
+        [p = m_ctx->sessionPath().toStdString(), model = m_model, ref, keyOf](ts::JobControl&) {
+            std::vector<SliceKey> known;
+            const SliceLevel& sel = model->level(ref);
+            const int64_t a = sel.ts[ref.index], b = sel.end(ref.index);
+            for (const FlowArrow& f : model->flows) {
+                if (f.from == ref) known.push_back(keyOf(f.to));
+                if (f.to == ref) known.push_back(keyOf(f.from));
+                if (f.from.track == ref.track && model->level(f.from).depth > sel.depth &&
+                    model->ts(f.from) >= a && model->ts(f.from) < b)
+                    known.push_back(keyOf(f.to));  // a flow of a nested call
+            }
+            return readSliceDetails(p, keyOf(ref), known);
         },
         [this, origin](DetailsResult r) {
             if (r)
@@ -228,7 +249,7 @@ void TimelineView::selectById(int64_t sliceId) {
             }
             m_canvas->selectSlice(ref);
             m_canvas->frameSelection();
-            loadDetails(sliceId);
+            loadDetails(ref);
         });
 }
 
@@ -260,7 +281,8 @@ void TimelineView::onArea(const std::vector<int>& tracks, double t0, double t1) 
             m_bottom->setCurrentWidget(m_aggregate);
         });
     m_publishing = true;
-    m_ctx->requestTimeRange(static_cast<int64_t>(t0), static_cast<int64_t>(t1));
+    m_ctx->requestTimeRange(static_cast<int64_t>(t0) + m_model->originNs,
+                            static_cast<int64_t>(t1) + m_model->originNs);
     m_publishing = false;
 }
 
@@ -290,6 +312,11 @@ void TimelineView::runSearch() {
             m_matchLabel->setText(m_search->text().isEmpty()
                                       ? QString()
                                       : tr("%L1 matches").arg(m_results->matches.size()));
+            if (m_frameFirstMatch && !m_results->matches.empty()) {
+                m_frameFirstMatch = false;
+                goToMatch(0);
+                frameWithFlows(m_results->matches.front());
+            }
         });
 }
 
@@ -335,4 +362,29 @@ void TimelineView::previousMatch() {
 
 void TimelineView::zoomToSelection() {
     if (!m_canvas->zoomToArea()) m_canvas->frameSelection();
+}
+
+void TimelineView::findAndFrame(const QString& text) {
+    m_frameFirstMatch = true;
+    m_search->setText(text);  // the model's arrival runs the search too
+    if (m_model) runSearch();
+}
+
+void TimelineView::frameWithFlows(const SliceRef& ref) {
+    if (!m_model || !ref.valid()) return;
+    const TimelineModel& m = *m_model;
+    const SliceLevel& sel = m.level(ref);
+    int64_t a = sel.ts[ref.index], b = sel.end(ref.index);
+    const int64_t selStart = a, selEnd = b;
+    for (const FlowArrow& f : m.flows) {
+        const bool nested = f.from.track == ref.track && m.level(f.from).depth > sel.depth &&
+                            m.ts(f.from) >= selStart && m.ts(f.from) < selEnd;
+        if (!(f.from == ref || f.to == ref || nested)) continue;
+        for (const SliceRef& end : {f.from, f.to}) {
+            a = std::min(a, m.ts(end));
+            b = std::max(b, m.level(end).end(end.index));
+        }
+    }
+    const double margin = static_cast<double>(b - a) * 0.15 + 1;
+    m_canvas->zoomTo(static_cast<double>(a) - margin, static_cast<double>(b) + margin);
 }

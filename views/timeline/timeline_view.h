@@ -40,13 +40,17 @@ public:
     void runSearch();
     void nextMatch();
     void previousMatch();
+    /// Searches `text` and, once the results are in, selects the first match and zooms to
+    /// it together with the slices its flows (and those of its nested calls) lead to, so the
+    /// arrows are in view (used by `trainscope --find` for screenshots and links).
+    void findAndFrame(const QString& text);
 
 private:
     void reload();
     void setModel(std::shared_ptr<const ts::timeline::TimelineModel> m);
     void onSliceClicked(const ts::timeline::SliceRef& ref);
     void onArea(const std::vector<int>& tracks, double t0, double t1);
-    void loadDetails(int64_t sliceId);
+    void loadDetails(const ts::timeline::SliceRef& ref);
     void selectById(int64_t sliceId);
     void goToMatch(int64_t index);
     void zoomToSelection();
@@ -58,6 +62,7 @@ private:
     QTabWidget* m_bottom;
     QLineEdit* m_search;
     QCheckBox* m_regex;
+    QCheckBox* m_allFlows;
     QLabel* m_matchLabel;
     QLabel* m_status;
     QTimer* m_searchTimer;
@@ -67,4 +72,6 @@ private:
     bool m_publishing = false;  // true while this view emits through the context
     std::optional<std::pair<int64_t, int64_t>> m_pendingRange;
     int64_t m_pendingSlice = 0;
+    bool m_frameFirstMatch = false;  // findAndFrame: act when the search results arrive
+    void frameWithFlows(const ts::timeline::SliceRef& ref);
 };

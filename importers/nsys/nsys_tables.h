@@ -1,0 +1,102 @@
+#pragma once
+// The readers of an Nsight Systems export's tables, one function per kind of table. Each
+// reads rows in table order into the NsysTraceBuilder, counts them in the report, skips
+// and logs bad rows, and returns false only when cancelled.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "core/common/job_control.h"
+#include "core/store/sqlite_db.h"
+#include "core/store/store_writer.h"
+#include "importers/import_report.h"
+#include "importers/nsys/nsys_schema.h"
+#include "importers/nsys/nsys_trace_builder.h"
+
+namespace ts::importers::nsys {
+
+/// What the readers share while one file is imported.
+class NsysReadContext {
+public:
+    NsysReadContext(store::SqliteDb& db, const NsysSchema& schema, store::StoreWriter& writer,
+                    NsysTraceBuilder& builder, ImportReport& report, JobControl& control)
+        : db(db), schema(schema), w(writer), b(builder), report(report), control(control) {}
+
+    store::SqliteDb& db;
+    const NsysSchema& schema;
+    store::StoreWriter& w;
+    NsysTraceBuilder& b;
+    ImportReport& report;
+    JobControl& control;
+    int64_t timeBase = 0;      // added to every timestamp (session start, Unix ns)
+    int64_t nvtxMetadata = 0;  // NVTX rows that name things (domains, categories, threads)
+
+    /// Loads StringIds (call first).
+    void loadStrings();
+    /// Text of an nsys StringId ("" when unknown).
+    const std::string& text(int64_t nsysStringId) const;
+    /// Store string id of an nsys StringId (interned on first use).
+    int64_t str(int64_t nsysStringId);
+    /// One row read: progress, and false when the import was cancelled.
+    bool tick();
+    /// Skips and logs a bad row.
+    void skip(const std::string& key, const std::string& message);
+
+    /// A CPU API call that may have launched GPU work, by (process, correlationId).
+    struct Launch {
+        SliceHandle slice;
+        int64_t ts = 0, dur = 0;
+    };
+    void addLaunch(int64_t processKey, int64_t correlationId, const Launch& l);
+    /// The innermost API call with this correlation id (nullptr when none). processKey < 0
+    /// when the GPU row has no globalPid: any process matches.
+    const Launch* findLaunch(int64_t processKey, int64_t correlationId) const;
+
+private:
+    struct PairHash {
+        size_t operator()(const std::pair<int64_t, int64_t>& p) const {
+            return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
+        }
+    };
+    std::unordered_map<int64_t, std::string> m_strings;
+    std::unordered_map<int64_t, int64_t> m_interned;
+    std::unordered_map<std::pair<int64_t, int64_t>, Launch, PairHash> m_launches;
+    std::unordered_map<int64_t, Launch> m_launchByCorrelation;
+    uint64_t m_rows = 0;
+};
+
+/// PROCESSES, ThreadNames, TARGET_INFO_GPU, default streams, NVTX thread names, session
+/// start time: names and facts the builder needs before rows arrive.
+void readNames(NsysReadContext& c);
+/// A table of CPU calls (start, end, globalTid, nameId[, correlationId]): CUDA runtime and
+/// driver API, OS runtime, cuBLAS, cuDNN. Calls with a correlationId become launch points.
+bool readApiTable(NsysReadContext& c, const std::string& table, const std::string& label,
+                  int order);
+/// NVTX_EVENTS: push/pop ranges nest on the thread's NVTX track, start/end ranges go to a
+/// process-level async track, marks become instants; domains become categories.
+bool readNvtx(NsysReadContext& c);
+/// CUPTI_ACTIVITY_KIND_KERNEL / _MEMCPY / _MEMSET: slices on their stream's track, with a
+/// flow from the API call of the same correlationId.
+bool readGpuTable(NsysReadContext& c, const std::string& table);
+
+}  // namespace ts::importers::nsys
+
+namespace ts::importers::nsys {
+
+/// Builds the JSON object of a row's args, in insertion order.
+class ArgsJson {
+public:
+    ArgsJson& num(std::string_view key, int64_t v);
+    ArgsJson& real(std::string_view key, double v);
+    ArgsJson& str(std::string_view key, std::string_view v);
+    ArgsJson& dims(std::string_view key, int64_t x, int64_t y, int64_t z);
+    /// The object text ("{}" when empty).
+    std::string done() const { return m_text.empty() ? "{}" : m_text + "}"; }
+
+private:
+    void key(std::string_view k);
+    std::string m_text;
+};
+
+}  // namespace ts::importers::nsys

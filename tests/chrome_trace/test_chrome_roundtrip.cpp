@@ -1,0 +1,112 @@
+// import -> export (Chrome JSON) -> import keeps every slice, counter, instant and flow:
+// not only their numbers but what they are (name, category, time, duration, depth, args;
+// flows by the slices at both ends), over every trace of the corpus and the nsys export.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "chrome_test_util.h"
+#include "core/trace_export/chrome_export.h"
+#include "tests/common/test_support.h"
+
+namespace ts::test {
+namespace {
+
+std::vector<std::string> rows(store::TraceStore& s, const std::string& sql) {
+    // Flows name slices by id; the slices table is clustered by (track, ts): index it here.
+    EXPECT_TRUE(s.db().exec("CREATE INDEX IF NOT EXISTS test_slices_id ON slices(id)").ok());
+    std::vector<std::string> out;
+    store::Statement st = s.db().prepare(sql);
+    EXPECT_TRUE(st.ok()) << st.error();
+    while (st.step()) {
+        std::string line;
+        for (int c = 0; c < st.columnCount(); ++c) line += st.text(c) + "|";
+        out.push_back(std::move(line));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// What must survive, as sorted text rows per kind.
+const char* const kSlices =
+    "SELECT n.str, coalesce(c.str, ''), s.ts, s.dur, s.depth, s.flags, coalesce(a.json, '{}'), "
+    "t.kind = 'async' FROM slices s JOIN tracks t ON t.id = s.track_id JOIN strings n ON "
+    "n.id = s.name_id LEFT JOIN strings c ON c.id = s.cat_id LEFT JOIN args a ON "
+    "a.id = s.arg_set_id";
+const char* const kCounters =
+    "SELECT n.str, c.ts, c.value FROM counters c JOIN tracks t ON t.id = c.track_id JOIN "
+    "strings n ON n.id = t.name_id";
+const char* const kInstants =
+    "SELECT n.str, i.ts, coalesce(i.scope, '') FROM instants i JOIN strings n ON "
+    "n.id = i.name_id";
+const char* const kFlows =
+    "SELECT na.str, a.ts, a.dur, nb.str, b.ts, b.dur FROM flows f JOIN slices a ON "
+    "a.id = f.slice_out JOIN slices b ON b.id = f.slice_in JOIN strings na ON "
+    "na.id = a.name_id JOIN strings nb ON nb.id = b.name_id";
+const char* const kProcessNames = "SELECT coalesce(name, '') FROM processes";
+const char* const kThreadNames = "SELECT name FROM threads WHERE name IS NOT NULL";
+// A thread with several tracks (nsys: NVTX and CUDA API rows) goes out as one Chrome thread
+// per track, named after the track: the Trace Event Format has one track per thread.
+const char* const kThreadsWithOneTrack =
+    "SELECT count(*) = 0 FROM (SELECT thread_id FROM tracks WHERE thread_id IS NOT NULL "
+    "GROUP BY thread_id HAVING count(*) > 1)";
+
+void expectSame(store::TraceStore& a, store::TraceStore& b, const char* sql, const char* what) {
+    const auto ra = rows(a, sql), rb = rows(b, sql);
+    EXPECT_EQ(ra.size(), rb.size()) << what;
+    if (ra == rb) return;
+    for (size_t i = 0; i < std::min(ra.size(), rb.size()); ++i)
+        if (ra[i] != rb[i]) {
+            ADD_FAILURE() << what << " differ first at row " << i << ":\n  before: " << ra[i]
+                          << "\n  after:  " << rb[i];
+            return;
+        }
+}
+
+std::vector<std::filesystem::path> traces() {
+    std::vector<std::filesystem::path> out;
+    for (const char* dir : {"real/catapult", "real/ascend", "real/hta", "real/kineto",
+                            "real/mindspore", "real/perfetto", "real/nsys"})
+        for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
+            const std::string name = e.path().filename().string();
+            if (name != "origin.json" && !name.ends_with(".md")) out.push_back(e.path());
+        }
+    out.push_back(corpusFile("generated/torch/torch_mlp_small.json"));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(ChromeRoundTrip, ExportThenImportKeepsEverything) {
+    TS_REQUIRE_CORPUS();
+    const auto dir = tempDir("roundtrip");
+    int i = 0;
+    for (const auto& file : traces()) {
+        SCOPED_TRACE(file.string());
+        const std::string n = std::to_string(i++);
+        auto first = importInto((dir / ("a" + n + ".tscope")).string(), file.string());
+        ASSERT_TRUE(first.store);
+        ASSERT_EQ(first.report.status, "complete") << first.report.error;
+        const std::string json = (dir / ("e" + n + ".json")).string();
+        auto exported = trace_export::exportChromeTrace(*first.store, json, std::nullopt);
+        ASSERT_TRUE(exported.ok()) << exported.error();
+        auto second = importInto((dir / ("b" + n + ".tscope")).string(), json);
+        ASSERT_EQ(second.report.status, "complete") << second.report.error;
+        EXPECT_EQ(second.report.skipped, 0);
+        EXPECT_EQ(second.report.slices, first.report.slices);
+        EXPECT_EQ(second.report.asyncSlices, first.report.asyncSlices);
+        EXPECT_EQ(second.report.counterSamples, first.report.counterSamples);
+        EXPECT_EQ(second.report.instants, first.report.instants);
+        EXPECT_EQ(second.report.flows, first.report.flows);
+        expectSame(*first.store, *second.store, kSlices, "slices");
+        expectSame(*first.store, *second.store, kCounters, "counters");
+        expectSame(*first.store, *second.store, kInstants, "instants");
+        expectSame(*first.store, *second.store, kFlows, "flows");
+        expectSame(*first.store, *second.store, kProcessNames, "process names");
+        if (first.store->db().queryInt(kThreadsWithOneTrack).value())
+            expectSame(*first.store, *second.store, kThreadNames, "thread names");
+    }
+}
+
+}  // namespace
+}  // namespace ts::test
