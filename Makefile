@@ -1,7 +1,7 @@
 # TrainScope: `make run` and `make test` do all the set-up on a fresh Debian 12 machine.
 BUILD ?= build
 JOBS ?= $(shell nproc)
-CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINSCOPE_WERROR=ON
 XVFB = xvfb-run -a -s "-screen 0 1920x1080x24"
 
 .PHONY: all deps build run test bench format clean

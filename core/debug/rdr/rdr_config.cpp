@@ -20,8 +20,13 @@ std::optional<std::string> envValue(const EnvMap& env, const char* key) {
 
 Result<int> parseSmallInt(const std::string& text, const char* what) {
     if (text.empty() || text.size() > 9 ||
-        text.find_first_not_of("0123456789") != std::string::npos)
-        return Error{std::string(what) + " must be a non-negative integer, got \"" + text + "\""};
+        text.find_first_not_of("0123456789") != std::string::npos) {
+        std::string msg = what;
+        msg += " must be a non-negative integer, got \"";
+        msg += text;
+        msg += '"';
+        return Error{msg};
+    }
     return std::stoi(text);
 }
 
