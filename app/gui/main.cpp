@@ -56,7 +56,10 @@ int main(int argc, char** argv) {
                             QStringLiteral("Select the first timeline slice whose name contains "
                                            "TEXT and zoom to it and its flows."),
                             QStringLiteral("TEXT"));
-    parser.addOptions({shot, view, size, range, tab, delay, train, find});
+    QCommandLineOption whole(QStringLiteral("window"),
+                             QStringLiteral("With --screenshot and --view: save the whole window "
+                                            "with that view in front."));
+    parser.addOptions({shot, view, size, range, tab, delay, train, find, whole});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -122,7 +125,9 @@ int main(int argc, char** argv) {
     }
 
     if (screenshot) {
-        auto* taker = new ScreenshotTaker(&window, parser.value(shot), parser.value(view), &app);
+        auto* taker =
+            new ScreenshotTaker(&window, parser.value(shot),
+                                parser.isSet(whole) ? QString() : parser.value(view), &app);
         if (parser.isSet(tab)) taker->setTab(parser.value(tab));
         if (parser.isSet(delay))
             taker->setMinimumDelay(static_cast<int>(parser.value(delay).toDouble() * 1000));

@@ -400,7 +400,10 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         store::StoreWriter w(store, src.value());
         const std::string pid = m_pid ? std::to_string(m_pid) : std::string("trainscope");
         const std::string tid = m_tid ? std::to_string(m_tid) : std::string("engine");
-        const int64_t proc = w.addProcess(pid, "TrainScope engine");
+        // "TrainScope engine · run 2 profile (lenet5)": runs of one session stay apart.
+        std::string processName = "TrainScope engine";
+        if (!label.empty()) processName += " \u00b7 " + label;
+        const int64_t proc = w.addProcess(pid, processName);
         // Negative sort indexes put the training thread, then the allocations, above the
         // counter tracks (sort index 0) in the timeline and in Chrome/Perfetto.
         const int64_t thread = w.addThread(proc, tid, m_threadName, -2);

@@ -203,6 +203,11 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
         if (t.threadId) {
             r.threadSort = ts.int64(9);
             r.tidNum = numericOr(tid, INT64_MAX);
+        } else {
+            // Process-level tracks (counters, async) come before the threads of equal sort
+            // index, as in chrome://tracing; a writer that gives its threads a lower index
+            // (our profiler: training thread -2, allocations -1) puts them first.
+            r.threadSort = t.sortIndex;
         }
         rows.push_back(std::move(r));
     }
@@ -396,7 +401,8 @@ void sortFlows(TimelineModel& m) {
     }
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return lo[x] < lo[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t x, uint32_t y) { return lo[x] < lo[y]; });
     std::vector<FlowArrow> flows(n);
     m.flowLo.resize(n);
     m.maxFlowSpan = 0;
