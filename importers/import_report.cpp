@@ -1,5 +1,7 @@
 #include "importers/import_report.h"
 
+#include "core/store/trace_store.h"
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -30,6 +32,23 @@ std::string ImportReport::statsJson() const {
     w.RawValue(extraJson.c_str(), extraJson.size(), rapidjson::kObjectType);
     w.EndObject();
     return buf.GetString();
+}
+
+void recordSource(store::TraceStore& store, ImportReport& report) {
+    if (!report.sourceId) return;
+    store::SourceSummary summary;
+    summary.status = report.status;
+    summary.error = report.error;
+    summary.events = report.events;
+    summary.slices = report.slices;
+    summary.skipped = report.skipped;
+    summary.tsMin = report.tsMinNs;
+    summary.tsMax = report.tsMaxNs;
+    summary.statsJson = report.statsJson();
+    if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
+        report.error = s.error();
+        report.status = "failed";
+    }
 }
 
 }  // namespace ts::importers

@@ -5,6 +5,10 @@
 #include <optional>
 #include <string>
 
+namespace ts::store {
+class TraceStore;
+}
+
 namespace ts::importers {
 
 struct ImportReport {
@@ -39,5 +43,9 @@ struct ImportReport {
     /// JSON object of the counts, as stored in sources.stats.
     std::string statsJson() const;
 };
+
+/// Writes the report's status, error and counts onto its source row (no-op without a source).
+/// When that write fails, a report that had no error becomes a failed one that says why.
+void recordSource(store::TraceStore& store, ImportReport& report);
 
 }  // namespace ts::importers

@@ -117,16 +117,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
         auto again = store.beginSource(path, "chrome_json");
         report.sourceId = again ? again.value() : 0;
     }
-    store::SourceSummary summary;
-    summary.status = report.status;
-    summary.error = report.error;
-    summary.events = report.events;
-    summary.slices = report.slices;
-    summary.skipped = report.skipped;
-    summary.tsMin = report.tsMinNs;
-    summary.tsMax = report.tsMaxNs;
-    summary.statsJson = report.statsJson();
-    if (report.sourceId) (void)store.finishSource(report.sourceId, summary);
+    recordSource(store, report);
     (void)store.buildIndexes();
     return report;
 }

@@ -164,17 +164,7 @@ ImportReport importLogFile(const std::string& path, store::TraceStore& store, Jo
     } else {
         report.status = "complete";
     }
-    store::SourceSummary summary;
-    summary.status = report.status;
-    summary.error = report.error;
-    summary.events = report.events;
-    summary.tsMin = report.tsMinNs;
-    summary.tsMax = report.tsMaxNs;
-    summary.statsJson = report.statsJson();
-    if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
-        report.error = s.error();
-        report.status = "failed";
-    }
+    recordSource(store, report);
     return report;
 }
 

@@ -115,16 +115,7 @@ ImportReport runNsys(const std::string& path, store::TraceStore& store, JobContr
     report.extraJson = extra;
     report.status = writeError.empty() ? "complete" : "failed";
     if (!writeError.empty()) report.error = "store write failed: " + writeError;
-    store::SourceSummary summary;
-    summary.status = report.status;
-    summary.error = report.error;
-    summary.events = report.events;
-    summary.slices = report.slices;
-    summary.skipped = report.skipped;
-    summary.tsMin = report.tsMinNs;
-    summary.tsMax = report.tsMaxNs;
-    summary.statsJson = report.statsJson();
-    (void)store.finishSource(report.sourceId, summary);
+    recordSource(store, report);
     (void)store.buildIndexes();
     return report;
 }

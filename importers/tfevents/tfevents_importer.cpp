@@ -149,18 +149,7 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
     }
     (void)store.finishRun(run.value(), report.status == "failed" ? "failed" : "completed",
                           "imported from " + name);
-    store::SourceSummary summary;
-    summary.status = report.status;
-    summary.error = report.error;
-    summary.events = report.events;
-    summary.skipped = report.skipped;
-    summary.tsMin = report.tsMinNs;
-    summary.tsMax = report.tsMaxNs;
-    summary.statsJson = report.statsJson();
-    if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
-        report.error = s.error();
-        report.status = "failed";
-    }
+    recordSource(store, report);
     return report;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "tests/analysis/profile_fixture.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/advice/advice_view.h"
 #include "views/advice/advice_view_info.h"
@@ -18,19 +19,8 @@
 #include "views/common/session_context.h"
 #include "views/steps/profile_source_box.h"
 
-namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
-}  // namespace
-
 TEST(AdviceView, FindingsDetailsAndEvidence) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("pv_adviceview") / "s.tscope";
     const auto balanced = ts::test::writeProfileFixture(path, false);
     const auto fx = ts::test::writeProfileFixture(path, true);

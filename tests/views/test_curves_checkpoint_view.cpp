@@ -9,25 +9,15 @@
 #include <QTest>
 
 #include "tests/checkpoint_info/ckpt_writer.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/checkpoint/checkpoint_table_model.h"
 #include "views/checkpoint/checkpoint_view.h"
 #include "views/checkpoint/checkpoint_view_info.h"
 #include "views/common/session_context.h"
 
-namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
-}  // namespace
-
 TEST(CheckpointView, ListsTensorsOfAFile) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto dir = ts::test::tempDir("ckpt_view");
     const std::string path = (dir / "lenet.ckpt").string();
     ts::test::writeFile(path, ts::test::protobufCheckpoint(ts::test::lenetTensors()));
@@ -67,7 +57,7 @@ TEST(CheckpointView, ListsTensorsOfAFile) {
 }
 
 TEST(CheckpointView, ViewInfoAcceptsCheckpointFiles) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const ViewInfo info = checkpointViewInfo();
     EXPECT_EQ(info.name, "checkpoint");
     EXPECT_FALSE(info.openByDefault);

@@ -12,6 +12,7 @@
 
 #include "core/curves/scalar_csv.h"
 #include "core/curves/smoothing.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/curves/curves_fixture.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_chart.h"
@@ -20,13 +21,6 @@
 #include "views/curves/curves_view_info.h"
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 bool waitFor(const std::function<bool()>& pred) {
     return QTest::qWaitFor(pred, 10000);
@@ -45,7 +39,7 @@ QListWidgetItem* itemFor(CurvesView& v, qint64 id) {
 
 class CurvesViewTest : public ::testing::Test {
 protected:
-    void SetUp() override { ensureApp(); }
+    void SetUp() override { ts::test::ensureQtApp(); }
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "core/debug/dump_config.h"
 #include "core/run/training_job.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -33,13 +34,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 QString corpus(const std::string& rel) {
     return QString::fromStdString(ts::test::corpusFile(rel).string());
@@ -86,7 +80,7 @@ TEST(SliceSpec, BlocksAndTransposedOffsets) {
 
 TEST(Hdf5Inspector, LazyTreeStatsHeatmapAndValues) {
     TS_REQUIRE_CORPUS();
-    ensureApp();
+    ts::test::ensureQtApp();
     SessionContext ctx;
     Hdf5InspectorView view(&ctx);
     view.resize(1400, 900);
@@ -147,7 +141,7 @@ TEST(Hdf5Inspector, LazyTreeStatsHeatmapAndValues) {
 
 TEST(Hdf5Inspector, BadFilesGiveClearErrors) {
     TS_REQUIRE_CORPUS();
-    ensureApp();
+    ts::test::ensureQtApp();
     SessionContext ctx;
     Hdf5InspectorView view(&ctx);
     QSignalSpy failed(&view, &Hdf5InspectorView::openFailed);
@@ -177,7 +171,7 @@ TEST(Hdf5Inspector, BadFilesGiveClearErrors) {
 
 TEST(OverflowView, DumpFindingsInExecutionOrderFirstHighlighted) {
     TS_REQUIRE_CORPUS();
-    ensureApp();
+    ts::test::ensureQtApp();
     SessionContext ctx;
     OverflowView view(&ctx);
     view.resize(1400, 900);
@@ -202,7 +196,7 @@ TEST(OverflowView, DumpFindingsInExecutionOrderFirstHighlighted) {
 }
 
 TEST(OverflowView, RunFindingsFromTheSession) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const fs::path dir = ts::test::tempDir("h5views_run");
     ts::run::JobOptions o;
     o.train.model = "mlp";
@@ -231,7 +225,7 @@ TEST(OverflowView, RunFindingsFromTheSession) {
 
 TEST(CompareView, FirstDivergentAndThresholds) {
     TS_REQUIRE_CORPUS();
-    ensureApp();
+    ts::test::ensureQtApp();
     SessionContext ctx;
     CompareView view(&ctx);
     view.resize(1400, 900);
@@ -273,7 +267,7 @@ TEST(CompareView, FirstDivergentAndThresholds) {
 }
 
 TEST(DumpSettingsWidget, FormRoundTripsThroughDumpJson) {
-    ensureApp();
+    ts::test::ensureQtApp();
     DumpSettingsWidget w;
     EXPECT_TRUE(w.dumpJson().empty());  // off by default
     const std::string json =

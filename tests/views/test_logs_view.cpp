@@ -23,6 +23,7 @@
 #include "core/log/memory_sinks.h"
 #include "core/run/training_job.h"
 #include "core/store/trace_store.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_level_panel.h"
@@ -35,13 +36,6 @@ using ts::log::Logger;
 using ts::log::SubModule;
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 ts::log::LogRecord rec(Level level, std::string module, std::string msg, int64_t ts = 0) {
     ts::log::LogRecord r;
@@ -59,7 +53,7 @@ std::string sample(const char* name) {
 class LogsViewTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        ensureApp();
+        ts::test::ensureQtApp();
         Logger::instance().configure(ts::log::LogConfig{});
     }
     void TearDown() override { Logger::instance().configure(ts::log::LogConfig{}); }

@@ -10,25 +10,15 @@
 #include <QTest>
 
 #include "tests/analysis/profile_fixture.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/memory/memory_view.h"
 #include "views/memory/memory_view_info.h"
 
-namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
-}  // namespace
-
 TEST(MemoryView, PeakAndTopAllocations) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("pv_memview") / "s.tscope";
     ts::test::writeProfileFixture(path, true);
     SessionContext ctx;
@@ -75,7 +65,7 @@ TEST(MemoryView, PeakAndTopAllocations) {
 }
 
 TEST(MemoryView, ProfileWithoutMemory) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("pv_memview_none") / "s.tscope";
     {
         auto st = ts::store::TraceStore::open(path.string(), ts::store::TraceStore::Mode::Create);

@@ -11,6 +11,7 @@
 #include <QTableWidget>
 
 #include "core/debug/rdr/rdr_recorder.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "tests/rdr/rdr_test_run.h"
 #include "views/common/session_context.h"
@@ -20,13 +21,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 fs::path writeExport(const std::string& tag) {
     const fs::path root = ts::test::tempDir(tag);
@@ -46,7 +40,7 @@ bool openAndWait(RdrView& view, const QString& path, QString* error) {
 }
 
 TEST(RdrView, ShowsExportAndLinksFailingOpToIr) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const fs::path root = writeExport("rdr_view");
     SessionContext ctx;
     RdrView view(&ctx);
@@ -93,7 +87,7 @@ TEST(RdrView, ShowsExportAndLinksFailingOpToIr) {
 }
 
 TEST(RdrView, FolderWithoutExportShowsError) {
-    ensureApp();
+    ts::test::ensureQtApp();
     SessionContext ctx;
     RdrView view(&ctx);
     QString error;
@@ -105,7 +99,7 @@ TEST(RdrView, FolderWithoutExportShowsError) {
 }
 
 TEST(RdrView, ViewInfoAcceptsExportsOnly) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const fs::path root = writeExport("rdr_view_info");
     const ViewInfo info = rdrViewInfo();
     EXPECT_EQ(info.name, "rdr");

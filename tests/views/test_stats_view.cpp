@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "tests/timeline/timeline_fixture.h"
 #include "views/common/job_tracker.h"
@@ -25,19 +26,12 @@
 
 namespace {
 
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
 QString cell(QAbstractItemModel* m, int row, int col) {
     return m->index(row, col).data().toString();
 }
 
 TEST(StatsView, TableSortFilterScopesAndCsv) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("tl_statsview") / "s.tscope";
     const auto ids = ts::test::writeTimelineFixture(path);
     SessionContext ctx;

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "tests/analysis/profile_fixture.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -16,19 +17,8 @@
 #include "views/steps/steps_view.h"
 #include "views/steps/steps_view_info.h"
 
-namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
-}  // namespace
-
 TEST(StepsView, StackedBarsFlagsAndClick) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("pv_stepsview") / "s.tscope";
     const auto balanced = ts::test::writeProfileFixture(path, false);
     const auto fx = ts::test::writeProfileFixture(path, true);
@@ -105,7 +95,7 @@ TEST(StepsView, StackedBarsFlagsAndClick) {
 }
 
 TEST(StepsView, SessionWithoutProfileShowsTheReason) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto path = ts::test::tempDir("pv_stepsview_empty") / "s.tscope";
     ASSERT_TRUE(
         ts::store::TraceStore::open(path.string(), ts::store::TraceStore::Mode::Create).ok());

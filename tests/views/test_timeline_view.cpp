@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "core/timeline/timeline_model.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "tests/timeline/timeline_fixture.h"
 #include "views/common/job_tracker.h"
@@ -26,13 +27,6 @@ using namespace ts::timeline;
 
 namespace {
 
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
-
 int trackIndex(const TimelineModel& m, int64_t id) {
     for (size_t i = 0; i < m.tracks.size(); ++i)
         if (m.tracks[i].id == id) return static_cast<int>(i);
@@ -42,7 +36,7 @@ int trackIndex(const TimelineModel& m, int64_t id) {
 class TimelineViewTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        ensureApp();
+        ts::test::ensureQtApp();
         path = ts::test::tempDir("tl_view") / "s.tscope";
         ids = ts::test::writeTimelineFixture(path);
     }

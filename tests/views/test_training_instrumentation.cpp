@@ -11,19 +11,13 @@
 #include <QTest>
 
 #include "core/store/trace_store.h"
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
 #include "views/training/training_form.h"
 #include "views/training/training_view.h"
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 ts::run::JobOptions instrumented(const std::string& rdrDir) {
     ts::run::JobOptions o = TrainingView::defaultOptions();
@@ -45,7 +39,7 @@ ts::run::JobOptions instrumented(const std::string& rdrDir) {
 }  // namespace
 
 TEST(TrainingInstrumentation, SectionsAreShownAndRoundTrip) {
-    ensureApp();
+    ts::test::ensureQtApp();
     TrainingForm form;
     EXPECT_NE(form.findChild<QGroupBox*>(QStringLiteral("instrumentationGroup")), nullptr);
     const ts::run::JobOptions in = instrumented("/tmp/rdr_root");
@@ -84,7 +78,7 @@ TEST(TrainingInstrumentation, SectionsAreShownAndRoundTrip) {
 }
 
 TEST(TrainingInstrumentation, DivergingRunLeavesProfileFindingsAndOpensItsCrashRecord) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto dir = ts::test::tempDir("training_instrumentation");
     SessionContext ctx;
     const std::string session = (dir / "s.tscope").string();

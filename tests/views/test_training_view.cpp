@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <algorithm>
 
+#include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_chart.h"
@@ -29,13 +30,6 @@
 #include "views/training/training_view_info.h"
 
 namespace {
-
-void ensureApp() {
-    static int argc = 1;
-    static char name[] = "test_views";
-    static char* argv[] = {name, nullptr};
-    if (!QApplication::instance()) new QApplication(argc, argv);
-}
 
 /// Small, quick settings on the synthetic dataset.
 ts::run::JobOptions quick(int64_t limitSteps, const std::string& model = "mlp") {
@@ -59,7 +53,7 @@ bool waitFinished(TrainingView& v, int ms = 60000) {
 }  // namespace
 
 TEST(TrainingView, RegisteredAsAView) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const ViewInfo info = trainingViewInfo();
     EXPECT_EQ(info.name, "training");
     SessionContext ctx;
@@ -68,7 +62,7 @@ TEST(TrainingView, RegisteredAsAView) {
 }
 
 TEST(TrainingView, FormRoundTripsEverySetting) {
-    ensureApp();
+    ts::test::ensureQtApp();
     TrainingForm form;
     ts::run::JobOptions o = TrainingView::defaultOptions();
     auto& c = o.train;
@@ -135,7 +129,7 @@ TEST(TrainingView, FormRoundTripsEverySetting) {
 }
 
 TEST(TrainingView, FormNamesTheFieldThatIsWrong) {
-    ensureApp();
+    ts::test::ensureQtApp();
     TrainingForm form;
     ts::run::JobOptions o = TrainingView::defaultOptions();
     o.train.dataset = "csv";
@@ -159,7 +153,7 @@ TEST(TrainingView, FormNamesTheFieldThatIsWrong) {
 }
 
 TEST(TrainingView, RunTrainsRecordsAndShowsResults) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto dir = ts::test::tempDir("training_view_run");
     SessionContext ctx;
     ctx.setSessionPath(QString::fromStdString((dir / "s.tscope").string()));
@@ -212,7 +206,7 @@ TEST(TrainingView, RunTrainsRecordsAndShowsResults) {
 }
 
 TEST(TrainingView, EventLoopStaysResponsiveAndCurvesUpdateLive) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto dir = ts::test::tempDir("training_view_latency");
     SessionContext ctx;
     ctx.setSessionPath(QString::fromStdString((dir / "s.tscope").string()));
@@ -255,7 +249,7 @@ TEST(TrainingView, EventLoopStaysResponsiveAndCurvesUpdateLive) {
 }
 
 TEST(TrainingView, PauseHoldsTheStepAndStopEndsTheRunWithACheckpoint) {
-    ensureApp();
+    ts::test::ensureQtApp();
     const auto dir = ts::test::tempDir("training_view_stop");
     SessionContext ctx;
     ctx.setSessionPath(QString::fromStdString((dir / "s.tscope").string()));

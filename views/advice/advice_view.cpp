@@ -1,6 +1,5 @@
 #include "views/advice/advice_view.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QSplitter>
@@ -79,11 +78,7 @@ AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
       m_details(new QTextBrowser(this)),
       m_evidence(new QListWidget(this)) {
     auto* layout = new QVBoxLayout(this);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Profile:"), this));
-    bar->addWidget(m_sources);
-    bar->addStretch(1);
-    layout->addLayout(bar);
+    layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
     layout->addWidget(m_summary);
@@ -106,11 +101,7 @@ AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
             [this](QListWidgetItem* item) { activateEvidence(m_evidence->row(item)); });
     connect(m_evidence, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { activateEvidence(m_evidence->row(item)); });
-    connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
-    connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
-    connect(m_ctx, &SessionContext::dataChanged, this,
-            [this] { reload(m_sources->currentSource()); });
-    reload(-1);
+    m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
 }
 
 void AdviceView::reload(qint64 sourceId) {

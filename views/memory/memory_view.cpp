@@ -1,7 +1,6 @@
 #include "views/memory/memory_view.h"
 
 #include <qcustomplot.h>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -54,11 +53,7 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
       m_plot(new QCustomPlot(this)),
       m_table(new QTableWidget(0, ColumnCount, this)) {
     auto* layout = new QVBoxLayout(this);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Profile:"), this));
-    bar->addWidget(m_sources);
-    bar->addStretch(1);
-    layout->addLayout(bar);
+    layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
@@ -95,11 +90,7 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
         m_ctx->requestView(QStringLiteral("timeline"));
         m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
     });
-    connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
-    connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
-    connect(m_ctx, &SessionContext::dataChanged, this,
-            [this] { reload(m_sources->currentSource()); });
-    reload(-1);
+    m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
 }
 
 void MemoryView::reload(qint64 sourceId) {

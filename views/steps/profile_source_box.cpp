@@ -1,5 +1,8 @@
 #include "views/steps/profile_source_box.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
+
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 
@@ -26,6 +29,23 @@ void ProfileSourceBox::setSources(const std::vector<ts::analysis::ProfileSourceI
 
 qint64 ProfileSourceBox::currentSource() const {
     return currentIndex() < 0 ? -1 : currentData().toLongLong();
+}
+
+QHBoxLayout* ProfileSourceBox::makeBar(QWidget* owner) {
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Profile:"), owner));
+    bar->addWidget(this);
+    bar->addStretch(1);
+    return bar;
+}
+
+void ProfileSourceBox::follow(SessionContext* ctx, QObject* receiver,
+                              const std::function<void(qint64)>& reload) {
+    connect(this, &ProfileSourceBox::sourceChosen, receiver, reload);
+    connect(ctx, &SessionContext::sessionChanged, receiver, [reload] { reload(-1); });
+    connect(ctx, &SessionContext::dataChanged, receiver,
+            [this, reload] { reload(currentSource()); });
+    reload(-1);
 }
 
 void loadProfileReport(SessionContext* ctx, QObject* receiver, const QString& tag, qint64 sourceId,

@@ -9,6 +9,7 @@
 
 #include "core/analysis/profile_report.h"
 
+class QHBoxLayout;
 class SessionContext;
 
 class ProfileSourceBox : public QComboBox {
@@ -19,6 +20,12 @@ public:
     void setSources(const std::vector<ts::analysis::ProfileSourceInfo>& sources, qint64 current);
     /// Source id of the selected entry, -1 when empty.
     qint64 currentSource() const;
+    /// A "Profile:" label and this box, left-aligned: the top bar of the profile views.
+    QHBoxLayout* makeBar(QWidget* owner);
+    /// Keeps a view's report current: calls `reload` (while `receiver` lives) with the
+    /// picked source when the user picks one, with -1 (the newest) when another session
+    /// opens, with the current source when the session's data change, and once now with -1.
+    void follow(SessionContext* ctx, QObject* receiver, const std::function<void(qint64)>& reload);
 
 signals:
     void sourceChosen(qint64 sourceId);

@@ -1,7 +1,6 @@
 #include "views/steps/steps_view.h"
 
 #include <qcustomplot.h>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -58,11 +57,7 @@ StepsView::StepsView(SessionContext* ctx, QWidget* parent)
       m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Profile:"), this));
-    bar->addWidget(m_sources);
-    bar->addStretch(1);
-    layout->addLayout(bar);
+    layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
@@ -87,11 +82,7 @@ StepsView::StepsView(SessionContext* ctx, QWidget* parent)
                     if (dataIndex >= 0 && dataIndex < b->data()->size())
                         activateStep(static_cast<int>(b->data()->at(dataIndex)->key) - 1);
             });
-    connect(m_sources, &ProfileSourceBox::sourceChosen, this, [this](qint64 id) { reload(id); });
-    connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
-    connect(m_ctx, &SessionContext::dataChanged, this,
-            [this] { reload(m_sources->currentSource()); });
-    reload(-1);
+    m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
 }
 
 void StepsView::reload(qint64 sourceId) {
