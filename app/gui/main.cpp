@@ -4,7 +4,11 @@
 #include <QCommandLineParser>
 #include <QSettings>
 #include <QTextStream>
+#include <cstdio>
+#include <initializer_list>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
@@ -14,7 +18,39 @@
 #include "views/timeline/timeline_view.h"
 #include "views/training/training_view.h"
 
+namespace {
+
+bool hasArg(int argc, char** argv, std::initializer_list<std::string_view> names) {
+    for (int i = 1; i < argc; ++i)
+        for (std::string_view n : names)
+            if (std::string_view(argv[i]) == n ||
+                (n.starts_with("--") &&
+                 std::string_view(argv[i]).starts_with(std::string(n) + "=")))
+                return true;
+    return false;
+}
+
+/// Without a display Qt aborts with a page of plugin errors. Help, version and screenshots
+/// need no display (they run offscreen); anything else gets one line that says what to do.
+bool checkDisplay(int argc, char** argv) {
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY") ||
+        qEnvironmentVariableIsSet("WAYLAND_DISPLAY"))
+        return true;
+    if (hasArg(argc, argv, {"-h", "--help", "-v", "--version", "--screenshot"})) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        return true;
+    }
+    std::fputs(
+        "trainscope: no display (DISPLAY is not set); run it under Xvfb: xvfb-run -a "
+        "trainscope [FILE...] (or save a picture: trainscope --screenshot OUT.png)\n",
+        stderr);
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    if (!checkDisplay(argc, argv)) return 2;
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationName(QStringLiteral("TrainScope"));

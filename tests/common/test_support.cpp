@@ -19,7 +19,9 @@ fs::path corpusDir() {
     return fs::canonical(p, ec);
 }
 
-fs::path corpusFile(const std::string& rel) { return corpusDir() / rel; }
+fs::path corpusFile(const std::string& rel) {
+    return corpusDir() / rel;
+}
 
 fs::path tempDir(const std::string& tag) {
     static std::vector<fs::path> made;
@@ -42,8 +44,12 @@ std::string cliPath() {
     return env ? env : TS_DEFAULT_CLI;
 }
 
-
 CommandResult runCli(const std::vector<std::string>& args) {
+    return runProgram(cliPath(), args);
+}
+
+CommandResult runProgram(const std::string& exe, const std::vector<std::string>& args,
+                         const std::vector<std::string>& unset) {
     CommandResult r;
     const fs::path dir = tempDir("cli");
     const std::string outPath = (dir / "out").string(), errPath = (dir / "err").string();
@@ -53,7 +59,8 @@ CommandResult runCli(const std::vector<std::string>& args) {
         const int e = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         ::dup2(o, 1);
         ::dup2(e, 2);
-        std::vector<std::string> full{cliPath()};
+        for (const std::string& name : unset) ::unsetenv(name.c_str());
+        std::vector<std::string> full{exe};
         full.insert(full.end(), args.begin(), args.end());
         std::vector<char*> argv;
         for (auto& a : full) argv.push_back(a.data());

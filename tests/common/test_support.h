@@ -23,12 +23,16 @@ struct CommandResult {
 };
 /// Runs the CLI with `args` (no shell), capturing stdout and stderr.
 CommandResult runCli(const std::vector<std::string>& args);
+/// Runs `exe` with `args` (no shell) and without the environment variables `unset`,
+/// capturing stdout and stderr.
+CommandResult runProgram(const std::string& exe, const std::vector<std::string>& args,
+                         const std::vector<std::string>& unset = {});
 
 }  // namespace ts::test
 
-#define TS_REQUIRE_CORPUS()                                                              \
-    do {                                                                                 \
-        if (::ts::test::corpusDir().empty())                                             \
-            GTEST_SKIP() << "shared corpus not found (set TRAINSCOPE_CORPUS or put "      \
-                            "../shared/corpus beside the project)";                      \
+#define TS_REQUIRE_CORPUS()                                                          \
+    do {                                                                             \
+        if (::ts::test::corpusDir().empty())                                         \
+            GTEST_SKIP() << "shared corpus not found (set TRAINSCOPE_CORPUS or put " \
+                            "../shared/corpus beside the project)";                  \
     } while (0)
