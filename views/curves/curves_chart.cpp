@@ -36,7 +36,18 @@ CurvesChart::CurvesChart(QWidget* parent) : QCustomPlot(parent) {
     // from ~100 ms to ~20 ms, which keeps live updates from stalling the UI.
     setPlottingHint(QCP::phFastPolylines, true);
     setMinimumSize(320, 240);
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { fitTickCounts(); });
     rebuild();
+}
+
+void CurvesChart::fitTickCounts() {
+    // Value ticks about 30 px apart: five labels in a short panel overlap one another.
+    if (m_panels.empty()) return;
+    const int columns = m_panels.size() > 1 ? 2 : 1;
+    const int rows = static_cast<int>((m_panels.size() + columns - 1) / columns);
+    const int plotHeight = height() / rows - 2 * fontMetrics().height() - 16;  // title, x axis
+    const int ticks = std::clamp(plotHeight / 30, 2, 5);
+    for (const Panel& p : m_panels) p.rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(ticks);
 }
 
 void CurvesChart::addScalars(const RunScalars& piece) {

@@ -102,6 +102,7 @@ private:
     void fixOrigin(RunCurves& run);
     void applyScaleType();
     void autoFit();
+    void fitTickCounts();
     void styleGraphs(TagGraphs& g, const QColor& colour);
     void showRaw(TagGraphs& g) const;
 

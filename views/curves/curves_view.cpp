@@ -86,7 +86,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     split->addWidget(m_runList);
     split->addWidget(m_chart);
     split->setStretchFactor(1, 1);
-    split->setSizes({220, 800});
+    split->setSizes({300, 800});  // room for "name  #id · status" of a run
     m_split = split;
 
     auto* layout = new QVBoxLayout(this);

@@ -5,7 +5,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
-#include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -57,10 +57,12 @@ TrainingResultsWidget::TrainingResultsWidget(QWidget* parent)
         emit openCheckpoint(item->data(Qt::UserRole).toString());
     });
 
-    auto* tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(m_perClass);
-    tables->addWidget(m_confusion);
-    tables->setStretchFactor(1, 1);
+    // One table at a time, each with the whole width: a 10-class confusion matrix beside the
+    // per-class table did not fit next to the runs list.
+    auto* tables = new QTabWidget(this);
+    tables->setDocumentMode(true);
+    tables->addTab(m_confusion, tr("Confusion matrix"));
+    tables->addTab(m_perClass, tr("Per class"));
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_head);

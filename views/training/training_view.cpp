@@ -142,13 +142,14 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     bottom->addWidget(m_results);
     bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 3);
-    bottom->setSizes({480, 720});
+    bottom->setSizes({420, 780});
 
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(top);
     right->addWidget(bottom);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
+    right->setSizes({560, 380});  // the results: a 10-class confusion matrix without scrolling
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_form);
     split->addWidget(right);
