@@ -333,27 +333,16 @@ std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalys
                 pct(total > 0 ? static_cast<double>(v.first) / static_cast<double>(total) : 0) +
                 ", " + std::to_string(v.second) + " calls");
     }
-    int64_t stepTotal = 0, gap = 0, fwd = 0, bwd = 0, opt = 0, rest = 0;
-    int steady = 0;
-    for (const auto& s : a.steps) {
-        if (s.warmup) continue;
-        ++steady;
-        stepTotal += s.dur;
-        gap += s.iterationGap;
-        fwd += s.forward;
-        bwd += s.backward;
-        opt += s.optimizer;
-        rest += s.tailRest;
-    }
-    if (steady > 0 && stepTotal > 0 && a.split == StepSplit::Phases) {
-        const auto T = static_cast<double>(stepTotal);
+    const SteadyTotals st = steadyTotals(a);
+    if (st.steps > 0 && st.dur > 0 && a.split == StepSplit::Phases) {
+        const auto T = static_cast<double>(st.dur);
         f.figures.emplace_back("steady steps",
-                               std::to_string(steady) + ", median " + dur(a.medianNs));
-        f.figures.emplace_back("iteration gap", pct(static_cast<double>(gap) / T));
-        f.figures.emplace_back("forward", pct(static_cast<double>(fwd) / T));
-        f.figures.emplace_back("backward", pct(static_cast<double>(bwd) / T));
-        f.figures.emplace_back("optimizer", pct(static_cast<double>(opt) / T));
-        f.figures.emplace_back("rest of the tail", pct(static_cast<double>(rest) / T));
+                               std::to_string(st.steps) + ", median " + dur(a.medianNs));
+        f.figures.emplace_back("iteration gap", pct(static_cast<double>(st.iterationGap) / T));
+        f.figures.emplace_back("forward", pct(static_cast<double>(st.forward) / T));
+        f.figures.emplace_back("backward", pct(static_cast<double>(st.backward) / T));
+        f.figures.emplace_back("optimizer", pct(static_cast<double>(st.optimizer) / T));
+        f.figures.emplace_back("rest of the tail", pct(static_cast<double>(st.tailRest) / T));
     }
     std::vector<OpCall> ev;
     for (const auto& c : calls)

@@ -113,6 +113,22 @@ void flagSlowSteps(StepAnalysis& a) {
 
 }  // namespace
 
+SteadyTotals steadyTotals(const StepAnalysis& a) {
+    SteadyTotals t;
+    for (const auto& s : a.steps) {
+        if (s.warmup) continue;
+        ++t.steps;
+        t.dur += s.dur;
+        t.iterationGap += s.iterationGap;
+        t.forward += s.forward;
+        t.backward += s.backward;
+        t.optimizer += s.optimizer;
+        t.tailRest += s.tailRest;
+        t.cpuOps += s.cpuOps;
+    }
+    return t;
+}
+
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     const size_t mid = v.size() / 2;

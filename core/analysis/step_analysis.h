@@ -68,6 +68,14 @@ struct StepAnalysis {
 /// Analyses the steps of `data`. A profile without ProfilerStep#N slices gives no steps.
 StepAnalysis analyzeSteps(const ProfileData& data);
 
+/// Sums over the steady steps (all but a warm-up first step).
+struct SteadyTotals {
+    int steps = 0;
+    int64_t dur = 0, iterationGap = 0, forward = 0, backward = 0, optimizer = 0, tailRest = 0,
+            cpuOps = 0;
+};
+SteadyTotals steadyTotals(const StepAnalysis& a);
+
 /// Median of `v` (0 when empty); `v` is reordered.
 double median(std::vector<double> v);
 

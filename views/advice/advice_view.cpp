@@ -30,32 +30,22 @@ QString AdviceView::costSummary(const ProfileReport& rep) {
     // type with the most self time.
     QString out;
     const StepAnalysis& a = rep.steps;
-    int64_t total = 0, gap = 0, fwd = 0, bwd = 0, opt = 0, tail = 0, cpu = 0;
-    int steady = 0;
-    for (const auto& s : a.steps) {
-        if (s.warmup) continue;
-        ++steady;
-        total += s.dur;
-        gap += s.iterationGap;
-        fwd += s.forward;
-        bwd += s.backward;
-        opt += s.optimizer;
-        tail += s.tailRest;
-        cpu += s.cpuOps;
-    }
-    const auto T = static_cast<double>(total);
-    if (steady > 0 && a.split == StepSplit::Phases)
+    const ts::analysis::SteadyTotals st = ts::analysis::steadyTotals(a);
+    const auto T = static_cast<double>(st.dur);
+    if (st.steps > 0 && a.split == StepSplit::Phases)
         out += tr("<b>Steady steps</b> (%1, median %2): forward %3, backward %4, optimizer %5, "
                   "iteration gap %6, rest of tail %7.")
-                   .arg(steady)
-                   .arg(dur(a.medianNs), pct(static_cast<double>(fwd), T),
-                        pct(static_cast<double>(bwd), T), pct(static_cast<double>(opt), T),
-                        pct(static_cast<double>(gap), T), pct(static_cast<double>(tail), T));
-    else if (steady > 0)
+                   .arg(st.steps)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(st.forward), T),
+                        pct(static_cast<double>(st.backward), T),
+                        pct(static_cast<double>(st.optimizer), T),
+                        pct(static_cast<double>(st.iterationGap), T),
+                        pct(static_cast<double>(st.tailRest), T));
+    else if (st.steps > 0)
         out += tr("<b>Steady steps</b> (%1, median %2): data loading %3, CPU ops %4.")
-                   .arg(steady)
-                   .arg(dur(a.medianNs), pct(static_cast<double>(gap), T),
-                        pct(static_cast<double>(cpu), T));
+                   .arg(st.steps)
+                   .arg(dur(a.medianNs), pct(static_cast<double>(st.iterationGap), T),
+                        pct(static_cast<double>(st.cpuOps), T));
     if (!rep.ops.empty()) {
         int64_t all = 0;
         for (const auto& o : rep.ops) all += o.selfNs;
