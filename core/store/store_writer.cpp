@@ -15,12 +15,14 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_nextSliceId =
         kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
     m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
-    m_slice = db.prepare(
-        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
-        "VALUES(?,?,?,?,?,?,?,?,?)");
-    std::string multi =
-        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags) "
-        "VALUES";
+    // OR FAIL: a multi-row INSERT whose conflicts ABORT (the default) makes SQLite keep a
+    // statement journal, a copy of every page the statement touches; FAIL needs none, and
+    // any failed insert fails the whole import anyway. ~5 % of a trace import.
+    const std::string head =
+        "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
+        "flags) VALUES";
+    m_slice = db.prepare(head + "(?,?,?,?,?,?,?,?,?)");
+    std::string multi = head;
     for (int i = 0; i < kSlicesPerInsert; ++i)
         multi += i ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
     m_slices = db.prepare(multi);
@@ -31,11 +33,11 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
         "count=count+excluded.count, total_dur=total_dur+excluded.total_dur, "
         "min_dur=min(min_dur, excluded.min_dur), max_dur=max(max_dur, excluded.max_dur)");
     m_instants = BatchedInsert(
-        db, "INSERT INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
-    m_counters = BatchedInsert(db, "INSERT INTO counters(track_id, ts, value)", 3);
-    m_flows =
-        BatchedInsert(db, "INSERT INTO flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
-    m_args = BatchedInsert(db, "INSERT INTO args(id, source_id, json)", 3);
+        db, "INSERT OR FAIL INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
+    m_counters = BatchedInsert(db, "INSERT OR FAIL INTO counters(track_id, ts, value)", 3);
+    m_flows = BatchedInsert(
+        db, "INSERT OR FAIL INTO flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
+    m_args = BatchedInsert(db, "INSERT OR FAIL INTO args(id, source_id, json)", 3);
     m_nextArgId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM args", 1).value();
     m_problem = db.prepare(
         "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
