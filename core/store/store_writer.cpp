@@ -15,17 +15,15 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_nextSliceId =
         kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
     m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
+    // Slices come in thousands per step from a table-valued function over m_sliceBuf.
     // OR FAIL: a multi-row INSERT whose conflicts ABORT (the default) makes SQLite keep a
     // statement journal, a copy of every page the statement touches; FAIL needs none, and
     // any failed insert fails the whole import anyway. ~5 % of a trace import.
-    const std::string head =
+    check(registerSliceFeed(db.handle()));
+    m_slices = db.prepare(
         "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
-        "flags) VALUES";
-    m_slice = db.prepare(head + "(?,?,?,?,?,?,?,?,?)");
-    std::string multi = head;
-    for (int i = 0; i < kSlicesPerInsert; ++i)
-        multi += i ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
-    m_slices = db.prepare(multi);
+        "flags) SELECT id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags "
+        "FROM ts_slice_rows(?)");
     m_sliceBuf.reserve(kSlicesPerInsert);
     m_nameStat = db.prepare(
         "INSERT INTO slice_name_stats(track_id, name_id, count, total_dur, min_dur, max_dur) "
@@ -163,16 +161,6 @@ int64_t StoreWriter::addSlice(const SliceRow& row) {
     return id;
 }
 
-namespace {
-void bindSlice(Statement& st, int base, int64_t id, const SliceRow& r) {
-    st.bind(base + 1, id).bind(base + 2, r.trackId).bind(base + 3, r.ts).bind(base + 4, r.dur);
-    st.bind(base + 5, r.depth).bind(base + 6, r.nameId);
-    bindOptional(st, base + 7, r.catId);
-    bindOptional(st, base + 8, r.argSetId);
-    st.bind(base + 9, r.flags);
-}
-}  // namespace
-
 void StoreWriter::accumulate(NameStats& ns, int64_t dur) {
     if (ns.count == 0 || dur < ns.min) ns.min = dur;
     if (ns.count == 0 || dur > ns.max) ns.max = dur;
@@ -211,21 +199,15 @@ void StoreWriter::foldCurrentTrackStats() {
 
 void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
     countName(r.trackId, r.nameId, r.dur);
-    m_sliceBuf.emplace_back(id, r);
-    if (static_cast<int>(m_sliceBuf.size()) == kSlicesPerInsert) {
-        for (int i = 0; i < kSlicesPerInsert; ++i)
-            bindSlice(m_slices, i * 9, m_sliceBuf[i].first, m_sliceBuf[i].second);
-        check(m_slices.run());
-        m_sliceBuf.clear();
-    }
+    m_sliceBuf.push_back({id, r});
+    if (m_sliceBuf.size() == kSlicesPerInsert) flushSlices();
     rowDone();
 }
 
 void StoreWriter::flushSlices() {
-    for (const auto& [id, row] : m_sliceBuf) {
-        bindSlice(m_slice, 0, id, row);
-        check(m_slice.run());
-    }
+    if (m_sliceBuf.empty()) return;
+    bindSliceRows(m_slices, 1, &m_sliceBuf);
+    check(m_slices.run());
     m_sliceBuf.clear();
 }
 

@@ -11,20 +11,10 @@
 
 #include "core/common/result.h"
 #include "core/store/batched_insert.h"
+#include "core/store/slice_feed.h"
 #include "core/store/trace_store.h"
 
 namespace ts::store {
-
-struct SliceRow {
-    int64_t trackId = 0;
-    int64_t ts = 0;
-    int64_t dur = 0;
-    int32_t depth = 0;
-    int64_t nameId = 0;
-    int64_t catId = 0;     // 0 = none
-    int64_t argSetId = 0;  // 0 = none
-    int32_t flags = 0;
-};
 
 enum SliceFlags : int32_t { kSliceUnfinished = 1 };
 
@@ -88,8 +78,8 @@ private:
     int64_t m_rows = 0;
     int64_t m_nextSliceId = 1;
     std::string m_error;
-    static constexpr int kSlicesPerInsert = 64;
-    std::vector<std::pair<int64_t, SliceRow>> m_sliceBuf;
+    static constexpr size_t kSlicesPerInsert = 4096;  // rows per step of m_slices
+    std::vector<FeedRow> m_sliceBuf;
     struct PairHash {
         size_t operator()(const std::pair<int64_t, int64_t>& p) const {
             return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
@@ -103,7 +93,7 @@ private:
     std::vector<NameStats> m_trackStats;
     std::vector<int64_t> m_trackStatsTouched;
     Statement m_slices, m_nameStat, m_saveNextId;
-    Statement m_slice, m_problem, m_process, m_thread, m_track;
+    Statement m_problem, m_process, m_thread, m_track;
     // Rows nobody needs to read back before the commit: sent many per statement.
     BatchedInsert m_args, m_instants, m_counters, m_flows;
     int64_t m_nextArgId = 1;  // args ids are assigned here, like slice ids

@@ -1,0 +1,218 @@
+// bench/sqlite_row_cost: what one slice row costs SQLite (the library the store links), by
+// the ways a writer can hand rows over, to find the floor under trace import. 2,000,000
+// rows shaped like the session's `slices` (9 integer columns, 5 tracks), written in one
+// transaction into a fresh file with the session's pragmas, then committed:
+//   values64     multi-row INSERT ... VALUES of 64 rows (what StoreWriter does)
+//   values1      one row per statement run
+//   vtab         INSERT ... SELECT from a virtual table over the rows in memory
+//   rowid        values64 into a rowid table (id INTEGER PRIMARY KEY) instead of the
+//                clustered WITHOUT ROWID one
+//   interleaved  values64, but the tracks' rows in chunks of 16,384 taking turns (what
+//                writing each track while the file is still being parsed would do)
+// usage: sqlite_row_cost [ROWS] [DIR]
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Row {
+    int64_t v[9];  // id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags
+};
+std::vector<Row> g_rows;  // the rows in the order they are written
+size_t g_from = 0, g_to = 0;
+
+constexpr const char* kClustered =
+    "CREATE TABLE slices(id INTEGER NOT NULL, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, "
+    "dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL, cat_id INTEGER, "
+    "arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(track_id, ts, id)) "
+    "WITHOUT ROWID";
+constexpr const char* kRowid =
+    "CREATE TABLE slices(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, "
+    "dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL, cat_id INTEGER, "
+    "arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0)";
+constexpr const char* kInsert =
+    "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
+    "flags) ";
+
+// A read-only eponymous virtual table over g_rows[g_from, g_to).
+struct Cursor {
+    sqlite3_vtab_cursor base;
+    size_t i;
+};
+int vConnect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char**) {
+    const int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(a,b,c,d,e,f,g,h,i)");
+    if (rc != SQLITE_OK) return rc;
+    *out = static_cast<sqlite3_vtab*>(sqlite3_malloc(sizeof(sqlite3_vtab)));
+    std::memset(*out, 0, sizeof(sqlite3_vtab));
+    return SQLITE_OK;
+}
+int vBestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
+    info->estimatedCost = 1;
+    return SQLITE_OK;
+}
+int vDisconnect(sqlite3_vtab* v) {
+    sqlite3_free(v);
+    return SQLITE_OK;
+}
+int vOpen(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
+    *out = &(new Cursor{})->base;
+    return SQLITE_OK;
+}
+int vClose(sqlite3_vtab_cursor* c) {
+    delete reinterpret_cast<Cursor*>(c);
+    return SQLITE_OK;
+}
+int vFilter(sqlite3_vtab_cursor* c, int, const char*, int, sqlite3_value**) {
+    reinterpret_cast<Cursor*>(c)->i = g_from;
+    return SQLITE_OK;
+}
+int vNext(sqlite3_vtab_cursor* c) {
+    ++reinterpret_cast<Cursor*>(c)->i;
+    return SQLITE_OK;
+}
+int vEof(sqlite3_vtab_cursor* c) {
+    return reinterpret_cast<Cursor*>(c)->i >= g_to;
+}
+int vColumn(sqlite3_vtab_cursor* c, sqlite3_context* ctx, int col) {
+    const int64_t v = g_rows[reinterpret_cast<Cursor*>(c)->i].v[col];
+    if ((col == 6 || col == 7) && v == 0)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, v);
+    return SQLITE_OK;
+}
+int vRowid(sqlite3_vtab_cursor* c, sqlite3_int64* out) {
+    *out = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(c)->i);
+    return SQLITE_OK;
+}
+sqlite3_module feedModule() {
+    sqlite3_module m{};
+    m.xConnect = vConnect;
+    m.xBestIndex = vBestIndex;
+    m.xDisconnect = vDisconnect;
+    m.xOpen = vOpen;
+    m.xClose = vClose;
+    m.xFilter = vFilter;
+    m.xNext = vNext;
+    m.xEof = vEof;
+    m.xColumn = vColumn;
+    m.xRowid = vRowid;
+    return m;
+}
+
+void makeRows(size_t n, bool interleaved) {
+    constexpr int kTracks = 5;
+    constexpr size_t kChunk = 16384;
+    std::vector<std::vector<Row>> tracks(kTracks);
+    for (int t = 0; t < kTracks; ++t)
+        for (size_t i = 0; i < n / kTracks; ++i) {
+            const auto k = static_cast<int64_t>(i);
+            tracks[static_cast<size_t>(t)].push_back(
+                {{0, t + 1, 1'700'000'000'000'000'000 + k * 10'000, 8'250, k % 4, k % 7 + 1, 3,
+                  k % 5 < 2 ? k + 1 : 0, 0}});
+        }
+    g_rows.clear();
+    if (!interleaved) {
+        for (auto& t : tracks) g_rows.insert(g_rows.end(), t.begin(), t.end());
+    } else {
+        for (size_t from = 0; from < n / kTracks; from += kChunk)
+            for (auto& t : tracks)
+                g_rows.insert(
+                    g_rows.end(), t.begin() + static_cast<std::ptrdiff_t>(from),
+                    t.begin() + static_cast<std::ptrdiff_t>(std::min(t.size(), from + kChunk)));
+    }
+    for (size_t i = 0; i < g_rows.size(); ++i) g_rows[i].v[0] = static_cast<int64_t>(i + 1);
+}
+
+bool check(sqlite3* db, int rc, int want) {
+    if (rc == want) return true;
+    std::fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db));
+    return false;
+}
+
+bool insertValues(sqlite3* db, int perStatement) {
+    std::string sql = std::string(kInsert) + "VALUES";
+    for (int r = 0; r < perStatement; ++r)
+        sql += r ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)";
+    sqlite3_stmt* st = nullptr;
+    if (!check(db, sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)) return false;
+    bool ok = true;
+    const auto per = static_cast<size_t>(perStatement);
+    for (size_t first = 0; ok && first + per <= g_rows.size(); first += per) {
+        for (size_t r = 0; r < per; ++r)
+            for (int c = 0; c < 9; ++c) {
+                const int64_t v = g_rows[first + r].v[c];
+                const int idx = static_cast<int>(r) * 9 + c + 1;
+                if ((c == 6 || c == 7) && v == 0)
+                    sqlite3_bind_null(st, idx);
+                else
+                    sqlite3_bind_int64(st, idx, v);
+            }
+        ok = check(db, sqlite3_step(st), SQLITE_DONE);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool insertVtab(sqlite3* db) {
+    static const sqlite3_module module = feedModule();
+    if (!check(db, sqlite3_create_module(db, "feed", &module, nullptr), SQLITE_OK)) return false;
+    sqlite3_stmt* st = nullptr;
+    const std::string sql = std::string(kInsert) + "SELECT * FROM feed";
+    if (!check(db, sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)) return false;
+    bool ok = true;
+    for (g_from = 0; ok && g_from < g_rows.size(); g_from = g_to) {
+        g_to = std::min(g_rows.size(), g_from + 65536);
+        ok = check(db, sqlite3_step(st), SQLITE_DONE);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+double run(const std::string& dir, const std::string& way, size_t n) {
+    makeRows(n, way == "interleaved");
+    const std::string path = dir + "/sqlite_row_cost_" + std::to_string(::getpid()) + ".db";
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db,
+                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    sqlite3_exec(db,
+                 "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
+                 "PRAGMA cache_size=-262144;",
+                 nullptr, nullptr, nullptr);
+    sqlite3_exec(db, way == "rowid" ? kRowid : kClustered, nullptr, nullptr, nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    const bool ok = way == "values1" ? insertValues(db, 1)
+                    : way == "vtab"  ? insertVtab(db)
+                                     : insertValues(db, 64);
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sqlite3_close(db);
+    for (const char* ext : {"", "-wal", "-shm"}) ::unlink((path + ext).c_str());
+    return ok ? secs : -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const size_t n = argc > 1 ? static_cast<size_t>(std::atoll(argv[1])) : 2'000'000;
+    const std::string dir = argc > 2 ? argv[2] : "/tmp";
+    std::printf("SQLite %s, %zu slice rows, one transaction, committed\n", sqlite3_libversion(), n);
+    for (const char* way : {"values64", "values1", "vtab", "rowid", "interleaved"}) {
+        const double secs = run(dir, way, n);
+        if (secs < 0) return 1;
+        std::printf("%-12s %.3f s  %.3f us/row\n", way, secs, secs * 1e6 / static_cast<double>(n));
+    }
+    return 0;
+}
