@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peer for bench/trace_import: Python json.load + sqlite3 executemany on the same Chrome
 trace, rows shaped like TrainScope's slices table, indexes built. Prints 'events_per_s N'."""
-import gzip, json, os, sqlite3, sys, tempfile, time
+import gzip, json, os, shutil, sqlite3, sys, tempfile, time
 
 
 def main():
@@ -11,7 +11,8 @@ def main():
     with opener(path, "rt") as f:
         doc = json.load(f)
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
-    db_path = os.path.join(tempfile.mkdtemp(), "peer.sqlite")
+    tmp_dir = tempfile.mkdtemp()
+    db_path = os.path.join(tmp_dir, "peer.sqlite")
     db = sqlite3.connect(db_path)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")
@@ -29,6 +30,7 @@ def main():
     db.commit()
     db.close()
     dt = time.perf_counter() - t0
+    shutil.rmtree(tmp_dir)  # after the timing, as trace_import removes its session
     print(f"events {len(events)} seconds {dt:.3f} events_per_s {len(events) / dt:.0f}")
 
 
