@@ -11,13 +11,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <random>
-#include <ctime>
 
+#include "app/gui/main_window.h"
 #include "core/timeline/synthetic_trace.h"
 #include "core/timeline/timeline_cache.h"
-#include "app/gui/main_window.h"
 #include "views/common/session_context.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -127,12 +127,12 @@ int main(int argc, char** argv) {
                 break;
             }
         }
-        std::printf("main window: open + first timeline frame: %.0f ms (session checked after "
-                    "%.0f ms, %s)\n",
-                    msSince(t), opened,
-                    tl && tl->canvas()->model() && tl->canvas()->model()->fromCache
-                        ? "timeline cache"
-                        : "slices table");
+        std::printf(
+            "main window: open + first timeline frame: %.0f ms (session checked after "
+            "%.0f ms, %s)\n",
+            msSince(t), opened,
+            tl && tl->canvas()->model() && tl->canvas()->model()->fromCache ? "timeline cache"
+                                                                            : "slices table");
     }
 
     std::vector<double> ms;

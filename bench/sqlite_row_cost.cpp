@@ -2,9 +2,10 @@
 // the ways a writer can hand rows over, to find the floor under trace import. 2,000,000
 // rows shaped like the session's `slices` (9 integer columns, 5 tracks), written in one
 // transaction into a fresh file with the session's pragmas, then committed:
-//   values64     multi-row INSERT ... VALUES of 64 rows (what StoreWriter does)
+//   values64     multi-row INSERT ... VALUES of 64 rows
 //   values1      one row per statement run
-//   vtab         INSERT ... SELECT from a virtual table over the rows in memory
+//   feed         INSERT ... SELECT from ts_slice_rows(?), the table-valued function over
+//                rows in memory (core/store/slice_feed; what StoreWriter does)
 //   rowid        values64 into a rowid table (id INTEGER PRIMARY KEY) instead of the
 //                clustered WITHOUT ROWID one
 //   interleaved  values64, but the tracks' rows in chunks of 16,384 taking turns (what
@@ -17,9 +18,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
+
+#include "core/store/slice_feed.h"
 
 namespace {
 
@@ -27,7 +29,6 @@ struct Row {
     int64_t v[9];  // id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags
 };
 std::vector<Row> g_rows;  // the rows in the order they are written
-size_t g_from = 0, g_to = 0;
 
 constexpr const char* kClustered =
     "CREATE TABLE slices(id INTEGER NOT NULL, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, "
@@ -41,72 +42,6 @@ constexpr const char* kRowid =
 constexpr const char* kInsert =
     "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
     "flags) ";
-
-// A read-only eponymous virtual table over g_rows[g_from, g_to).
-struct Cursor {
-    sqlite3_vtab_cursor base;
-    size_t i;
-};
-int vConnect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char**) {
-    const int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(a,b,c,d,e,f,g,h,i)");
-    if (rc != SQLITE_OK) return rc;
-    *out = static_cast<sqlite3_vtab*>(sqlite3_malloc(sizeof(sqlite3_vtab)));
-    std::memset(*out, 0, sizeof(sqlite3_vtab));
-    return SQLITE_OK;
-}
-int vBestIndex(sqlite3_vtab*, sqlite3_index_info* info) {
-    info->estimatedCost = 1;
-    return SQLITE_OK;
-}
-int vDisconnect(sqlite3_vtab* v) {
-    sqlite3_free(v);
-    return SQLITE_OK;
-}
-int vOpen(sqlite3_vtab*, sqlite3_vtab_cursor** out) {
-    *out = &(new Cursor{})->base;
-    return SQLITE_OK;
-}
-int vClose(sqlite3_vtab_cursor* c) {
-    delete reinterpret_cast<Cursor*>(c);
-    return SQLITE_OK;
-}
-int vFilter(sqlite3_vtab_cursor* c, int, const char*, int, sqlite3_value**) {
-    reinterpret_cast<Cursor*>(c)->i = g_from;
-    return SQLITE_OK;
-}
-int vNext(sqlite3_vtab_cursor* c) {
-    ++reinterpret_cast<Cursor*>(c)->i;
-    return SQLITE_OK;
-}
-int vEof(sqlite3_vtab_cursor* c) {
-    return reinterpret_cast<Cursor*>(c)->i >= g_to;
-}
-int vColumn(sqlite3_vtab_cursor* c, sqlite3_context* ctx, int col) {
-    const int64_t v = g_rows[reinterpret_cast<Cursor*>(c)->i].v[col];
-    if ((col == 6 || col == 7) && v == 0)
-        sqlite3_result_null(ctx);
-    else
-        sqlite3_result_int64(ctx, v);
-    return SQLITE_OK;
-}
-int vRowid(sqlite3_vtab_cursor* c, sqlite3_int64* out) {
-    *out = static_cast<sqlite3_int64>(reinterpret_cast<Cursor*>(c)->i);
-    return SQLITE_OK;
-}
-sqlite3_module feedModule() {
-    sqlite3_module m{};
-    m.xConnect = vConnect;
-    m.xBestIndex = vBestIndex;
-    m.xDisconnect = vDisconnect;
-    m.xOpen = vOpen;
-    m.xClose = vClose;
-    m.xFilter = vFilter;
-    m.xNext = vNext;
-    m.xEof = vEof;
-    m.xColumn = vColumn;
-    m.xRowid = vRowid;
-    return m;
-}
 
 void makeRows(size_t n, bool interleaved) {
     constexpr int kTracks = 5;
@@ -163,15 +98,24 @@ bool insertValues(sqlite3* db, int perStatement) {
     return ok;
 }
 
-bool insertVtab(sqlite3* db) {
-    static const sqlite3_module module = feedModule();
-    if (!check(db, sqlite3_create_module(db, "feed", &module, nullptr), SQLITE_OK)) return false;
+bool insertFeed(sqlite3* db) {
+    if (!ts::store::registerSliceFeed(db).ok()) return false;
     sqlite3_stmt* st = nullptr;
-    const std::string sql = std::string(kInsert) + "SELECT * FROM feed";
+    const std::string sql = std::string(kInsert) +
+                            "SELECT id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
+                            "flags FROM ts_slice_rows(?)";
     if (!check(db, sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK)) return false;
+    std::vector<ts::store::FeedRow> rows;
     bool ok = true;
-    for (g_from = 0; ok && g_from < g_rows.size(); g_from = g_to) {
-        g_to = std::min(g_rows.size(), g_from + 65536);
+    for (size_t from = 0; ok && from < g_rows.size(); from += 4096) {
+        rows.clear();
+        for (size_t i = from; i < std::min(g_rows.size(), from + 4096); ++i) {
+            const int64_t* v = g_rows[i].v;
+            rows.push_back({v[0],
+                            {v[1], v[2], v[3], static_cast<int32_t>(v[4]), v[5], v[6], v[7],
+                             static_cast<int32_t>(v[8])}});
+        }
+        ts::store::bindSliceRows(st, 1, &rows);
         ok = check(db, sqlite3_step(st), SQLITE_DONE);
         sqlite3_reset(st);
     }
@@ -193,7 +137,7 @@ double run(const std::string& dir, const std::string& way, size_t n) {
     const auto t0 = std::chrono::steady_clock::now();
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     const bool ok = way == "values1" ? insertValues(db, 1)
-                    : way == "vtab"  ? insertVtab(db)
+                    : way == "feed"  ? insertFeed(db)
                                      : insertValues(db, 64);
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
     const double secs =
@@ -209,7 +153,7 @@ int main(int argc, char** argv) {
     const size_t n = argc > 1 ? static_cast<size_t>(std::atoll(argv[1])) : 2'000'000;
     const std::string dir = argc > 2 ? argv[2] : "/tmp";
     std::printf("SQLite %s, %zu slice rows, one transaction, committed\n", sqlite3_libversion(), n);
-    for (const char* way : {"values64", "values1", "vtab", "rowid", "interleaved"}) {
+    for (const char* way : {"values64", "values1", "feed", "rowid", "interleaved"}) {
         const double secs = run(dir, way, n);
         if (secs < 0) return 1;
         std::printf("%-12s %.3f s  %.3f us/row\n", way, secs, secs * 1e6 / static_cast<double>(n));

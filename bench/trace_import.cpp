@@ -67,8 +67,7 @@ int main(int argc, char** argv) {
         else if (a == "--write-only" && i + 1 < argc) {  // just write the synthetic trace
             writeSynthetic(argv[++i], events);
             return 0;
-        }
-        else
+        } else
             path = a;
     }
     const auto dir =

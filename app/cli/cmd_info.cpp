@@ -32,14 +32,23 @@ int runInfo(const Args& args) {
             kv(w, "kind", s.kind);
             kv(w, "status", s.status);
             w.Key("error");
-            if (s.error.empty()) w.Null(); else w.String(s.error.c_str());
+            if (s.error.empty())
+                w.Null();
+            else
+                w.String(s.error.c_str());
             kv(w, "events", s.events);
             kv(w, "slices", s.slices);
             kv(w, "skipped", s.skipped);
             w.Key("ts_min_ns");
-            if (s.tsMin) w.Int64(*s.tsMin); else w.Null();
+            if (s.tsMin)
+                w.Int64(*s.tsMin);
+            else
+                w.Null();
             w.Key("ts_max_ns");
-            if (s.tsMax) w.Int64(*s.tsMax); else w.Null();
+            if (s.tsMax)
+                w.Int64(*s.tsMax);
+            else
+                w.Null();
             w.Key("stats");
             w.RawValue(s.stats.c_str(), s.stats.size(), rapidjson::kObjectType);
             w.EndObject();

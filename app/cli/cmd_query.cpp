@@ -10,9 +10,15 @@ namespace {
 
 void writeCell(JsonWriter& w, const store::Statement& st, int c) {
     switch (st.columnType(c)) {
-        case SQLITE_INTEGER: w.Int64(st.int64(c)); break;
-        case SQLITE_FLOAT: writeDouble(w, st.real(c)); break;
-        case SQLITE_NULL: w.Null(); break;
+        case SQLITE_INTEGER:
+            w.Int64(st.int64(c));
+            break;
+        case SQLITE_FLOAT:
+            writeDouble(w, st.real(c));
+            break;
+        case SQLITE_NULL:
+            w.Null();
+            break;
         default: {
             const auto v = st.textView(c);
             w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));

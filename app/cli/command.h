@@ -13,8 +13,8 @@
 namespace ts::cli {
 
 struct OptionSpec {
-    std::string name;      // without dashes, e.g. "top"
-    bool takesValue;       // --top 10 vs --flag
+    std::string name;  // without dashes, e.g. "top"
+    bool takesValue;   // --top 10 vs --flag
     std::string help;
     bool repeatable = false;
 };
@@ -69,5 +69,9 @@ void writeDouble(JsonWriter& w, double v);
 
 #define TS_CLI_CONCAT2(a, b) a##b
 #define TS_CLI_CONCAT(a, b) TS_CLI_CONCAT2(a, b)
-#define TS_CLI_COMMAND(...) \
-    static ::ts::cli::Registrar TS_CLI_CONCAT(ts_cli_registrar_, __LINE__){::ts::cli::Command{__VA_ARGS__}}
+#define TS_CLI_COMMAND(...)                                                  \
+    static ::ts::cli::Registrar TS_CLI_CONCAT(ts_cli_registrar_, __LINE__) { \
+        ::ts::cli::Command {                                                 \
+            __VA_ARGS__                                                      \
+        }                                                                    \
+    }

@@ -28,8 +28,12 @@ static std::map<std::string, Command>& registry() {
     return r;
 }
 
-void registerCommand(Command cmd) { registry()[cmd.name] = std::move(cmd); }
-const std::map<std::string, Command>& commands() { return registry(); }
+void registerCommand(Command cmd) {
+    registry()[cmd.name] = std::move(cmd);
+}
+const std::map<std::string, Command>& commands() {
+    return registry();
+}
 
 void printJson(const rapidjson::StringBuffer& buf) {
     std::fwrite(buf.GetString(), 1, buf.GetSize(), stdout);
@@ -50,8 +54,10 @@ void kv(JsonWriter& w, const char* key, double value) {
     writeDouble(w, value);
 }
 void writeDouble(JsonWriter& w, double v) {
-    if (std::isfinite(v)) w.Double(v);
-    else w.Null();
+    if (std::isfinite(v))
+        w.Double(v);
+    else
+        w.Null();
 }
 
 }  // namespace ts::cli
@@ -61,8 +67,8 @@ using namespace ts::cli;
 namespace {
 
 void printUsage(const Command& c) {
-    std::cout << "usage: trainscope-cli " << c.name << " " << c.usage << "\n\n" << c.summary
-              << "\n\noptions:\n";
+    std::cout << "usage: trainscope-cli " << c.name << " " << c.usage << "\n\n"
+              << c.summary << "\n\noptions:\n";
     for (const OptionSpec& o : c.options)
         std::cout << "  --" << o.name << (o.takesValue ? " VALUE" : "") << "\n      " << o.help
                   << "\n";
@@ -135,7 +141,8 @@ int main(int argc, char** argv) {
                 if (o.name == name) spec = &o;
             if (!spec) return fail(json, "unknown option --" + name + " for '" + cmd.name + "'", 2);
             if (spec->takesValue && !inlineValue) {
-                if (i + 1 >= raw.size()) return fail(json, "option --" + name + " needs a value", 2);
+                if (i + 1 >= raw.size())
+                    return fail(json, "option --" + name + " needs a value", 2);
                 value = raw[++i];
             }
             args.options[name].push_back(value);

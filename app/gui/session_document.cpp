@@ -97,9 +97,7 @@ void SessionDocument::importFiles(const QStringList& paths) {
     using Reports = std::vector<ts::importers::ImportReport>;
     m_ctx->jobs()->run<Reports>(
         this, QString(), title,
-        [files, s = session.toStdString()](ts::JobControl& jc) {
-            return importAll(s, files, jc);
-        },
+        [files, s = session.toStdString()](ts::JobControl& jc) { return importAll(s, files, jc); },
         [this](Reports reports) {
             m_ctx->notifyDataChanged();
             emit imported(reports);

@@ -170,9 +170,12 @@ Status registerSliceFeed(sqlite3* db) {
     return {};
 }
 
+void bindSliceRows(sqlite3_stmt* st, int idx, const std::vector<FeedRow>* rows) {
+    sqlite3_bind_pointer(st, idx, const_cast<std::vector<FeedRow>*>(rows), kPointerType, nullptr);
+}
+
 void bindSliceRows(Statement& st, int idx, const std::vector<FeedRow>* rows) {
-    sqlite3_bind_pointer(st.handle(), idx, const_cast<std::vector<FeedRow>*>(rows), kPointerType,
-                         nullptr);
+    bindSliceRows(st.handle(), idx, rows);
 }
 
 }  // namespace ts::store

@@ -9,6 +9,7 @@
 #include "core/common/result.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ts::store {
 
@@ -35,5 +36,6 @@ Status registerSliceFeed(sqlite3* db);
 /// Binds `rows` to parameter `idx` of a statement that reads ts_slice_rows(?). The vector
 /// must live until the statement is stepped.
 void bindSliceRows(Statement& st, int idx, const std::vector<FeedRow>* rows);
+void bindSliceRows(sqlite3_stmt* st, int idx, const std::vector<FeedRow>* rows);
 
 }  // namespace ts::store

@@ -171,7 +171,6 @@ Result<std::vector<ProfilerStep>> listProfilerSteps(store::TraceStore& s) {
     return steps;
 }
 
-
 Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, JobControl* job) {
     auto sourceR = resolveSource(s, o);
     if (!sourceR) return Error{sourceR.error()};

@@ -40,7 +40,7 @@ struct OpStatsRow {
     std::string inputShapes;  // JSON text of the shapes, "" when not grouped or unknown
     int64_t calls = 0, selfNs = 0, totalNs = 0, minNs = 0, maxNs = 0;
     double avgNs = 0;
-    double percent = 0;  // 100 * selfNs / (range end - range start)
+    double percent = 0;      // 100 * selfNs / (range end - range start)
     int64_t maxSliceId = 0;  // the longest call (to jump to it in the timeline)
 };
 

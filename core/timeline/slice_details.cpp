@@ -53,7 +53,8 @@ std::string prettyJson(std::string_view json) {
 namespace {
 
 /// The (track, ts) of slice `id`: from `known`, else by a scan of the slices table.
-std::optional<SliceKey> locate(store::TraceStore& s, int64_t id, const std::vector<SliceKey>& known) {
+std::optional<SliceKey> locate(store::TraceStore& s, int64_t id,
+                               const std::vector<SliceKey>& known) {
     for (const SliceKey& k : known)
         if (k.id == id) return k;
     store::Statement st = s.db().prepare("SELECT track_id, ts FROM slices WHERE id = ?");
@@ -66,8 +67,8 @@ void readFlows(store::TraceStore& s, const char* sql, int64_t id,
                const std::vector<SliceKey>& known, std::vector<FlowLink>& out) {
     store::Statement f = s.db().prepare(sql);
     f.bind(1, id);
-    store::Statement end = s.db().prepare(
-        "SELECT name_id, ts FROM slices WHERE track_id = ? AND ts = ? AND id = ?");
+    store::Statement end =
+        s.db().prepare("SELECT name_id, ts FROM slices WHERE track_id = ? AND ts = ? AND id = ?");
     while (f.step()) {
         FlowLink link{f.int64(0), {}, s.string(f.int64(1)), 0, {}};
         if (auto k = locate(s, link.sliceId, known)) {
@@ -134,8 +135,7 @@ Result<SliceDetails> readSliceDetails(store::TraceStore& s, const SliceKey& key,
             ++d.nestedFlowsMore;
             continue;
         }
-        FlowLink link{nested.int64(0), {}, s.string(nested.int64(1)), 0,
-                      s.string(nested.int64(2))};
+        FlowLink link{nested.int64(0), {}, s.string(nested.int64(1)), 0, s.string(nested.int64(2))};
         if (auto k = locate(s, link.sliceId, known)) {
             store::Statement end = s.db().prepare(
                 "SELECT name_id, ts FROM slices WHERE track_id = ? AND ts = ? AND id = ?");

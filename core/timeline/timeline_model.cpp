@@ -85,8 +85,9 @@ std::pair<size_t, size_t> TimelineModel::flowsIn(double t0, double t1) const {
             flowLo.begin());
     };
     const size_t first = at(t0 - static_cast<double>(maxFlowSpan));
-    auto last = std::upper_bound(flowLo.begin() + static_cast<std::ptrdiff_t>(first), flowLo.end(),
-                                 t1, [](double v, int64_t lo) { return v < static_cast<double>(lo); });
+    auto last =
+        std::upper_bound(flowLo.begin() + static_cast<std::ptrdiff_t>(first), flowLo.end(), t1,
+                         [](double v, int64_t lo) { return v < static_cast<double>(lo); });
     return {first, static_cast<size_t>(last - flowLo.begin())};
 }
 

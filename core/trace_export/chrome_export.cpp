@@ -248,8 +248,10 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             });
             if (!ends.empty() && ends.contains(q.int64(0))) {
                 GapFinder g{q.int64(0), track, ts, ts + dur, depth, ts};
-                if (dur > 0) watching.push_back(g);
-                else settle(g);
+                if (dur > 0)
+                    watching.push_back(g);
+                else
+                    settle(g);
             }
             const bool unfinished = (q.int64(4) & 1) != 0;
             if (w.kind == "async") {

@@ -55,7 +55,8 @@ private:
     void fill() {
         if (m_eof) return;
         if (m_pinned) {  // a capture spans chunks: keep what it has of this one
-            m_spill.append(m_buf.data() + m_pinAt, static_cast<size_t>(m_end - m_buf.data()) - m_pinAt);
+            m_spill.append(m_buf.data() + m_pinAt,
+                           static_cast<size_t>(m_end - m_buf.data()) - m_pinAt);
             m_pinAt = 0;
         }
         m_base += static_cast<size_t>(m_end - m_buf.data());
@@ -181,8 +182,8 @@ private:
                 m_argKey.clear();
                 // Top-level values of args are needed by counters (numbers) and metadata
                 // (strings) only; when "ph" came first (as writers put it) others skip them.
-                m_collectArgs = m_field == Field::Args &&
-                                (!m_e->hasPh || m_e->ph == "C" || m_e->ph == "M");
+                m_collectArgs =
+                    m_field == Field::Args && (!m_e->hasPh || m_e->ph == "C" || m_e->ph == "M");
                 m_stream.pin(m_stream.Tell() - 1, object ? '{' : '[');  // just read
                 return true;
             }

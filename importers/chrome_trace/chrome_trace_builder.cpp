@@ -24,8 +24,7 @@ ChromeTraceBuilder::Process& ChromeTraceBuilder::process(const std::string& pid)
 
 uint32_t ChromeTraceBuilder::thread(const ChromeEvent& e) {
     // Consecutive events mostly share their thread: skip two hash lookups then.
-    if (m_lastThread != UINT32_MAX && e.pid == m_lastPid && e.tid == m_lastTid)
-        return m_lastThread;
+    if (m_lastThread != UINT32_MAX && e.pid == m_lastPid && e.tid == m_lastTid) return m_lastThread;
     m_lastThread = threadLookup(e);
     m_lastPid = e.pid;
     m_lastTid = e.tid;

@@ -240,8 +240,8 @@ TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
     std::string json = "[";
     auto event = [&](int i, const std::string& args) {
         std::string e = R"({"ph":"X","name":"n)" + std::to_string(i) +
-                        R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
-                        R"(,"dur":1,"args":)" + args + "}";
+                        R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) + R"(,"dur":1,"args":)" +
+                        args + "}";
         if (json.size() > 1) json += ",";
         json += e;
         expected.push_back(args);
@@ -251,7 +251,8 @@ TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
         const std::string head = R"({"ph":"X","name":"n)" + std::to_string(i) +
                                  R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) +
                                  R"(,"dur":1,"args":)";
-        const size_t fillerFixed = std::string(R"(,{"ph":"i","name":"","pid":1,"tid":1,"ts":0})").size();
+        const size_t fillerFixed =
+            std::string(R"(,{"ph":"i","name":"","pid":1,"tid":1,"ts":0})").size();
         const size_t need = at - json.size() - 1 - head.size() - fillerFixed;
         json += R"(,{"ph":"i","name":")" + std::string(need, 'f') + R"(","pid":1,"tid":1,"ts":0})";
         event(i, args);

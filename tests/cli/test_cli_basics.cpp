@@ -69,7 +69,9 @@ TEST(Cli, InfoJsonDescribesTheSession) {
 TEST(Cli, QueryReturnsRows) {
     const std::string path = makeSession();
     auto r = ts::test::runCli(
-        {"query", path, "SELECT s.str AS name, dur FROM slices JOIN strings s ON s.id=name_id ORDER BY ts", "--json"});
+        {"query", path,
+         "SELECT s.str AS name, dur FROM slices JOIN strings s ON s.id=name_id ORDER BY ts",
+         "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     auto d = parse(r.out);
     ASSERT_EQ(d["rows"].Size(), 2u);

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
-#include <fstream>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <fstream>
 
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
@@ -44,7 +44,8 @@ std::string makeSession(const std::vector<std::string>& sourceNames) {
         {
             StoreWriter w(*s, src);
             const int64_t p = w.addProcess("1");
-            w.addSlice({w.addTrack("thread", p, w.addThread(p, "1"), "t"), 10, 5, 0, w.intern("op"), 0, 0, 0});
+            w.addSlice({w.addTrack("thread", p, w.addThread(p, "1"), "t"), 10, 5, 0, w.intern("op"),
+                        0, 0, 0});
         }
         SourceSummary sum;
         sum.status = "complete";
@@ -57,7 +58,8 @@ std::string makeSession(const std::vector<std::string>& sourceNames) {
 
 TEST(MainWindow, SidebarListsTheSessionsSources) {
     app();
-    const std::string path = makeSession({"/data/rank0.pt.trace.json", "/data/rank1.pt.trace.json"});
+    const std::string path =
+        makeSession({"/data/rank0.pt.trace.json", "/data/rank1.pt.trace.json"});
     MainWindow w;
     w.show();
     w.openPaths({QString::fromStdString(path)});

@@ -27,7 +27,8 @@ namespace {
 constexpr const char* kPython = "/usr/bin/python3";
 
 std::string checkerPath() {
-    return (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "profiler" / "check_trace_events.py").string();
+    return (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "profiler" / "check_trace_events.py")
+        .string();
 }
 
 /// Runs the checker on `trace` (--json); returns its exit code and parsed output.
@@ -187,8 +188,8 @@ TEST(ProfileExport, ChromeTraceReimportsWithTheSameCountsAndPassesTheFormatCheck
 
 // A third reader: the trace engine of Chrome DevTools' Performance panel (npm package
 // @paulirish/trace_engine), when node and the package are installed — see
-// tests/profiler/devtools_trace_check.mjs; TRAINSCOPE_TRACE_ENGINE names the package folder, default
-// <build>/tools-node/node_modules/@paulirish/trace_engine.
+// tests/profiler/devtools_trace_check.mjs; TRAINSCOPE_TRACE_ENGINE names the package folder,
+// default <build>/tools-node/node_modules/@paulirish/trace_engine.
 TEST(ProfileExport, ChromeDevToolsTraceEngineReadsEverySliceAndFlow) {
     const char* env = std::getenv("TRAINSCOPE_TRACE_ENGINE");
     const fs::path engine = env ? fs::path(env)
@@ -209,8 +210,9 @@ TEST(ProfileExport, ChromeDevToolsTraceEngineReadsEverySliceAndFlow) {
 
     const std::string cmd =
         "node '" +
-        (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "profiler" / "devtools_trace_check.mjs").string() + "' '" +
-        trace + "' '" + engine.string() + "' 2>&1";
+        (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "profiler" / "devtools_trace_check.mjs")
+            .string() +
+        "' '" + trace + "' '" + engine.string() + "' 2>&1";
     std::unique_ptr<FILE, int (*)(FILE*)> p(popen(cmd.c_str(), "r"), &pclose);
     std::string text;
     std::array<char, 4096> buf{};

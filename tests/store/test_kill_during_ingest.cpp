@@ -81,8 +81,9 @@ TEST(KillDuringIngest, CommittedRowsSurviveAndSourceIsIncomplete) {
                           "WHERE t.source_id=1")
                   .value(),
               kCompleteSlices);
-    const int64_t kept = db.queryInt("SELECT count(*) FROM slices s JOIN tracks t ON "
-                                     "s.track_id=t.id WHERE t.source_id=2")
+    const int64_t kept = db.queryInt(
+                               "SELECT count(*) FROM slices s JOIN tracks t ON "
+                               "s.track_id=t.id WHERE t.source_id=2")
                              .value();
     EXPECT_GE(kept, committed);
     EXPECT_EQ(kept % kBatch, 0) << "only whole committed batches survive";

@@ -28,17 +28,18 @@ void writeFixture(const std::string& path, int version) {
             ASSERT_TRUE(db.exec(m.sql).ok());
         }
     }
-    ASSERT_TRUE(db.exec("INSERT INTO meta VALUES('application','trainscope');"
-                        "INSERT INTO strings(id, str) VALUES(1, 'MatMul');"
-                        "INSERT INTO sources(id, path, kind, status, slices) "
-                        "VALUES(1, 'old.json', 'chrome_json', 'complete', 1);"
-                        "INSERT INTO processes(id, source_id, pid) VALUES(1, 1, '42');"
-                        "INSERT INTO tracks(id, source_id, kind, process_id) VALUES(1, 1, 'thread', 1);"
-                        "INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
-                        "VALUES(1, 1, 100, 50, 0, 1);"
-                        "PRAGMA user_version=" +
-                        std::to_string(version))
-                    .ok());
+    ASSERT_TRUE(
+        db.exec("INSERT INTO meta VALUES('application','trainscope');"
+                "INSERT INTO strings(id, str) VALUES(1, 'MatMul');"
+                "INSERT INTO sources(id, path, kind, status, slices) "
+                "VALUES(1, 'old.json', 'chrome_json', 'complete', 1);"
+                "INSERT INTO processes(id, source_id, pid) VALUES(1, 1, '42');"
+                "INSERT INTO tracks(id, source_id, kind, process_id) VALUES(1, 1, 'thread', 1);"
+                "INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
+                "VALUES(1, 1, 100, 50, 0, 1);"
+                "PRAGMA user_version=" +
+                std::to_string(version))
+            .ok());
 }
 
 }  // namespace
@@ -74,14 +75,16 @@ TEST(Migration, NewerFileIsRefusedAndLeftUntouched) {
     writeFixture(path, currentSchemaVersion());
     {
         auto db = SqliteDb::open(path, SqliteDb::Mode::ReadWrite).value();
-        ASSERT_TRUE(db.exec("PRAGMA user_version=" + std::to_string(currentSchemaVersion() + 7)).ok());
+        ASSERT_TRUE(
+            db.exec("PRAGMA user_version=" + std::to_string(currentSchemaVersion() + 7)).ok());
     }
     const std::string before = slurp(path);
     for (auto mode : {TraceStore::Mode::ReadOnly, TraceStore::Mode::ReadWrite}) {
         auto s = TraceStore::open(path, mode);
         ASSERT_FALSE(s.ok());
         EXPECT_NE(s.error().find("newer TrainScope"), std::string::npos) << s.error();
-        EXPECT_NE(s.error().find("v" + std::to_string(currentSchemaVersion() + 7)), std::string::npos);
+        EXPECT_NE(s.error().find("v" + std::to_string(currentSchemaVersion() + 7)),
+                  std::string::npos);
     }
     EXPECT_EQ(slurp(path), before);
 }

@@ -7,12 +7,12 @@
 //   ctx->jobs()->run<Model>(this, "timeline-load", tr("Loading timeline"),
 //       [path](ts::JobControl& jc) { return loadModel(path, jc); },      // worker thread
 //       [this](Model m) { setModel(std::move(m)); });                     // UI thread
+#include <QtConcurrent/qtconcurrenttask.h>
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtConcurrent/qtconcurrenttask.h>
 #include <functional>
 #include <map>
 #include <memory>

@@ -57,8 +57,10 @@ void SessionSidebar::reload() {
         this, QStringLiteral("sidebar"), tr("Reading session"),
         [p = path.toStdString()](ts::JobControl&) { return ts::session::readOverview(p); },
         [this](Overview ov) {
-            if (ov) show(ov.value());
-            else showError(QString::fromStdString(ov.error()));
+            if (ov)
+                show(ov.value());
+            else
+                showError(QString::fromStdString(ov.error()));
             emit overviewLoaded();
         });
 }
@@ -72,8 +74,8 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
     auto* sources = section(this, tr("Sources (%1)").arg(ov.sources.size()), "timeline");
     for (const auto& s : ov.sources) {
         const QString name = QFileInfo(QString::fromStdString(s.path)).fileName();
-        auto* item = new QTreeWidgetItem(
-            sources, {QStringLiteral("%1 %2").arg(statusMark(s.status), name)});
+        auto* item =
+            new QTreeWidgetItem(sources, {QStringLiteral("%1 %2").arg(statusMark(s.status), name)});
         QString tip = QStringLiteral("%1\n%2 · %3\n%4 events, %5 slices")
                           .arg(QString::fromStdString(s.path), QString::fromStdString(s.kind),
                                QString::fromStdString(s.status))
@@ -85,10 +87,10 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
     if (!ov.runs.empty()) {
         auto* runs = section(this, tr("Runs (%1)").arg(ov.runs.size()), "curves");
         for (const auto& r : ov.runs)
-            new QTreeWidgetItem(runs, {QStringLiteral("#%1 %2 [%3]")
-                                           .arg(r.id)
-                                           .arg(QString::fromStdString(r.name),
-                                                QString::fromStdString(r.status))});
+            new QTreeWidgetItem(
+                runs, {QStringLiteral("#%1 %2 [%3]")
+                           .arg(r.id)
+                           .arg(QString::fromStdString(r.name), QString::fromStdString(r.status))});
     }
     if (!ov.dumps.empty()) {
         auto* dumps = section(this, tr("Dumps (%1)").arg(ov.dumps.size()), "dumps");
@@ -99,8 +101,7 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
         section(this, tr("Overflow findings (%1)").arg(ov.overflowFindings), "dumps");
     if (!ov.rdr.empty()) {
         auto* rdr = section(this, tr("Crash records (%1)").arg(ov.rdr.size()), "rdr");
-        for (const auto& r : ov.rdr)
-            new QTreeWidgetItem(rdr, {QString::fromStdString(r.reason)});
+        for (const auto& r : ov.rdr) new QTreeWidgetItem(rdr, {QString::fromStdString(r.reason)});
     }
     if (ov.logs > 0) section(this, tr("Logs (%1 records)").arg(ov.logs), "logs");
     if (!ov.problems.empty()) {

@@ -88,9 +88,8 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     });
     connect(m_filter, &QLineEdit::textChanged, this,
             [this](const QString& t) { m_proxy->setFilterFixedString(t); });
-    connect(m_category, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        m_proxy->setCategory(i <= 0 ? QString() : m_category->itemText(i));
-    });
+    connect(m_category, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { m_proxy->setCategory(i <= 0 ? QString() : m_category->itemText(i)); });
     connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_group, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_shapes, &QCheckBox::toggled, this, &StatsView::recompute);

@@ -2,9 +2,9 @@
 // StatsView: the "Op statistics" tab — the key_averages() table over the whole session, the
 // last time range selected (timeline area selection, step click, ...) or one ProfilerStep#N,
 // grouped by op name or by category, optionally split by input shapes; sortable, filterable
-// (name text, and one category: CPU ops, kernels, runtime, memcpy, ...), exportable as CSV. Computed on a job when the session or the scope
-// changes, once the tab is visible. Double-clicking a row selects its longest call and asks
-// for the timeline view.
+// (name text, and one category: CPU ops, kernels, runtime, memcpy, ...), exportable as CSV.
+// Computed on a job when the session or the scope changes, once the tab is visible. Double-clicking
+// a row selects its longest call and asks for the timeline view.
 #include <QWidget>
 #include <optional>
 #include <utility>
@@ -60,5 +60,5 @@ private:
     QLabel* m_summary;
     std::vector<ts::timeline::ProfilerStep> m_steps;
     std::optional<std::pair<int64_t, int64_t>> m_range;  // last requested time range
-    bool m_stale = false;  // a recompute was skipped while hidden
+    bool m_stale = false;                                // a recompute was skipped while hidden
 };

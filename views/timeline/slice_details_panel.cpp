@@ -29,8 +29,9 @@ void SliceDetailsPanel::showMessage(const QString& text) {
 
 void SliceDetailsPanel::showDetails(const ts::timeline::SliceDetails& d, int64_t originNs) {
     // Two columns: the slice's facts on the left, its flows and args on the right.
-    QString h = QStringLiteral("<h3>%1</h3><table width='100%'><tr><td valign='top' width='40%'>"
-                               "<table cellspacing=4>")
+    QString h = QStringLiteral(
+                    "<h3>%1</h3><table width='100%'><tr><td valign='top' width='40%'>"
+                    "<table cellspacing=4>")
                     .arg(esc(d.name));
     auto row = [&](const QString& k, const QString& v) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v);

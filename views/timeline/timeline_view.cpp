@@ -26,7 +26,6 @@ namespace {
 using ModelResult = ts::Result<std::shared_ptr<const TimelineModel>>;
 using SearchResult = ts::Result<std::shared_ptr<const SearchResults>>;
 
-
 /// A table cell shown as text and sorted by a number.
 class NumberItem : public QTableWidgetItem {
 public:
