@@ -1,7 +1,7 @@
 // bench/sqlite_row_cost: what one slice row costs SQLite (the library the store links), by
 // the ways a writer can hand rows over, to find the floor under trace import. 2,000,000
 // rows shaped like the session's `slices` (9 integer columns, 5 tracks), written in one
-// transaction into a fresh file with the session's pragmas, then committed:
+// transaction into a fresh file with the session's tables and pragmas, then committed:
 //   values64     multi-row INSERT ... VALUES of 64 rows
 //   values1      one row per statement run
 //   feed         INSERT ... SELECT from ts_slice_rows(?), the table-valued function over
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/store/schema.h"
 #include "core/store/slice_feed.h"
 
 namespace {
@@ -30,13 +31,11 @@ struct Row {
 };
 std::vector<Row> g_rows;  // the rows in the order they are written
 
-constexpr const char* kClustered =
-    "CREATE TABLE slices(id INTEGER NOT NULL, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, "
-    "dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL, cat_id INTEGER, "
-    "arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(track_id, ts, id)) "
-    "WITHOUT ROWID";
+// The session's own tables (schema v1) are used as they are; the rowid way swaps the
+// clustered slices table for this one.
 constexpr const char* kRowid =
-    "CREATE TABLE slices(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL, "
+    "DROP TABLE slices; CREATE TABLE slices(id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts "
+    "INTEGER NOT NULL, "
     "dur INTEGER NOT NULL, depth INTEGER NOT NULL, name_id INTEGER NOT NULL, cat_id INTEGER, "
     "arg_set_id INTEGER, flags INTEGER NOT NULL DEFAULT 0)";
 constexpr const char* kInsert =
@@ -133,7 +132,9 @@ double run(const std::string& dir, const std::string& way, size_t n) {
                  "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
                  "PRAGMA cache_size=-262144;",
                  nullptr, nullptr, nullptr);
-    sqlite3_exec(db, way == "rowid" ? kRowid : kClustered, nullptr, nullptr, nullptr);
+    const std::string tables(ts::store::migrations().front().sql);
+    sqlite3_exec(db, tables.c_str(), nullptr, nullptr, nullptr);
+    if (way == "rowid") sqlite3_exec(db, kRowid, nullptr, nullptr, nullptr);
     const auto t0 = std::chrono::steady_clock::now();
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     const bool ok = way == "values1" ? insertValues(db, 1)

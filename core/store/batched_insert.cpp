@@ -2,13 +2,14 @@
 
 namespace ts::store {
 
-BatchedInsert::BatchedInsert(SqliteDb& db, std::string_view head, int columns, int rowsPerStatement)
+BatchedInsert::BatchedInsert(SqliteDb& db, std::string_view target, int columns,
+                             int rowsPerStatement)
     : m_db(&db), m_columns(columns), m_rowsPerStatement(rowsPerStatement) {
     std::string row = "(";
     for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
     row += ")";
-    std::string single(head);
-    single += " VALUES";
+    std::string single = "INSERT OR FAIL INTO ";
+    single.append(target).append(" VALUES");
     std::string multi = single;
     single += row;
     for (int r = 0; r < rowsPerStatement; ++r) {

@@ -3,7 +3,9 @@
 // ("INSERT ... VALUES (...),(...),..."), which costs SQLite far less per row than one
 // statement run per row. Values are int64, double, text or NULL; a partial batch goes out
 // row by row on flush(). Rows are buffered: they are not in the table before the batch is
-// sent (StoreWriter flushes before it commits).
+// sent (StoreWriter flushes before it commits). Statements are INSERT OR FAIL: with the
+// default ABORT, SQLite keeps a statement journal (a copy of every page a multi-row
+// statement touches); FAIL needs none, and a failed insert fails the import anyway.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,8 +19,8 @@ namespace ts::store {
 class BatchedInsert {
 public:
     BatchedInsert() = default;
-    /// `head` is the statement up to VALUES, e.g. "INSERT INTO args(id, source_id, json)".
-    BatchedInsert(SqliteDb& db, std::string_view head, int columns, int rowsPerStatement = 32);
+    /// `target` is the table and its columns, e.g. "args(id, source_id, json)".
+    BatchedInsert(SqliteDb& db, std::string_view target, int columns, int rowsPerStatement = 32);
 
     BatchedInsert& i64(int64_t v);
     BatchedInsert& real(double v);

@@ -15,10 +15,8 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_nextSliceId =
         kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
     m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
-    // Slices come in thousands per step from a table-valued function over m_sliceBuf.
-    // OR FAIL: a multi-row INSERT whose conflicts ABORT (the default) makes SQLite keep a
-    // statement journal, a copy of every page the statement touches; FAIL needs none, and
-    // any failed insert fails the whole import anyway. ~5 % of a trace import.
+    // Slices come in thousands per step from a table-valued function over m_sliceBuf;
+    // OR FAIL for the reason BatchedInsert gives (no statement journal).
     check(registerSliceFeed(db.handle()));
     m_slices = db.prepare(
         "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
@@ -30,12 +28,10 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
         "VALUES(?,?,?,?,?,?) ON CONFLICT(track_id, name_id) DO UPDATE SET "
         "count=count+excluded.count, total_dur=total_dur+excluded.total_dur, "
         "min_dur=min(min_dur, excluded.min_dur), max_dur=max(max_dur, excluded.max_dur)");
-    m_instants = BatchedInsert(
-        db, "INSERT OR FAIL INTO instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
-    m_counters = BatchedInsert(db, "INSERT OR FAIL INTO counters(track_id, ts, value)", 3);
-    m_flows = BatchedInsert(
-        db, "INSERT OR FAIL INTO flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
-    m_args = BatchedInsert(db, "INSERT OR FAIL INTO args(id, source_id, json)", 3);
+    m_instants = BatchedInsert(db, "instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
+    m_counters = BatchedInsert(db, "counters(track_id, ts, value)", 3);
+    m_flows = BatchedInsert(db, "flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
+    m_args = BatchedInsert(db, "args(id, source_id, json)", 3);
     m_nextArgId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM args", 1).value();
     m_problem = db.prepare(
         "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
