@@ -5,6 +5,9 @@
 
 #include <array>
 
+#include "core/store/slice_chunk_writer.h"
+#include "core/store/sqlite_db.h"
+
 namespace ts::store {
 namespace {
 
@@ -128,16 +131,74 @@ constexpr std::string_view kV4 = R"SQL(
 ALTER TABLE runs ADD COLUMN writer_pid INTEGER;
 )SQL";
 
-constexpr std::array<Migration, 4> kMigrations = {{
+// v5: slices kept in chunks of up to 4,096 per track (core/store/slice_chunk.h) instead of
+// a row each: an import writes one row per chunk, which is what lets it keep up with the
+// parser. `slices` becomes a virtual table over the chunks (core/store/slice_table.h) with
+// the columns and row order it had, so SQL over slices reads as before.
+constexpr std::string_view kV5 = R"SQL(
+ALTER TABLE slices RENAME TO slices_v4;
+-- Up to 4,096 slices of one track sorted by (ts, id): summary columns for finding chunks,
+-- the slice columns varint-coded in `data` (format in core/store/slice_chunk.h).
+--   count: slices held; min_ts, max_ts: ts of the first and last; max_end: max(ts + dur);
+--   min_id, max_id: bounds of their ids; first_id, last_id: ids of the first and last.
+CREATE TABLE slice_chunks(
+  id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, count INTEGER NOT NULL,
+  min_ts INTEGER NOT NULL, max_ts INTEGER NOT NULL, max_end INTEGER NOT NULL,
+  min_id INTEGER NOT NULL, max_id INTEGER NOT NULL, first_id INTEGER NOT NULL,
+  last_id INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX slice_chunks_track ON slice_chunks(track_id, min_ts);
+)SQL";
+
+// The rows of the old clustered table, in its (track_id, ts, id) order, into chunks.
+Status slicesToChunks(SqliteDb& db) {
+    Statement q = db.prepare(
+        "SELECT id, track_id, ts, dur, depth, name_id, coalesce(cat_id, 0), "
+        "coalesce(arg_set_id, 0), flags FROM slices_v4");
+    if (!q.ok()) return Error{q.error()};
+    SliceChunkWriter writer(db);
+    std::vector<StoredSlice> rows;
+    int64_t track = 0;
+    auto flush = [&]() -> Status {
+        Status s = writer.write(track, rows);
+        rows.clear();
+        return s;
+    };
+    while (q.step()) {
+        StoredSlice r;
+        r.id = q.int64(0);
+        r.row.trackId = q.int64(1);
+        r.row.ts = q.int64(2);
+        r.row.dur = q.int64(3);
+        r.row.depth = static_cast<int32_t>(q.int64(4));
+        r.row.nameId = q.int64(5);
+        r.row.catId = q.int64(6);
+        r.row.argSetId = q.int64(7);
+        r.row.flags = static_cast<int32_t>(q.int64(8));
+        if ((!rows.empty() && r.row.trackId != track) || rows.size() == kSliceChunkRows)
+            if (auto s = flush(); !s) return s;
+        track = r.row.trackId;
+        rows.push_back(r);
+    }
+    if (!q.error().empty()) return Error{q.error()};
+    return flush();
+}
+
+constexpr std::string_view kV5After = R"SQL(
+DROP TABLE slices_v4;
+CREATE VIRTUAL TABLE slices USING trainscope_slices;
+)SQL";
+
+constexpr std::array<Migration, 5> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
     {4, "run writer pid", kV4},
+    {5, "slices in chunks", kV5, slicesToChunks, kV5After},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.
-// Slices need none (clustered by track and time); by-name aggregation reads
-// slice_name_stats (whole tracks) or the clustered slices (a time range).
+// Slices need none (chunks are found through their summaries, slice_directory.h); by-name
+// aggregation reads slice_name_stats (whole tracks) or the slices of a time range.
 constexpr std::string_view kIndexes = R"SQL(
 CREATE INDEX IF NOT EXISTS instants_track_ts ON instants(track_id, ts);
 CREATE INDEX IF NOT EXISTS counters_track_ts ON counters(track_id, ts);
@@ -155,6 +216,14 @@ DROP INDEX IF EXISTS flows_in;
 )SQL";
 
 }  // namespace
+
+Status applyMigration(SqliteDb& db, const Migration& m) {
+    if (auto s = db.exec(m.sql); !s) return s;
+    if (m.step)
+        if (auto s = m.step(db); !s) return s;
+    if (!m.sqlAfter.empty()) return db.exec(m.sqlAfter);
+    return {};
+}
 
 std::span<const Migration> migrations() {
     return kMigrations;

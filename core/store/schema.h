@@ -4,13 +4,23 @@
 #include <span>
 #include <string_view>
 
+#include "core/common/result.h"
+
 namespace ts::store {
+
+class SqliteDb;
 
 struct Migration {
     int toVersion;
     std::string_view summary;
     std::string_view sql;
+    /// Work SQL cannot do (re-encoding rows), run after `sql`, then `sqlAfter`.
+    Status (*step)(SqliteDb&) = nullptr;
+    std::string_view sqlAfter = {};
 };
+
+/// Runs one migration on `db` (inside the caller's transaction).
+Status applyMigration(SqliteDb& db, const Migration& m);
 
 /// All migrations in order; the last one's toVersion is the current schema version.
 std::span<const Migration> migrations();

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <utility>
 
+#include "core/store/slice_table.h"
+
 namespace ts::store {
 
 namespace {
@@ -55,6 +57,9 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode) {
     }
     sqlite3_extended_result_codes(db.m_db, 1);
     sqlite3_busy_timeout(db.m_db, 5000);
+    // Sessions keep slices in chunks behind the `slices` virtual table (slice_table.h).
+    if (const int mrc = registerSliceTable(db.m_db); mrc != SQLITE_OK)
+        return Error{"cannot open '" + path + "': " + sqlite3_errstr(mrc)};
     return db;
 }
 

@@ -13,16 +13,10 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
         db.queryInt("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'next_slice_id'", 0)
             .value();
     m_nextSliceId =
-        kept > 0 ? kept : db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM slices", 1).value();
+        kept > 0 ? kept
+                 : db.queryInt("SELECT coalesce(max(max_id), 0) + 1 FROM slice_chunks", 1).value();
     m_saveNextId = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('next_slice_id', ?)");
-    // Slices come in thousands per step from a table-valued function over m_sliceBuf;
-    // OR FAIL for the reason BatchedInsert gives (no statement journal).
-    check(registerSliceFeed(db.handle()));
-    m_slices = db.prepare(
-        "INSERT OR FAIL INTO slices(id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, "
-        "flags) SELECT id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags "
-        "FROM ts_slice_rows(?)");
-    m_sliceBuf.reserve(kSlicesPerInsert);
+    m_chunks = SliceChunkWriter(db);
     m_nameStat = db.prepare(
         "INSERT INTO slice_name_stats(track_id, name_id, count, total_dur, min_dur, max_dur) "
         "VALUES(?,?,?,?,?,?) ON CONFLICT(track_id, name_id) DO UPDATE SET "
@@ -193,18 +187,32 @@ void StoreWriter::foldCurrentTrackStats() {
     m_trackStatsTouched.clear();
 }
 
+std::vector<StoredSlice>& StoreWriter::trackSlices(int64_t trackId) {
+    if (m_lastTrackSlices < m_trackSlices.size() &&
+        m_trackSlices[m_lastTrackSlices].trackId == trackId)
+        return m_trackSlices[m_lastTrackSlices].rows;
+    auto [it, added] = m_trackSliceIndex.emplace(trackId, m_trackSlices.size());
+    if (added) m_trackSlices.push_back({trackId, {}});
+    m_lastTrackSlices = it->second;
+    return m_trackSlices[it->second].rows;
+}
+
 void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
     countName(r.trackId, r.nameId, r.dur);
-    m_sliceBuf.push_back({id, r});
-    if (m_sliceBuf.size() == kSlicesPerInsert) flushSlices();
+    std::vector<StoredSlice>& rows = trackSlices(r.trackId);
+    rows.push_back({id, r});
+    if (rows.size() == kSliceChunkRows) {
+        check(m_chunks.write(r.trackId, rows));
+        rows.clear();
+    }
     rowDone();
 }
 
 void StoreWriter::flushSlices() {
-    if (m_sliceBuf.empty()) return;
-    bindSliceRows(m_slices, 1, &m_sliceBuf);
-    check(m_slices.run());
-    m_sliceBuf.clear();
+    for (TrackSlices& t : m_trackSlices) check(m_chunks.write(t.trackId, t.rows));
+    m_trackSlices.clear();  // and their memory: the next batch may use other tracks
+    m_trackSliceIndex.clear();
+    m_lastTrackSlices = 0;
 }
 
 void StoreWriter::flushNameStats() {

@@ -2,7 +2,8 @@
 // StoreWriter: batched ingest of one source's trace rows. Rows go into the open
 // transaction; every `batchRows` rows it commits and begins the next one, so a writer
 // killed mid-import leaves every earlier batch intact. Ids of slices are assigned here
-// (not by SQLite) so importers can link flows to slices before they are written.
+// (not by SQLite) so importers can link flows to slices before they are written. Slices
+// wait per track until they fill a chunk (slice_chunk.h) or the batch commits.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,7 +12,7 @@
 
 #include "core/common/result.h"
 #include "core/store/batched_insert.h"
-#include "core/store/slice_feed.h"
+#include "core/store/slice_chunk_writer.h"
 #include "core/store/trace_store.h"
 
 namespace ts::store {
@@ -65,6 +66,7 @@ private:
     };
     void rowDone();
     void flushSlices();
+    std::vector<StoredSlice>& trackSlices(int64_t trackId);
     void flushNameStats();
     static void accumulate(NameStats& ns, int64_t dur);
     void countName(int64_t trackId, int64_t nameId, int64_t dur);
@@ -78,8 +80,14 @@ private:
     int64_t m_rows = 0;
     int64_t m_nextSliceId = 1;
     std::string m_error;
-    static constexpr size_t kSlicesPerInsert = 4096;  // rows per step of m_slices
-    std::vector<FeedRow> m_sliceBuf;
+    struct TrackSlices {
+        int64_t trackId = 0;
+        std::vector<StoredSlice> rows;  // fewer than kSliceChunkRows, not written yet
+    };
+    std::vector<TrackSlices> m_trackSlices;
+    std::unordered_map<int64_t, size_t> m_trackSliceIndex;  // track id -> m_trackSlices
+    size_t m_lastTrackSlices = 0;
+    SliceChunkWriter m_chunks;
     struct PairHash {
         size_t operator()(const std::pair<int64_t, int64_t>& p) const {
             return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
@@ -92,7 +100,7 @@ private:
     int64_t m_statsTrack = -1;
     std::vector<NameStats> m_trackStats;
     std::vector<int64_t> m_trackStatsTouched;
-    Statement m_slices, m_nameStat, m_saveNextId;
+    Statement m_nameStat, m_saveNextId;
     Statement m_problem, m_process, m_thread, m_track;
     // Rows nobody needs to read back before the commit: sent many per statement.
     BatchedInsert m_args, m_instants, m_counters, m_flows;

@@ -14,8 +14,6 @@ namespace ts::test {
 namespace {
 
 std::vector<std::string> rows(store::TraceStore& s, const std::string& sql) {
-    // Flows name slices by id; the slices table is clustered by (track, ts): index it here.
-    EXPECT_TRUE(s.db().exec("CREATE INDEX IF NOT EXISTS test_slices_id ON slices(id)").ok());
     std::vector<std::string> out;
     store::Statement st = s.db().prepare(sql);
     EXPECT_TRUE(st.ok()) << st.error();

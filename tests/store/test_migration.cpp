@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/store/schema.h"
+#include "core/store/slice_chunk_writer.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 
@@ -25,7 +26,7 @@ void writeFixture(const std::string& path, int version) {
     auto db = SqliteDb::open(path, SqliteDb::Mode::Create).value();
     for (const Migration& m : migrations()) {
         if (m.toVersion <= version) {
-            ASSERT_TRUE(db.exec(m.sql).ok());
+            ASSERT_TRUE(applyMigration(db, m).ok());
         }
     }
     ASSERT_TRUE(
@@ -35,11 +36,19 @@ void writeFixture(const std::string& path, int version) {
                 "VALUES(1, 'old.json', 'chrome_json', 'complete', 1);"
                 "INSERT INTO processes(id, source_id, pid) VALUES(1, 1, '42');"
                 "INSERT INTO tracks(id, source_id, kind, process_id) VALUES(1, 1, 'thread', 1);"
-                "INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
-                "VALUES(1, 1, 100, 50, 0, 1);"
                 "PRAGMA user_version=" +
                 std::to_string(version))
             .ok());
+    // Slices: rows of the clustered table up to v4, chunks from v5 on.
+    if (version < 5) {
+        ASSERT_TRUE(db.exec("INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
+                            "VALUES(1, 1, 100, 50, 0, 1), (2, 1, 120, 10, 1, 1)")
+                        .ok());
+    } else {
+        std::vector<StoredSlice> rows = {{1, {1, 100, 50, 0, 1, 0, 0, 0}},
+                                         {2, {1, 120, 10, 1, 1, 0, 0, 0}}};
+        ASSERT_TRUE(SliceChunkWriter(db).write(1, rows).ok());
+    }
 }
 
 }  // namespace
@@ -54,6 +63,8 @@ TEST(Migration, EveryOlderVersionOpensWithItsDataKept) {
         EXPECT_EQ(s.value()->schemaVersion(), currentSchemaVersion());
         EXPECT_EQ(s.value()->db().queryInt("PRAGMA user_version").value(), currentSchemaVersion());
         EXPECT_EQ(s.value()->db().queryInt("SELECT dur FROM slices WHERE id=1").value(), 50);
+        EXPECT_EQ(s.value()->db().queryInt("SELECT depth FROM slices WHERE id=2").value(), 1);
+        EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM slices").value(), 2);
         EXPECT_EQ(s.value()->string(1), "MatMul");
         // Tables of later versions exist and work.
         EXPECT_TRUE(s.value()->beginRun("after-upgrade", "{}").ok());

@@ -1,0 +1,309 @@
+#include "core/store/slice_table.h"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "core/store/slice_scan.h"
+
+namespace ts::store {
+namespace {
+
+struct Table {
+    sqlite3_vtab base;  // first: SQLite casts between the two
+    sqlite3* db = nullptr;
+    std::shared_ptr<const SliceDirectory> dir;
+    DirectoryKey key;
+};
+
+struct Cursor {
+    sqlite3_vtab_cursor base;  // first
+    explicit Cursor(sqlite3* db) : scanner(db) {}
+    SliceScanner scanner;
+};
+
+Table* table(sqlite3_vtab* v) {
+    return reinterpret_cast<Table*>(v);
+}
+Cursor* cursor(sqlite3_vtab_cursor* c) {
+    return reinterpret_cast<Cursor*>(c);
+}
+
+int fail(sqlite3_vtab* v, const std::string& msg) {
+    sqlite3_free(v->zErrMsg);
+    v->zErrMsg = sqlite3_mprintf("%s", msg.c_str());
+    return SQLITE_ERROR;
+}
+
+/// The directory of the database as it is now (reloaded when it changed).
+Result<std::shared_ptr<const SliceDirectory>> directory(Table* t) {
+    const DirectoryKey k = directoryKey(t->db);
+    if (!t->dir || !(k == t->key)) {
+        auto d = SliceDirectory::load(t->db);
+        if (!d) return Error{d.error()};
+        t->dir = std::move(d.value());
+        t->key = k;
+    }
+    return t->dir;
+}
+
+int connect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char** err) {
+    const int rc = sqlite3_declare_vtab(
+        db,
+        "CREATE TABLE x(id INTEGER, track_id INTEGER, ts INTEGER, dur INTEGER, depth INTEGER, "
+        "name_id INTEGER, cat_id INTEGER, arg_set_id INTEGER, flags INTEGER)");
+    if (rc != SQLITE_OK) {
+        *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+        return rc;
+    }
+    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+    auto* t = new (std::nothrow) Table{};
+    if (!t) return SQLITE_NOMEM;
+    t->db = db;
+    *out = &t->base;
+    return SQLITE_OK;
+}
+
+int disconnect(sqlite3_vtab* v) {
+    sqlite3_free(v->zErrMsg);
+    delete table(v);
+    return SQLITE_OK;
+}
+
+// idxStr: one (column, operator) pair of characters per argv value, in argv order.
+// Columns 'i' id, 't' track_id, 's' ts; operators '=', '>', 'G' (>=), '<', 'L' (<=).
+char opChar(unsigned char op) {
+    switch (op) {
+        case SQLITE_INDEX_CONSTRAINT_EQ:
+            return '=';
+        case SQLITE_INDEX_CONSTRAINT_GT:
+            return '>';
+        case SQLITE_INDEX_CONSTRAINT_GE:
+            return 'G';
+        case SQLITE_INDEX_CONSTRAINT_LT:
+            return '<';
+        case SQLITE_INDEX_CONSTRAINT_LE:
+            return 'L';
+        default:
+            return 0;
+    }
+}
+char columnChar(int col) {
+    return col == kSliceId ? 'i' : col == kSliceTrack ? 't' : col == kSliceTs ? 's' : 0;
+}
+
+int bestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
+    Table* t = table(v);
+    const double total = t->dir ? static_cast<double>(std::max<int64_t>(t->dir->rows(), 1)) : 1e6;
+    const double tracks =
+        t->dir ? static_cast<double>(std::max<int64_t>(t->dir->trackCount(), 1)) : 100;
+    std::string plan;
+    int argv = 0;
+    bool idEq = false, eq[kSliceColumnCount] = {}, in = false;
+    double rows = total;
+    for (int i = 0; i < info->nConstraint; ++i) {
+        const auto& c = info->aConstraint[i];
+        const char col = columnChar(c.iColumn), op = opChar(c.op);
+        if (!c.usable || !col || !op) continue;
+        info->aConstraintUsage[i].argvIndex = ++argv;
+        info->aConstraintUsage[i].omit = 1;  // bounds are applied exactly (xFilter)
+        plan += col;
+        plan += op;
+        if (op == '=') {
+            eq[c.iColumn] = true;
+            if (sqlite3_vtab_in(info, i, -1)) in = true;  // SQLite feeds it value by value
+        }
+        if (col == 'i' && op == '=') idEq = true;
+        if (col == 't') rows /= op == '=' ? tracks : 2;
+        if (col == 's') rows /= op == '=' ? 1000 : 4;
+        if (col == 'i' && op != '=') rows /= 4;
+    }
+    if (idEq) {
+        rows = 1;
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
+    info->estimatedRows = static_cast<sqlite3_int64>(std::max(rows, 1.0));
+    // Decoding a chunk costs about as much as reading a few hundred rows.
+    info->estimatedCost = idEq ? 20 : std::max(rows, 1.0) + 200;
+    // Rows come in (track_id, ts, id) order; a column fixed by = may be left out.
+    bool ordered = !in;
+    const int order[3] = {kSliceTrack, kSliceTs, kSliceId};
+    size_t j = 0;
+    for (int k = 0; ordered && k < info->nOrderBy; ++k) {
+        const auto& o = info->aOrderBy[k];
+        if (o.desc) {
+            ordered = false;
+            break;
+        }
+        while (j < 3 && order[j] != o.iColumn && eq[order[j]]) ++j;
+        if (j < 3 && order[j] == o.iColumn)
+            ++j;
+        else
+            ordered = false;
+    }
+    info->orderByConsumed = idEq || ordered;
+    if (!plan.empty()) {
+        info->idxStr = sqlite3_mprintf("%s", plan.c_str());
+        info->needToFreeIdxStr = 1;
+    }
+    // Columns the statement reads, so a scan decodes only those (ts and id always).
+    uint32_t used = 0;
+    for (int c = 0; c < kSliceColumnCount; ++c)
+        if (info->colUsed & (sqlite3_uint64{1} << c)) used |= 1u << c;
+    info->idxNum = static_cast<int>(used);
+    return SQLITE_OK;
+}
+
+/// Narrows [lo, hi] by "column op value" with SQLite's comparison rules for an INTEGER
+/// column: text that looks like a number compares as that number; other text and blobs
+/// sort after every number; NULL matches nothing.
+void narrow(char op, sqlite3_value* v, int64_t& lo, int64_t& hi) {
+    constexpr int64_t kMin = SliceBounds::kMin, kMax = SliceBounds::kMax;
+    auto none = [&] { lo = kMax, hi = kMin; };
+    const int type = sqlite3_value_numeric_type(v);
+    if (type == SQLITE_NULL) return none();
+    if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+        if (op == '<' || op == 'L') return;  // every row is below it
+        return none();
+    }
+    int64_t from = kMin, to = kMax;  // the integers that satisfy the constraint
+    if (type == SQLITE_INTEGER) {
+        const int64_t x = sqlite3_value_int64(v);
+        switch (op) {
+            case '=':
+                from = to = x;
+                break;
+            case '>':
+                if (x == kMax) return none();
+                from = x + 1;
+                break;
+            case 'G':
+                from = x;
+                break;
+            case '<':
+                if (x == kMin) return none();
+                to = x - 1;
+                break;
+            default:
+                to = x;
+                break;
+        }
+    } else {
+        const double d = sqlite3_value_double(v);
+        if (std::isnan(d)) return none();
+        constexpr double kTop = 9223372036854775807.0;  // 2^63
+        auto clampTo = [&](double x) {                  // an integral double -> int64, saturating
+            return x >= kTop ? kMax : x <= -kTop ? kMin : static_cast<int64_t>(x);
+        };
+        switch (op) {
+            case '=':
+                if (d != std::floor(d) || d >= kTop || d < -kTop) return none();
+                from = to = static_cast<int64_t>(d);
+                break;
+            case '>':
+                if (d >= kTop) return none();
+                from = clampTo(std::floor(d) + 1);
+                break;
+            case 'G':
+                if (d >= kTop) return none();
+                from = clampTo(std::ceil(d));
+                break;
+            case '<':
+                if (d <= -kTop) return none();
+                to = clampTo(std::ceil(d) - 1);
+                break;
+            default:
+                if (d < -kTop) return none();
+                to = clampTo(std::floor(d));
+                break;
+        }
+    }
+    lo = std::max(lo, from);
+    hi = std::min(hi, to);
+}
+
+int filter(sqlite3_vtab_cursor* c, int idxNum, const char* idxStr, int argc, sqlite3_value** argv) {
+    Cursor* cur = cursor(c);
+    Table* t = table(c->pVtab);
+    SliceBounds b;
+    const size_t n = idxStr ? std::strlen(idxStr) / 2 : 0;
+    for (size_t i = 0; i < n && static_cast<int>(i) < argc; ++i) {
+        const char col = idxStr[2 * i], op = idxStr[2 * i + 1];
+        int64_t& lo = col == 'i' ? b.idLo : col == 't' ? b.trackLo : b.tsLo;
+        int64_t& hi = col == 'i' ? b.idHi : col == 't' ? b.trackHi : b.tsHi;
+        narrow(op, argv[i], lo, hi);
+    }
+    auto dir = directory(t);
+    if (!dir) return fail(c->pVtab, dir.error());
+    if (auto s = cur->scanner.start(dir.value(), b, static_cast<uint32_t>(idxNum)); !s)
+        return fail(c->pVtab, s.error());
+    return SQLITE_OK;
+}
+
+int next(sqlite3_vtab_cursor* c) {
+    if (auto s = cursor(c)->scanner.next(); !s) return fail(c->pVtab, s.error());
+    return SQLITE_OK;
+}
+
+int eof(sqlite3_vtab_cursor* c) {
+    return cursor(c)->scanner.atEnd() ? 1 : 0;
+}
+
+int column(sqlite3_vtab_cursor* c, sqlite3_context* ctx, int col) {
+    const SliceScanner& s = cursor(c)->scanner;
+    const int64_t v = s.column(col);
+    if ((col == kSliceCat || col == kSliceArgs) && v == 0)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, v);
+    return SQLITE_OK;
+}
+
+int rowid(sqlite3_vtab_cursor* c, sqlite3_int64* out) {
+    *out = cursor(c)->scanner.id();
+    return SQLITE_OK;
+}
+
+int open(sqlite3_vtab* v, sqlite3_vtab_cursor** out) {
+    auto* c = new (std::nothrow) Cursor(table(v)->db);
+    if (!c) return SQLITE_NOMEM;
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+int close(sqlite3_vtab_cursor* c) {
+    delete cursor(c);
+    return SQLITE_OK;
+}
+
+const sqlite3_module& module() {
+    static const sqlite3_module m = [] {
+        sqlite3_module x{};
+        x.iVersion = 1;
+        x.xCreate = connect;  // the table has no storage of its own: slice_chunks holds it
+        x.xConnect = connect;
+        x.xBestIndex = bestIndex;
+        x.xDisconnect = disconnect;
+        x.xDestroy = disconnect;
+        x.xOpen = open;
+        x.xClose = close;
+        x.xFilter = filter;
+        x.xNext = next;
+        x.xEof = eof;
+        x.xColumn = column;
+        x.xRowid = rowid;
+        return x;
+    }();
+    return m;
+}
+
+}  // namespace
+
+int registerSliceTable(sqlite3* db) {
+    return sqlite3_create_module_v2(db, kSliceModule, &module(), nullptr, nullptr);
+}
+
+}  // namespace ts::store
