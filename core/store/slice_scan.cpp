@@ -1,7 +1,5 @@
 #include "core/store/slice_scan.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <tuple>
 
@@ -12,11 +10,9 @@ constexpr uint32_t kAlways = (1u << kSliceTs) | (1u << kSliceId);
 
 }  // namespace
 
-SliceScanner::SliceScanner(sqlite3* db) : m_db(db) {}
+SliceScanner::SliceScanner(sqlite3* db) : m_reader(db) {}
 
-SliceScanner::~SliceScanner() {
-    sqlite3_finalize(m_fetch);
-}
+SliceScanner::~SliceScanner() = default;
 
 Status SliceScanner::start(std::shared_ptr<const SliceDirectory> dir, const SliceBounds& b,
                            uint32_t columns) {
@@ -88,30 +84,11 @@ Status SliceScanner::fill() {
 Result<std::shared_ptr<const SliceColumns>> SliceScanner::decode(const ChunkInfo& c) {
     for (const Decoded& d : m_recent)
         if (d.rowid == c.rowid && (d.columns & m_columns) == m_columns) return d.cols;
-    if (!m_fetch && sqlite3_prepare_v3(m_db, "SELECT data FROM slice_chunks WHERE id = ?", -1,
-                                       SQLITE_PREPARE_PERSISTENT, &m_fetch, nullptr) != SQLITE_OK)
-        return Error{std::string("slice chunks: ") + sqlite3_errmsg(m_db)};
-    sqlite3_bind_int64(m_fetch, 1, c.rowid);
-    const int rc = sqlite3_step(m_fetch);
-    if (rc != SQLITE_ROW) {
-        const std::string why = rc == SQLITE_DONE ? "chunk " + std::to_string(c.rowid) + " is gone"
-                                                  : std::string(sqlite3_errmsg(m_db));
-        sqlite3_reset(m_fetch);
-        return Error{"slice chunks: " + why};
-    }
-    const auto* data = static_cast<const char*>(sqlite3_column_blob(m_fetch, 0));
-    const std::string_view blob(data ? data : "",
-                                static_cast<size_t>(sqlite3_column_bytes(m_fetch, 0)));
-    auto cols = std::make_shared<SliceColumns>();
-    std::string why;
-    const bool ok = decodeSliceChunk(blob, m_columns, *cols, &why);
-    sqlite3_reset(m_fetch);
-    if (!ok || cols->count != static_cast<size_t>(c.s.count))
-        return Error{"slice chunk " + std::to_string(c.rowid) + " of track " +
-                     std::to_string(c.trackId) + " is damaged" + (ok ? "" : ": " + why)};
+    auto cols = m_reader.read(c, m_columns);
+    if (!cols) return cols;
     if (m_recent.size() == kRecent) m_recent.erase(m_recent.begin());
-    m_recent.push_back({c.rowid, m_columns, cols});
-    return std::shared_ptr<const SliceColumns>(std::move(cols));
+    m_recent.push_back({c.rowid, m_columns, cols.value()});
+    return cols;
 }
 
 Status SliceScanner::open(const ChunkInfo& c, bool single) {

@@ -11,10 +11,8 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/store/slice_chunk_reader.h"
 #include "core/store/slice_directory.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
 
 namespace ts::store {
 
@@ -74,8 +72,7 @@ private:
     void skipFiltered(Run& r) const;
     void pick();
 
-    sqlite3* m_db;
-    sqlite3_stmt* m_fetch = nullptr;
+    SliceChunkReader m_reader;
     std::shared_ptr<const SliceDirectory> m_dir;
     SliceBounds m_b;
     uint32_t m_columns = 0;

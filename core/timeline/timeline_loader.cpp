@@ -1,6 +1,6 @@
-// loadTimelineModel: reads a session into TimelineModel columns. Slices are read in rowid
-// ranges on several read-only connections at once, bucketed per (track, depth), then each
-// bucket is sorted by start and laid out into non-overlapping levels.
+// loadTimelineModel: reads a session into TimelineModel columns. Slices are read chunk by
+// chunk in track ranges on several read-only connections at once, bucketed per (track,
+// depth), then each bucket is sorted by start and laid out into non-overlapping levels.
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/store/slice_chunk_reader.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/timeline_cache.h"
 #include "core/timeline/timeline_model.h"
@@ -109,39 +110,41 @@ struct TrackIndex {
 };
 
 /// Reads the slices of tracks with id in [lo, hi] into per-track buckets on its own
-/// connection: a range of the table's primary key (track_id, ts, id), so every reader
-/// touches only its own pages and rows come out sorted by start within a track.
+/// connection, a chunk at a time (columns, not rows: no SQL per slice); chunks come by
+/// track and time, so a track's buckets are usually sorted already.
 Status readSliceRange(const std::string& path, int64_t lo, int64_t hi, const TrackIndex& idx,
                       TrackBuckets& buckets, JobControl* job, std::atomic<int64_t>& orphans) {
     auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly);
     if (!db) return Error{db.error()};
-    Statement st = db->prepare(
-        "SELECT track_id, ts, dur, depth, name_id, id FROM slices WHERE track_id BETWEEN ? AND ?");
-    if (!st.ok()) return Error{st.error()};
-    st.bind(1, lo).bind(2, hi);
-    int64_t lastId = -1, rows = 0;
+    constexpr uint32_t kColumns = (1u << store::kSliceId) | (1u << store::kSliceTs) |
+                                  (1u << store::kSliceDur) | (1u << store::kSliceDepth) |
+                                  (1u << store::kSliceName);
+    int64_t lastId = -1;
     int last = -1;
-    while (st.step()) {
-        const int t = idx.lookup(st.int64(0), lastId, last);
-        if (t < 0) {
-            orphans.fetch_add(1, std::memory_order_relaxed);
-            continue;
-        }
-        const int64_t depth = std::clamp<int64_t>(st.int64(3), 0, 4096);
-        auto& byDepth = buckets[t];
-        if (byDepth.size() <= static_cast<size_t>(depth)) byDepth.resize(depth + 1);
-        Bucket& b = byDepth[depth];
-        b.ts.push_back(st.int64(1));
-        b.dur.push_back(std::max<int64_t>(0, st.int64(2)));
-        b.name.push_back(static_cast<uint32_t>(st.int64(4)));
-        b.id.push_back(st.int64(5));
-        if ((++rows & 0xFFFF) == 0 && job) {
-            job->addDone(0x10000);
-            if (job->cancelled()) return Error{"cancelled"};
-        }
-    }
-    if (!st.error().empty()) return Error{st.error()};
-    return {};
+    return store::forEachSliceChunk(
+        db->handle(), lo, hi, kColumns,
+        [&](const store::ChunkInfo& c, const store::SliceColumns& cols) -> Status {
+            const int t = idx.lookup(c.trackId, lastId, last);
+            if (t < 0) {
+                orphans.fetch_add(static_cast<int64_t>(cols.count), std::memory_order_relaxed);
+                return {};
+            }
+            auto& byDepth = buckets[t];
+            for (size_t i = 0; i < cols.count; ++i) {
+                const auto depth = static_cast<size_t>(std::clamp<int32_t>(cols.depth[i], 0, 4096));
+                if (byDepth.size() <= depth) byDepth.resize(depth + 1);
+                Bucket& b = byDepth[depth];
+                b.ts.push_back(cols.ts[i]);
+                b.dur.push_back(std::max<int64_t>(0, cols.dur[i]));
+                b.name.push_back(static_cast<uint32_t>(cols.nameId[i]));
+                b.id.push_back(cols.id[i]);
+            }
+            if (job) {
+                job->addDone(static_cast<uint64_t>(cols.count));
+                if (job->cancelled()) return Error{"cancelled"};
+            }
+            return {};
+        });
 }
 
 Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
