@@ -14,7 +14,6 @@
 #include <string>
 
 #include "core/timeline/synthetic_trace.h"
-#include "core/timeline/timeline_cache.h"
 #include "core/timeline/timeline_query.h"
 
 using namespace ts::timeline;
@@ -60,32 +59,22 @@ int main(int argc, char** argv) {
         std::printf("generated %lld slices in %.0f ms (%.2f M slices/s)\n",
                     static_cast<long long>(n.value()), ms, n.value() / ms / 1e3);
     }
-    auto open = [&](int threads, bool useCache) {
+    auto open = [&](int threads) {
         const auto t = Clock::now();
-        auto m = loadTimelineModel(path, nullptr, threads, useCache);
+        auto m = loadTimelineModel(path, nullptr, threads);
         const double ms = msSince(t);
         if (!m) {
             std::fprintf(stderr, "error: %s\n", m.error().c_str());
             std::exit(1);
         }
-        std::printf(
-            "open from %s (%d thread%s): %lld slices, %zu tracks in %.0f ms, model %.0f MiB\n",
-            m.value()->fromCache ? "cache" : "slices table", threads, threads > 1 ? "s" : "",
-            static_cast<long long>(m.value()->sliceCount), m.value()->tracks.size(), ms,
-            m.value()->memoryBytes() / 1048576.0);
+        std::printf("open (%d thread%s): %lld slices, %zu tracks in %.0f ms, model %.0f MiB\n",
+                    threads, threads > 1 ? "s" : "", static_cast<long long>(m.value()->sliceCount),
+                    m.value()->tracks.size(), ms, m.value()->memoryBytes() / 1048576.0);
         return m.value();
     };
-    open(1, false);
-    auto fresh = open(2, false);
-    {
-        const auto t = Clock::now();
-        auto st = writeTimelineCache(path, *fresh, fresh->cacheKey);
-        std::printf("write timeline cache: %.0f ms%s%s\n", msSince(t),
-                    st ? "" : ", failed: ", st ? "" : st.error().c_str());
-    }
-    fresh.reset();
+    open(1);
     for (int pass = 0; pass < 1; ++pass) {
-        auto m = std::make_optional(open(2, true));
+        auto m = std::make_optional(open(2));
         const TimelineModel& model = **m;
         size_t items = 0;
         const double full = frameItems(model, model.startNs, model.endNs, 1920, items);

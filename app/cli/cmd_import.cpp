@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "core/timeline/timeline_cache.h"
 #include "importers/common/source_labels.h"
 #include "importers/registry.h"
 
@@ -59,13 +58,6 @@ int runImport(const Args& args) {
     }
     if (auto s = importers::labelProcessesBySource(*store); !s)
         std::cerr << "warning: cannot label processes by source: " << s.error() << "\n";
-    int64_t slices = 0;
-    for (const auto& r : reports) slices += r.slices + r.asyncSlices;
-    if (slices >= timeline::kTimelineCacheMinSlices) {  // so the first open is fast too
-        store.reset();
-        if (auto s = timeline::buildTimelineCache(*out); !s)
-            std::cerr << "warning: cannot write the timeline cache: " << s.error() << "\n";
-    }
     if (args.json) {
         rapidjson::StringBuffer buf;
         JsonWriter w(buf);

@@ -7,7 +7,6 @@
 #include <QStandardPaths>
 
 #include "core/store/trace_store.h"
-#include "core/timeline/timeline_cache.h"
 #include "importers/common/source_labels.h"
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
@@ -129,15 +128,6 @@ std::vector<ts::importers::ImportReport> SessionDocument::importAll(
     if (jc.cancelled()) {
         undo();
         return reports;
-    }
-    int64_t slices = 0;
-    for (const auto& r : reports) slices += r.slices + r.asyncSlices;
-    if (slices >= ts::timeline::kTimelineCacheMinSlices) {  // the first open is fast too
-        (void)ts::timeline::buildTimelineCache(session, &jc);
-        if (jc.cancelled()) {
-            undo();
-            return reports;
-        }
     }
     // Last, as it renames processes of sources that were there before.
     (void)ts::importers::labelProcessesBySource(store);

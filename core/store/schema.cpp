@@ -183,9 +183,13 @@ Status slicesToChunks(SqliteDb& db) {
     return flush();
 }
 
+// The timeline read cache of v1 goes too: the timeline model reads chunks as fast as it read
+// the cache, which only doubled the file and cost seconds after every big import.
 constexpr std::string_view kV5After = R"SQL(
 DROP TABLE slices_v4;
 CREATE VIRTUAL TABLE slices USING trainscope_slices;
+DROP TABLE timeline_cache;
+DELETE FROM meta WHERE key = 'timeline_cache_key';
 )SQL";
 
 constexpr std::array<Migration, 5> kMigrations = {{
@@ -193,7 +197,7 @@ constexpr std::array<Migration, 5> kMigrations = {{
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
     {4, "run writer pid", kV4},
-    {5, "slices in chunks", kV5, slicesToChunks, kV5After},
+    {5, "slices in chunks, no timeline cache", kV5, slicesToChunks, kV5After},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

@@ -12,7 +12,6 @@
 
 #include "core/store/slice_chunk_reader.h"
 #include "core/store/trace_store.h"
-#include "core/timeline/timeline_cache.h"
 #include "core/timeline/timeline_model.h"
 
 namespace ts::timeline {
@@ -437,20 +436,14 @@ void shiftToOrigin(TimelineModel& m) {
 }  // namespace
 
 Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string& path,
-                                                               JobControl* job, int threads,
-                                                               bool useCache) {
+                                                               JobControl* job, int threads) {
     auto opened = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
     if (!opened) return Error{opened.error()};
     store::TraceStore& s = *opened.value();
     auto m = std::make_shared<TimelineModel>();
     TrackIndex idx;
     if (Status st = readStructure(s, *m, idx); !st) return Error{st.error()};
-    auto key = timelineCacheKey(s.db());
-    if (!key) return Error{key.error()};
-    m->cacheKey = key.value();
-    m->fromCache = useCache && readTimelineCache(s.db(), m->cacheKey, *m);
-    if (!m->fromCache)
-        if (Status st = readSlices(path, s, *m, idx, job, threads); !st) return Error{st.error()};
+    if (Status st = readSlices(path, s, *m, idx, job, threads); !st) return Error{st.error()};
     if (Status st = readPoints(s, *m, idx); !st) return Error{st.error()};
     if (Status st = readFlows(s, *m); !st) return Error{st.error()};
     for (auto& t : m->tracks)

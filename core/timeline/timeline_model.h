@@ -112,8 +112,6 @@ public:
     int64_t originNs = 0;
     int64_t startNs = 0, endNs = 0;  // extent of every slice, instant and counter (model time)
     int64_t sliceCount = 0;
-    std::string cacheKey;    // key of the slice data it was built from (timeline_cache.h)
-    bool fromCache = false;  // levels came from the timeline cache, not the slices table
 
     const std::string& nameOf(uint32_t id) const;
     const SliceLevel& level(const SliceRef& r) const { return tracks[r.track].levels[r.level]; }
@@ -137,13 +135,10 @@ public:
 /// name alone when it holds the tid already (Kineto: "thread 493459 (python3.10)").
 std::string threadTitle(const std::string& name, const std::string& tid);
 
-/// Builds the model from a session file (opened read-only here): levels come from the
-/// timeline cache when it is fresh, else from the slices table, read in rowid ranges on
-/// `threads` connections at once. Cancel -> error. Call writeTimelineCache() afterwards
-/// (off the critical path) when !fromCache to make the next open fast.
+/// Builds the model from a session file (opened read-only here): slices are read a chunk
+/// at a time in track ranges on `threads` connections at once. Cancel -> error.
 Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string& path,
                                                                JobControl* job = nullptr,
-                                                               int threads = 2,
-                                                               bool useCache = true);
+                                                               int threads = 2);
 
 }  // namespace ts::timeline

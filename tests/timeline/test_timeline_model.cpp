@@ -2,7 +2,6 @@
 
 #include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
-#include "core/timeline/timeline_cache.h"
 #include "core/timeline/timeline_model.h"
 #include "core/timeline/timeline_query.h"
 #include "tests/common/test_support.h"
@@ -100,6 +99,42 @@ TEST(TimelineModel, MissingOrForeignFileIsAnError) {
     EXPECT_FALSE(loadTimelineModel((dir / "junk.tscope").string()).ok());
 }
 
+// A writer that commits a track's slices out of time order leaves chunks that overlap in
+// time; the model still holds each slice once, sorted, at its depth.
+TEST(TimelineModel, OverlappingChunksOfATrackLoadSorted) {
+    const auto path = test::tempDir("tl_overlap") / "s.tscope";
+    {
+        auto s = store::TraceStore::open(path.string(), store::TraceStore::Mode::Create).value();
+        const int64_t src = s->beginSource("gen", "test").value();
+        store::StoreWriter w(*s, src, /*batchRows=*/1000);  // partial chunks every 1,000
+        const int64_t p = w.addProcess("1", "p");
+        const int64_t t = w.addTrack("thread", p, w.addThread(p, "1"), "");
+        store::SliceRow r;
+        r.trackId = t;
+        r.nameId = w.intern("x");
+        r.dur = 1;
+        for (int i = 0; i < 10000; ++i) {
+            r.ts = (i * 7919LL) % 10007 * 10;  // a permutation of the times
+            r.depth = i % 2;
+            w.addSlice(r);
+        }
+    }
+    {
+        auto s = store::TraceStore::open(path.string(), store::TraceStore::Mode::ReadOnly).value();
+        ASSERT_GT(s->db().queryInt("SELECT count(*) FROM slice_chunks").value(), 9);
+    }
+    auto m = loadTimelineModel(path.string());
+    ASSERT_TRUE(m.ok()) << m.error();
+    ASSERT_EQ(m.value()->sliceCount, 10000);
+    int64_t total = 0;
+    for (const auto& lv : m.value()->tracks.at(0).levels) {
+        EXPECT_TRUE(std::is_sorted(lv.ts.begin(), lv.ts.end()));
+        total += static_cast<int64_t>(lv.size());
+    }
+    EXPECT_EQ(total, 10000);
+    EXPECT_EQ(m.value()->tracks.at(0).levels.size(), 2u);
+}
+
 TEST(TimelineModel, ParallelReadMatchesSingleThread) {
     const auto path = test::tempDir("tl_par") / "big.tscope";
     {
@@ -141,67 +176,8 @@ TEST(TimelineModel, ParallelReadMatchesSingleThread) {
 namespace ts::timeline {
 namespace {
 
-TEST(TimelineCache, RoundTripAndStaleness) {
-    const auto path = (test::tempDir("tl_cache") / "s.tscope").string();
-    const auto ids = test::writeTimelineFixture(path);
-    auto fresh = loadTimelineModel(path);
-    ASSERT_TRUE(fresh.ok());
-    EXPECT_FALSE(fresh.value()->fromCache);
-    ASSERT_TRUE(writeTimelineCache(path, *fresh.value(), fresh.value()->cacheKey).ok());
-    auto cached = loadTimelineModel(path);
-    ASSERT_TRUE(cached.ok());
-    EXPECT_TRUE(cached.value()->fromCache);
-    const TimelineModel& a = *fresh.value();
-    const TimelineModel& b = *cached.value();
-    ASSERT_EQ(a.tracks.size(), b.tracks.size());
-    EXPECT_EQ(b.sliceCount, 9);
-    for (size_t t = 0; t < a.tracks.size(); ++t) {
-        ASSERT_EQ(a.tracks[t].levels.size(), b.tracks[t].levels.size());
-        for (size_t l = 0; l < a.tracks[t].levels.size(); ++l) {
-            EXPECT_EQ(a.tracks[t].levels[l].ts, b.tracks[t].levels[l].ts);
-            EXPECT_EQ(a.tracks[t].levels[l].dur, b.tracks[t].levels[l].dur);
-            EXPECT_EQ(a.tracks[t].levels[l].name, b.tracks[t].levels[l].name);
-            EXPECT_EQ(a.tracks[t].levels[l].sliceId, b.tracks[t].levels[l].sliceId);
-            EXPECT_EQ(a.tracks[t].levels[l].depth, b.tracks[t].levels[l].depth);
-            EXPECT_EQ(a.tracks[t].levels[l].bigMax, b.tracks[t].levels[l].bigMax);
-        }
-    }
-    EXPECT_EQ(b.flows.size(), 1u);
-    EXPECT_EQ(b.selfTime(b.find(ids.step1)), 50);
-
-    // New slices make the cache stale: the model is read from the slices table again.
-    {
-        auto s = store::TraceStore::open(path, store::TraceStore::Mode::ReadWrite);
-        ASSERT_TRUE(s.ok());
-        store::StoreWriter w(*s.value(), ids.sourceId);
-        store::SliceRow r;
-        r.trackId = ids.threadTrack;
-        r.ts = 300;
-        r.dur = 10;
-        r.nameId = w.intern("late");
-        w.addSlice(r);
-    }
-    auto after = loadTimelineModel(path);
-    ASSERT_TRUE(after.ok());
-    EXPECT_FALSE(after.value()->fromCache);
-    EXPECT_EQ(after.value()->sliceCount, 10);
-    // A writer that saw other data refuses to store its model as the cache.
-    EXPECT_FALSE(writeTimelineCache(path, *cached.value(), cached.value()->cacheKey).ok());
-    ASSERT_TRUE(buildTimelineCache(path).ok());
-    auto rebuilt = loadTimelineModel(path);
-    ASSERT_TRUE(rebuilt.ok());
-    EXPECT_TRUE(rebuilt.value()->fromCache);
-    EXPECT_EQ(rebuilt.value()->sliceCount, 10);
-}
-
-}  // namespace
-}  // namespace ts::timeline
-
-namespace ts::timeline {
-namespace {
-
 // Unix-time stamps (Kineto, nsys) are shifted to a whole-second origin, so that drawing math
-// in doubles stays exact to the nanosecond; the cache still holds store times.
+// in doubles stays exact to the nanosecond.
 TEST(TimelineModel, EpochTimesAreShiftedToAnOriginExactly) {
     const auto path = test::tempDir("tl_origin") / "s.tscope";
     constexpr int64_t kT0 = 1704161511420306491;  // 2024, in ns
@@ -221,11 +197,10 @@ TEST(TimelineModel, EpochTimesAreShiftedToAnOriginExactly) {
         sum.status = "complete";
         ASSERT_TRUE(s->finishSource(src, sum).ok());
     }
-    for (bool cached : {false, true}) {
-        auto m = loadTimelineModel(path.string(), nullptr, 2, cached);
+    {
+        auto m = loadTimelineModel(path.string());
         ASSERT_TRUE(m.ok()) << m.error();
         const TimelineModel& model = *m.value();
-        EXPECT_EQ(model.fromCache, cached);
         EXPECT_EQ(model.originNs, 1704161511000000000);
         EXPECT_EQ(model.startNs, 420306491);
         EXPECT_EQ(model.endNs, 420306498);
@@ -243,9 +218,6 @@ TEST(TimelineModel, EpochTimesAreShiftedToAnOriginExactly) {
         levelItems(model.level(rb), model.ts(rb) + 0.25, model.ts(rb) + 0.75, 0.01, items);
         ASSERT_EQ(items.size(), 1u);
         EXPECT_EQ(items[0].start, model.ts(rb));
-        if (!cached) {
-            ASSERT_TRUE(writeTimelineCache(path.string(), model, model.cacheKey).ok());
-        }
     }
 }
 

@@ -13,7 +13,6 @@
 #include <QVBoxLayout>
 
 #include "core/timeline/slice_details.h"
-#include "core/timeline/timeline_cache.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/timeline/slice_details_panel.h"
@@ -155,15 +154,7 @@ void TimelineView::reload() {
                 m_status->setText(tr("Cannot load: %1").arg(QString::fromStdString(r.error())));
                 return;
             }
-            auto model = r.value();
-            setModel(model);
-            if (!model->fromCache && model->sliceCount >= kTimelineCacheMinSlices)
-                m_ctx->jobs()->run<bool>(
-                    this, QStringLiteral("timeline-cache"), tr("Caching timeline"),
-                    [p = path.toStdString(), model](ts::JobControl&) {
-                        return writeTimelineCache(p, *model, model->cacheKey).ok();
-                    },
-                    [](bool) {});
+            setModel(r.value());
         },
         1);  // ahead of other views' jobs: the timeline is what a big session opens for
 }
