@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "core/store/arg_chunk.h"
 #include "core/store/slice_chunk_writer.h"
 #include "core/store/sqlite_db.h"
 
@@ -147,10 +148,18 @@ CREATE TABLE slice_chunks(
   min_id INTEGER NOT NULL, max_id INTEGER NOT NULL, first_id INTEGER NOT NULL,
   last_id INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX slice_chunks_track ON slice_chunks(track_id, min_ts);
+ALTER TABLE args RENAME TO args_v4;
+-- Event argument texts, up to 4,096 of one source with the ids min_id .. min_id + count - 1,
+-- in `data` (format in core/store/arg_chunk.h).
+CREATE TABLE arg_chunks(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, min_id INTEGER NOT NULL,
+  count INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX arg_chunks_source ON arg_chunks(source_id);
 )SQL";
 
-// The rows of the old clustered table, in its (track_id, ts, id) order, into chunks.
-Status slicesToChunks(SqliteDb& db) {
+// The rows of the old slices table, in its (track_id, ts, id) order, and of the old args
+// table into chunks.
+Status rowsToChunks(SqliteDb& db) {
     Statement q = db.prepare(
         "SELECT id, track_id, ts, dur, depth, name_id, coalesce(cat_id, 0), "
         "coalesce(arg_set_id, 0), flags FROM slices_v4");
@@ -180,7 +189,25 @@ Status slicesToChunks(SqliteDb& db) {
         rows.push_back(r);
     }
     if (!q.error().empty()) return Error{q.error()};
-    return flush();
+    if (auto s = flush(); !s) return s;
+    // Args, in id order; a chunk holds consecutive ids of one source.
+    Statement a = db.prepare("SELECT id, source_id, json FROM args_v4 ORDER BY id");
+    if (!a.ok()) return Error{a.error()};
+    ArgChunkWriter args;
+    int64_t source = 0;
+    bool any = false;
+    while (a.step()) {
+        if (!any || a.int64(1) != source) {
+            if (any)
+                if (auto s = args.flush(); !s) return s;
+            source = a.int64(1);
+            args = ArgChunkWriter(db, source);
+            any = true;
+        }
+        if (auto s = args.add(a.int64(0), a.textView(2)); !s) return s;
+    }
+    if (!a.error().empty()) return Error{a.error()};
+    return args.flush();
 }
 
 // The timeline read cache of v1 goes too: the timeline model reads chunks as fast as it read
@@ -188,6 +215,8 @@ Status slicesToChunks(SqliteDb& db) {
 constexpr std::string_view kV5After = R"SQL(
 DROP TABLE slices_v4;
 CREATE VIRTUAL TABLE slices USING trainscope_slices;
+DROP TABLE args_v4;
+CREATE VIRTUAL TABLE args USING trainscope_args;
 DROP TABLE timeline_cache;
 DELETE FROM meta WHERE key = 'timeline_cache_key';
 )SQL";
@@ -197,7 +226,7 @@ constexpr std::array<Migration, 5> kMigrations = {{
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
     {4, "run writer pid", kV4},
-    {5, "slices in chunks, no timeline cache", kV5, slicesToChunks, kV5After},
+    {5, "slices and args in chunks, no timeline cache", kV5, rowsToChunks, kV5After},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

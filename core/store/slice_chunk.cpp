@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/store/varint.h"
+
 namespace ts::store {
 namespace {
 
@@ -24,51 +26,6 @@ int64_t minus(int64_t a, int64_t b) {
 int64_t plus(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
-
-void putVarint(std::string& out, uint64_t v) {
-    char buf[10];
-    int n = 0;
-    while (v >= 0x80) {
-        buf[n++] = static_cast<char>((v & 0x7F) | 0x80);
-        v >>= 7;
-    }
-    buf[n++] = static_cast<char>(v);
-    out.append(buf, static_cast<size_t>(n));
-}
-
-/// Reads varints from [p, end); ok() turns false (and stays) on a damaged stream.
-class VarintReader {
-public:
-    VarintReader(const uint8_t* p, const uint8_t* end) : m_p(p), m_end(end) {}
-    bool ok() const { return m_ok; }
-    bool atEnd() const { return m_p == m_end; }
-    const uint8_t* pos() const { return m_p; }
-    uint64_t next() {
-        uint64_t v = 0;
-        if (m_end - m_p >= 10) {  // no bound check per byte
-            for (int shift = 0; shift < 70; shift += 7) {
-                const uint8_t b = *m_p++;
-                v |= static_cast<uint64_t>(b & 0x7F) << shift;
-                if (!(b & 0x80)) return v;
-            }
-            m_ok = false;
-            return 0;
-        }
-        for (int shift = 0; shift < 70 && m_p < m_end; shift += 7) {
-            const uint8_t b = *m_p++;
-            v |= static_cast<uint64_t>(b & 0x7F) << shift;
-            if (!(b & 0x80)) return v;
-        }
-        m_ok = false;
-        m_p = m_end;
-        return 0;
-    }
-
-private:
-    const uint8_t* m_p;
-    const uint8_t* m_end;
-    bool m_ok = true;
-};
 
 bool fail(std::string* why, const char* what) {
     if (why) *why = what;

@@ -7,15 +7,6 @@
 
 namespace ts::store {
 
-DirectoryKey directoryKey(sqlite3* db) {
-    DirectoryKey k;
-    unsigned int version = 0;
-    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK)
-        k.dataVersion = version;
-    k.changes = sqlite3_total_changes64(db);
-    return k;
-}
-
 Result<std::shared_ptr<const SliceDirectory>> SliceDirectory::load(sqlite3* db) {
     auto dir = std::make_shared<SliceDirectory>();
     sqlite3_stmt* st = nullptr;

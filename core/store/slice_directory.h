@@ -2,7 +2,8 @@
 // SliceDirectory: the summaries of every row of `slice_chunks` (not the BLOBs), held in
 // memory so a scan finds the chunks of a track range, a time range or an id without a
 // query per chunk. A few dozen bytes per 4,096 slices: 10 M slices need ~150 KB.
-// A directory is a snapshot: directoryKey() tells when the database has changed since.
+// A directory is a snapshot: directoryKey() (vtab_support.h) tells when the database has
+// changed since.
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -20,15 +21,6 @@ struct ChunkInfo {
     int64_t trackId = 0;
     ChunkSummary s;
 };
-
-/// Changes whenever the database may hold other chunks: the file's data version (commits of
-/// any connection) and this connection's change count (its own uncommitted writes).
-struct DirectoryKey {
-    uint64_t dataVersion = 0;
-    int64_t changes = -1;
-    bool operator==(const DirectoryKey&) const = default;
-};
-DirectoryKey directoryKey(sqlite3* db);
 
 class SliceDirectory {
 public:

@@ -2,12 +2,12 @@
 
 #include <sqlite3.h>
 
-#include <cmath>
 #include <cstring>
 #include <new>
 #include <string>
 
 #include "core/store/slice_scan.h"
+#include "core/store/vtab_support.h"
 
 namespace ts::store {
 namespace {
@@ -30,12 +30,6 @@ Table* table(sqlite3_vtab* v) {
 }
 Cursor* cursor(sqlite3_vtab_cursor* c) {
     return reinterpret_cast<Cursor*>(c);
-}
-
-int fail(sqlite3_vtab* v, const std::string& msg) {
-    sqlite3_free(v->zErrMsg);
-    v->zErrMsg = sqlite3_mprintf("%s", msg.c_str());
-    return SQLITE_ERROR;
 }
 
 /// The directory of the database as it is now (reloaded when it changed).
@@ -74,23 +68,7 @@ int disconnect(sqlite3_vtab* v) {
 }
 
 // idxStr: one (column, operator) pair of characters per argv value, in argv order.
-// Columns 'i' id, 't' track_id, 's' ts; operators '=', '>', 'G' (>=), '<', 'L' (<=).
-char opChar(unsigned char op) {
-    switch (op) {
-        case SQLITE_INDEX_CONSTRAINT_EQ:
-            return '=';
-        case SQLITE_INDEX_CONSTRAINT_GT:
-            return '>';
-        case SQLITE_INDEX_CONSTRAINT_GE:
-            return 'G';
-        case SQLITE_INDEX_CONSTRAINT_LT:
-            return '<';
-        case SQLITE_INDEX_CONSTRAINT_LE:
-            return 'L';
-        default:
-            return 0;
-    }
-}
+// Columns 'i' id, 't' track_id, 's' ts; operators as constraintOp() names them.
 char columnChar(int col) {
     return col == kSliceId ? 'i' : col == kSliceTrack ? 't' : col == kSliceTs ? 's' : 0;
 }
@@ -106,7 +84,7 @@ int bestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     double rows = total;
     for (int i = 0; i < info->nConstraint; ++i) {
         const auto& c = info->aConstraint[i];
-        const char col = columnChar(c.iColumn), op = opChar(c.op);
+        const char col = columnChar(c.iColumn), op = constraintOp(c.op);
         if (!c.usable || !col || !op) continue;
         info->aConstraintUsage[i].argvIndex = ++argv;
         info->aConstraintUsage[i].omit = 1;  // bounds are applied exactly (xFilter)
@@ -157,74 +135,6 @@ int bestIndex(sqlite3_vtab* v, sqlite3_index_info* info) {
     return SQLITE_OK;
 }
 
-/// Narrows [lo, hi] by "column op value" with SQLite's comparison rules for an INTEGER
-/// column: text that looks like a number compares as that number; other text and blobs
-/// sort after every number; NULL matches nothing.
-void narrow(char op, sqlite3_value* v, int64_t& lo, int64_t& hi) {
-    constexpr int64_t kMin = SliceBounds::kMin, kMax = SliceBounds::kMax;
-    auto none = [&] { lo = kMax, hi = kMin; };
-    const int type = sqlite3_value_numeric_type(v);
-    if (type == SQLITE_NULL) return none();
-    if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
-        if (op == '<' || op == 'L') return;  // every row is below it
-        return none();
-    }
-    int64_t from = kMin, to = kMax;  // the integers that satisfy the constraint
-    if (type == SQLITE_INTEGER) {
-        const int64_t x = sqlite3_value_int64(v);
-        switch (op) {
-            case '=':
-                from = to = x;
-                break;
-            case '>':
-                if (x == kMax) return none();
-                from = x + 1;
-                break;
-            case 'G':
-                from = x;
-                break;
-            case '<':
-                if (x == kMin) return none();
-                to = x - 1;
-                break;
-            default:
-                to = x;
-                break;
-        }
-    } else {
-        const double d = sqlite3_value_double(v);
-        if (std::isnan(d)) return none();
-        constexpr double kTop = 9223372036854775807.0;  // 2^63
-        auto clampTo = [&](double x) {                  // an integral double -> int64, saturating
-            return x >= kTop ? kMax : x <= -kTop ? kMin : static_cast<int64_t>(x);
-        };
-        switch (op) {
-            case '=':
-                if (d != std::floor(d) || d >= kTop || d < -kTop) return none();
-                from = to = static_cast<int64_t>(d);
-                break;
-            case '>':
-                if (d >= kTop) return none();
-                from = clampTo(std::floor(d) + 1);
-                break;
-            case 'G':
-                if (d >= kTop) return none();
-                from = clampTo(std::ceil(d));
-                break;
-            case '<':
-                if (d <= -kTop) return none();
-                to = clampTo(std::ceil(d) - 1);
-                break;
-            default:
-                if (d < -kTop) return none();
-                to = clampTo(std::floor(d));
-                break;
-        }
-    }
-    lo = std::max(lo, from);
-    hi = std::min(hi, to);
-}
-
 int filter(sqlite3_vtab_cursor* c, int idxNum, const char* idxStr, int argc, sqlite3_value** argv) {
     Cursor* cur = cursor(c);
     Table* t = table(c->pVtab);
@@ -234,17 +144,17 @@ int filter(sqlite3_vtab_cursor* c, int idxNum, const char* idxStr, int argc, sql
         const char col = idxStr[2 * i], op = idxStr[2 * i + 1];
         int64_t& lo = col == 'i' ? b.idLo : col == 't' ? b.trackLo : b.tsLo;
         int64_t& hi = col == 'i' ? b.idHi : col == 't' ? b.trackHi : b.tsHi;
-        narrow(op, argv[i], lo, hi);
+        narrowToConstraint(op, argv[i], lo, hi);
     }
     auto dir = directory(t);
-    if (!dir) return fail(c->pVtab, dir.error());
+    if (!dir) return vtabError(c->pVtab, dir.error());
     if (auto s = cur->scanner.start(dir.value(), b, static_cast<uint32_t>(idxNum)); !s)
-        return fail(c->pVtab, s.error());
+        return vtabError(c->pVtab, s.error());
     return SQLITE_OK;
 }
 
 int next(sqlite3_vtab_cursor* c) {
-    if (auto s = cursor(c)->scanner.next(); !s) return fail(c->pVtab, s.error());
+    if (auto s = cursor(c)->scanner.next(); !s) return vtabError(c->pVtab, s.error());
     return SQLITE_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <utility>
 
+#include "core/store/arg_table.h"
 #include "core/store/slice_table.h"
 
 namespace ts::store {
@@ -57,9 +58,11 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode) {
     }
     sqlite3_extended_result_codes(db.m_db, 1);
     sqlite3_busy_timeout(db.m_db, 5000);
-    // Sessions keep slices in chunks behind the `slices` virtual table (slice_table.h).
-    if (const int mrc = registerSliceTable(db.m_db); mrc != SQLITE_OK)
-        return Error{"cannot open '" + path + "': " + sqlite3_errstr(mrc)};
+    // Sessions keep slices and args in chunks behind virtual tables (slice_table.h,
+    // arg_table.h).
+    for (int (*reg)(sqlite3*) : {registerSliceTable, registerArgTable})
+        if (const int mrc = reg(db.m_db); mrc != SQLITE_OK)
+            return Error{"cannot open '" + path + "': " + sqlite3_errstr(mrc)};
     return db;
 }
 

@@ -25,8 +25,8 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_instants = BatchedInsert(db, "instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
     m_counters = BatchedInsert(db, "counters(track_id, ts, value)", 3);
     m_flows = BatchedInsert(db, "flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
-    m_args = BatchedInsert(db, "args(id, source_id, json)", 3);
-    m_nextArgId = db.queryInt("SELECT coalesce(max(id), 0) + 1 FROM args", 1).value();
+    m_args = ArgChunkWriter(db, sourceId);
+    m_nextArgId = db.queryInt("SELECT coalesce(max(min_id + count), 1) FROM arg_chunks", 1).value();
     m_problem = db.prepare(
         "INSERT INTO import_log(source_id, key, byte_offset, phase, message) VALUES(?,?,?,?,?)");
     m_process =
@@ -227,8 +227,7 @@ void StoreWriter::flushNameStats() {
 
 int64_t StoreWriter::addArgs(std::string_view json) {
     const int64_t id = m_nextArgId++;
-    m_args.i64(id).i64(m_sourceId).text(json);
-    check(m_args.endRow());
+    check(m_args.add(id, json));
     rowDone();
     return id;
 }

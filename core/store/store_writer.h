@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/store/arg_chunk.h"
 #include "core/store/batched_insert.h"
 #include "core/store/slice_chunk_writer.h"
 #include "core/store/trace_store.h"
@@ -103,7 +104,8 @@ private:
     Statement m_nameStat, m_saveNextId;
     Statement m_problem, m_process, m_thread, m_track;
     // Rows nobody needs to read back before the commit: sent many per statement.
-    BatchedInsert m_args, m_instants, m_counters, m_flows;
+    BatchedInsert m_instants, m_counters, m_flows;
+    ArgChunkWriter m_args;
     int64_t m_nextArgId = 1;  // args ids are assigned here, like slice ids
 };
 

@@ -280,7 +280,7 @@ Status TraceStore::deleteSource(int64_t id) {
         "DELETE FROM slice_name_stats WHERE track_id IN " + tracks + ";" +
         "DELETE FROM counters WHERE track_id IN " + tracks + ";" +
         "DELETE FROM flows WHERE source_id=" + sid + ";" +
-        "DELETE FROM args WHERE source_id=" + sid + ";" +
+        "DELETE FROM arg_chunks WHERE source_id=" + sid + ";" +
         "DELETE FROM import_log WHERE source_id=" + sid + ";" +
         "DELETE FROM logs WHERE source_id=" + sid + ";" +
         "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" + sid +
@@ -371,8 +371,9 @@ Result<std::vector<RunInfo>> TraceStore::runs() {
 Result<std::vector<TableCount>> TraceStore::tableCounts() {
     std::vector<TableCount> out;
     for (const std::string& t : dataTables()) {
-        // Slices: the chunks say how many they hold, no need to walk every slice.
+        // Slices and args: the chunks say how many they hold, no need to walk every row.
         auto n = m_db.queryInt(t == "slices" ? "SELECT coalesce(sum(count), 0) FROM slice_chunks"
+                               : t == "args" ? "SELECT coalesce(sum(count), 0) FROM arg_chunks"
                                              : "SELECT count(*) FROM " + t);
         if (!n) return Error{t + ": " + n.error()};
         out.push_back({t, n.value()});

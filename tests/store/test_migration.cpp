@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/store/arg_chunk.h"
 #include "core/store/schema.h"
 #include "core/store/slice_chunk_writer.h"
 #include "core/store/trace_store.h"
@@ -41,13 +42,21 @@ void writeFixture(const std::string& path, int version) {
             .ok());
     // Slices: rows of the clustered table up to v4, chunks from v5 on.
     if (version < 5) {
-        ASSERT_TRUE(db.exec("INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
-                            "VALUES(1, 1, 100, 50, 0, 1), (2, 1, 120, 10, 1, 1)")
+        ASSERT_TRUE(db.exec("INSERT INTO slices(id, track_id, ts, dur, depth, name_id, "
+                            "arg_set_id) VALUES(1, 1, 100, 50, 0, 1, 7), (2, 1, 120, 10, 1, 1, "
+                            "NULL);"
+                            "INSERT INTO args(id, source_id, json) VALUES(7, 1, '{\"a\":1}'), "
+                            "(8, 1, '{\"b\":[2]}'), (12, 1, '{}')")
                         .ok());
     } else {
-        std::vector<StoredSlice> rows = {{1, {1, 100, 50, 0, 1, 0, 0, 0}},
+        std::vector<StoredSlice> rows = {{1, {1, 100, 50, 0, 1, 0, 7, 0}},
                                          {2, {1, 120, 10, 1, 1, 0, 0, 0}}};
         ASSERT_TRUE(SliceChunkWriter(db).write(1, rows).ok());
+        ArgChunkWriter args(db, 1);
+        ASSERT_TRUE(args.add(7, "{\"a\":1}").ok());
+        ASSERT_TRUE(args.add(8, "{\"b\":[2]}").ok());
+        ASSERT_TRUE(args.add(12, "{}").ok());
+        ASSERT_TRUE(args.flush().ok());
     }
 }
 
@@ -65,6 +74,14 @@ TEST(Migration, EveryOlderVersionOpensWithItsDataKept) {
         EXPECT_EQ(s.value()->db().queryInt("SELECT dur FROM slices WHERE id=1").value(), 50);
         EXPECT_EQ(s.value()->db().queryInt("SELECT depth FROM slices WHERE id=2").value(), 1);
         EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM slices").value(), 2);
+        auto& db = s.value()->db();
+        Statement a = db.prepare(
+            "SELECT a.json FROM slices s JOIN args a ON a.id = s.arg_set_id WHERE s.id = 1");
+        ASSERT_TRUE(a.step()) << a.error();
+        EXPECT_EQ(a.text(0), "{\"a\":1}");
+        EXPECT_EQ(db.queryInt("SELECT count(*) FROM args").value(), 3);
+        EXPECT_EQ(db.queryInt("SELECT id FROM args WHERE json = '{}'").value(), 12);
+        EXPECT_EQ(db.queryInt("SELECT sum(id) FROM args WHERE source_id = 1").value(), 27);
         EXPECT_EQ(s.value()->string(1), "MatMul");
         // Tables of later versions exist and work.
         EXPECT_TRUE(s.value()->beginRun("after-upgrade", "{}").ok());
