@@ -58,7 +58,7 @@ Status ArgChunkWriter::flush() {
     for (uint32_t n : m_lengths) putVarint(m_blob, n);
     m_blob += m_texts;
     m_insert.bind(1, m_sourceId).bind(2, m_firstId).bind(3, static_cast<int64_t>(m_lengths.size()));
-    m_insert.bindBlob(4, m_blob.data(), m_blob.size());
+    m_insert.bindBlobNoCopy(4, m_blob.data(), m_blob.size());
     m_lengths.clear();
     m_texts.clear();
     return m_insert.run();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "core/store/varint.h"
 
@@ -39,14 +40,15 @@ bool decodeStream(VarintReader r, size_t n, std::vector<T>& out, F value) {
     return r.ok() && r.atEnd();
 }
 
+bool tsIdBefore(const StoredSlice& a, const StoredSlice& b) {
+    return a.row.ts != b.row.ts ? a.row.ts < b.row.ts : a.id < b.id;
+}
+
 }  // namespace
 
-std::string encodeSliceChunk(std::vector<StoredSlice>& rows, ChunkSummary& sum) {
-    auto before = [](const StoredSlice& a, const StoredSlice& b) {
-        return a.row.ts != b.row.ts ? a.row.ts < b.row.ts : a.id < b.id;
-    };
-    if (!std::is_sorted(rows.begin(), rows.end(), before))
-        std::sort(rows.begin(), rows.end(), before);
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
+    if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
+        std::sort(rows.begin(), rows.end(), tsIdBefore);
     sum = {};
     sum.count = static_cast<int64_t>(rows.size());
     std::array<std::string, kStreams> s;
@@ -94,6 +96,32 @@ std::string encodeSliceChunk(std::vector<StoredSlice>& rows, ChunkSummary& sum) 
     for (const std::string& x : s) putVarint(out, x.size());
     for (const std::string& x : s) out += x;
     return out;
+}
+
+TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows) {
+    TrackChunks t;
+    t.trackId = trackId;
+    t.slices = static_cast<int64_t>(rows.size());
+    if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
+        std::sort(rows.begin(), rows.end(), tsIdBefore);
+    for (size_t at = 0; at < rows.size(); at += kSliceChunkRows) {
+        ChunkSummary s;
+        t.blobs.push_back(encodeSliceChunk(
+            std::span<StoredSlice>(rows).subspan(at, std::min(kSliceChunkRows, rows.size() - at)),
+            s));
+        t.summaries.push_back(s);
+    }
+    std::unordered_map<int64_t, size_t> index;  // name id -> t.names
+    for (const StoredSlice& r : rows) {
+        auto [it, added] = index.emplace(r.row.nameId, t.names.size());
+        if (added) t.names.push_back({r.row.nameId, 0, 0, r.row.dur, r.row.dur});
+        TrackChunks::NameTotal& n = t.names[it->second];
+        ++n.count;
+        n.total += r.row.dur;
+        n.min = std::min(n.min, r.row.dur);
+        n.max = std::max(n.max, r.row.dur);
+    }
+    return t;
 }
 
 bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out,

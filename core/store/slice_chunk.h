@@ -12,6 +12,7 @@
 // round-trips); dur, depth, name_id, cat_id, flags: zigzag; arg_set_id: 0 for none, else
 // 1 + zigzag(delta to the previous non-zero one).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,7 +74,24 @@ struct ChunkSummary {
 };
 
 /// Sorts `rows` (one track's) by (ts, id) when they are not already, and encodes them.
-std::string encodeSliceChunk(std::vector<StoredSlice>& rows, ChunkSummary& summary);
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& summary);
+
+/// One track's slices as chunks, ready to be written: encodeTrackChunks() makes it on any
+/// thread (it touches no store), StoreWriter::addTrackChunks() writes it.
+struct TrackChunks {
+    struct NameTotal {
+        int64_t nameId = 0, count = 0, total = 0, min = 0, max = 0;
+    };
+    int64_t trackId = 0;
+    int64_t slices = 0;
+    std::vector<ChunkSummary> summaries;
+    std::vector<std::string> blobs;
+    std::vector<NameTotal> names;  // by-name totals (slice_name_stats)
+};
+
+/// All of a track's slices (any order: sorted here by (ts, id)) -> chunks of
+/// kSliceChunkRows that follow one another in time.
+TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows);
 
 /// Decodes the columns in `columns` (a mask of SliceColumn bits; track is not in the BLOB).
 /// False, with `why`, when the BLOB is damaged: never reads outside it.

@@ -11,9 +11,13 @@ Status SliceChunkWriter::write(int64_t trackId, std::vector<StoredSlice>& rows) 
     if (rows.empty()) return {};
     ChunkSummary s;
     m_blob = encodeSliceChunk(rows, s);
+    return write(trackId, s, m_blob);
+}
+
+Status SliceChunkWriter::write(int64_t trackId, const ChunkSummary& s, std::string_view blob) {
     m_insert.bind(1, trackId).bind(2, s.count).bind(3, s.minTs).bind(4, s.maxTs);
     m_insert.bind(5, s.maxEnd).bind(6, s.minId).bind(7, s.maxId).bind(8, s.firstId);
-    m_insert.bind(9, s.lastId).bindBlob(10, m_blob.data(), m_blob.size());
+    m_insert.bind(9, s.lastId).bindBlobNoCopy(10, blob.data(), blob.size());
     return m_insert.run();
 }
 

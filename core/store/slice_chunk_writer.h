@@ -17,6 +17,8 @@ public:
     explicit SliceChunkWriter(SqliteDb& db);
     /// Writes `rows` (all of track `trackId`, any order; sorted in place) as one chunk.
     Status write(int64_t trackId, std::vector<StoredSlice>& rows);
+    /// Writes a chunk encoded already (encodeSliceChunk, encodeTrackChunks).
+    Status write(int64_t trackId, const ChunkSummary& s, std::string_view blob);
 
 private:
     Statement m_insert;

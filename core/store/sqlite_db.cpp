@@ -141,6 +141,10 @@ Statement& Statement::bindBlob(int idx, const void* data, size_t bytes) {
     if (m_stmt) sqlite3_bind_blob64(m_stmt, idx, data, bytes, SQLITE_TRANSIENT);
     return *this;
 }
+Statement& Statement::bindBlobNoCopy(int idx, const void* data, size_t bytes) {
+    if (m_stmt) sqlite3_bind_blob64(m_stmt, idx, data, bytes, SQLITE_STATIC);
+    return *this;
+}
 Statement& Statement::bindNull(int idx) {
     if (m_stmt) sqlite3_bind_null(m_stmt, idx);
     return *this;

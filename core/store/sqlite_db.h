@@ -67,6 +67,8 @@ public:
     Statement& bind(int idx, const char* v) { return bind(idx, std::string_view(v)); }
     Statement& bind(int idx, const std::string& v) { return bind(idx, std::string_view(v)); }
     Statement& bindBlob(int idx, const void* data, size_t bytes);
+    /// Binds without a copy: `data` must stay valid until the statement is stepped.
+    Statement& bindBlobNoCopy(int idx, const void* data, size_t bytes);
     Statement& bindNull(int idx);
 
     /// Advances: true when a row is ready, false when done or failed (then error() is set).

@@ -208,6 +208,21 @@ void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
     rowDone();
 }
 
+void StoreWriter::addTrackChunks(const TrackChunks& t) {
+    for (size_t i = 0; i < t.blobs.size(); ++i)
+        check(m_chunks.write(t.trackId, t.summaries[i], t.blobs[i]));
+    for (const TrackChunks::NameTotal& n : t.names) {
+        NameStats& ns = m_nameStats[{t.trackId, n.nameId}];
+        if (ns.count == 0 || n.min < ns.min) ns.min = n.min;
+        if (ns.count == 0 || n.max > ns.max) ns.max = n.max;
+        ns.count += n.count;
+        ns.total += n.total;
+    }
+    m_rows += t.slices;
+    m_pending += t.slices;
+    if (m_pending >= m_batchRows) flush();
+}
+
 void StoreWriter::flushSlices() {
     for (TrackSlices& t : m_trackSlices) check(m_chunks.write(t.trackId, t.rows));
     m_trackSlices.clear();  // and their memory: the next batch may use other tracks

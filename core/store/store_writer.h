@@ -45,6 +45,15 @@ public:
 
     /// Reserves the id the next slice written with addSlice(id, ...) will have.
     int64_t reserveSliceId() { return m_nextSliceId++; }
+    /// Reserves `n` consecutive ids; returns the first.
+    int64_t reserveSliceIds(int64_t n) {
+        const int64_t first = m_nextSliceId;
+        m_nextSliceId += n;
+        return first;
+    }
+    /// Writes a whole track encoded by encodeTrackChunks() (which may run on another
+    /// thread), with its by-name totals.
+    void addTrackChunks(const TrackChunks& t);
     int64_t addSlice(const SliceRow& row);
     void addSliceWithId(int64_t id, const SliceRow& row);
     int64_t addArgs(std::string_view json);

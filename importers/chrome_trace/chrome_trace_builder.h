@@ -64,7 +64,9 @@ private:
     void metadata(const ChromeEvent& e);
     void async(const ChromeEvent& e, int64_t ts);
     void flow(const ChromeEvent& e, int64_t ts, char phase);
-    void writeTrack(TrackBuf& t);
+    void closeOpen(TrackBuf& t);
+    store::TrackChunks prepareTrack(TrackBuf& t);
+    void writeTracks();
     int64_t bind(const FlowPoint& p);
 
     store::StoreWriter& m_w;

@@ -1,7 +1,9 @@
 // ChromeTraceBuilder, second half: async and flow events, and the end of the import
 // (closing unmatched begins, sorting tracks, depth, slice rows, flow binding).
 #include <algorithm>
+#include <atomic>
 #include <numeric>
+#include <thread>
 
 #include "importers/chrome_trace/chrome_trace_builder.h"
 
@@ -51,13 +53,18 @@ void ChromeTraceBuilder::flow(const ChromeEvent& e, int64_t ts, char phase) {
                        enclosing, -1, m_w.intern(e.name), m_w.intern(e.cat)});
 }
 
-void ChromeTraceBuilder::writeTrack(TrackBuf& t) {
+void ChromeTraceBuilder::closeOpen(TrackBuf& t) {
     for (uint32_t i : t.open) {  // B/b without end: runs to the end of the track's data
         Slice& s = t.slices[i];
         s.dur = std::max<int64_t>(0, t.maxTs - s.ts);
         m_report.seeTime(s.ts, s.ts + s.dur);
     }
     t.open.clear();
+}
+
+// Sorts a track, computes depth and parents, and encodes its chunks. Touches only `t` (and
+// no store), so tracks are prepared on two threads at once.
+store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
     auto before = [](const Slice& a, const Slice& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
         if (a.dur != b.dur) return a.dur > b.dur;
@@ -70,7 +77,7 @@ void ChromeTraceBuilder::writeTrack(TrackBuf& t) {
     t.pos.assign(n, 0);
     t.parent.assign(n, -1);
     std::vector<int32_t> stack;
-    t.firstId = 0;
+    std::vector<store::StoredSlice> rows(n);
     for (size_t i = 0; i < n; ++i) {
         const Slice& s = t.slices[i];
         t.pos[s.seq] = static_cast<uint32_t>(i);
@@ -80,20 +87,52 @@ void ChromeTraceBuilder::writeTrack(TrackBuf& t) {
             stack.pop_back();
         }
         t.parent[i] = stack.empty() ? -1 : stack.back();
-        store::SliceRow row;
-        row.trackId = t.trackId;
-        row.ts = s.ts;
-        row.dur = s.dur;
-        row.depth = static_cast<int32_t>(stack.size());
-        row.nameId = s.nameId;
-        row.catId = s.catId;
-        row.argSetId = s.argId;
-        row.flags = s.flags;
-        const int64_t id = m_w.reserveSliceId();
-        if (i == 0) t.firstId = id;
-        m_w.addSliceWithId(id, row);
+        store::StoredSlice& r = rows[i];
+        r.id = t.firstId + static_cast<int64_t>(i);
+        r.row.trackId = t.trackId;
+        r.row.ts = s.ts;
+        r.row.dur = s.dur;
+        r.row.depth = static_cast<int32_t>(stack.size());
+        r.row.nameId = s.nameId;
+        r.row.catId = s.catId;
+        r.row.argSetId = s.argId;
+        r.row.flags = s.flags;
         stack.push_back(static_cast<int32_t>(i));
     }
+    return store::encodeTrackChunks(t.trackId, rows);
+}
+
+void ChromeTraceBuilder::writeTracks() {
+    int64_t total = 0;
+    for (TrackBuf& t : m_tracks) {
+        closeOpen(t);
+        // Each track's slices get consecutive ids in (ts, longest first) order.
+        const auto n = static_cast<int64_t>(t.slices.size());
+        t.firstId = n ? m_w.reserveSliceIds(n) : 0;
+        total += n;
+    }
+    // The biggest tracks first, taken in turns by this thread and a helper; the writes
+    // stay on this thread (the store's connection is not shared).
+    std::vector<size_t> order(m_tracks.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return m_tracks[a].slices.size() > m_tracks[b].slices.size();
+    });
+    std::vector<store::TrackChunks> encoded(m_tracks.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < order.size();)
+            encoded[order[k]] = prepareTrack(m_tracks[order[k]]);
+    };
+    if (total >= 50000 && m_tracks.size() > 1) {
+        std::thread helper(work);
+        work();
+        helper.join();
+    } else {
+        work();
+    }
+    for (const store::TrackChunks& e : encoded)
+        if (e.slices) m_w.addTrackChunks(e);
 }
 
 int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
@@ -117,7 +156,7 @@ int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
 }
 
 void ChromeTraceBuilder::finish() {
-    for (TrackBuf& t : m_tracks) writeTrack(t);
+    writeTracks();
     std::stable_sort(m_flows.begin(), m_flows.end(), [](const FlowPoint& a, const FlowPoint& b) {
         // within one id: in time order, a start before a step before a finish at equal ts
         auto rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
