@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <new>
 #include <string>
 
 #include "core/store/arg_chunk.h"
+#include "core/store/vtab_module.h"
 #include "core/store/vtab_support.h"
 
 namespace ts::store {
@@ -19,6 +19,8 @@ constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 enum Column { kId = 0, kSource = 1, kJson = 2 };
 
 struct Table {
+    static constexpr const char* kSchema =
+        "CREATE TABLE x(id INTEGER, source_id INTEGER, json TEXT)";
     sqlite3_vtab base;  // first: SQLite casts between the two
     sqlite3* db = nullptr;
     std::shared_ptr<const ArgDirectory> dir;
@@ -47,27 +49,6 @@ Table* table(sqlite3_vtab* v) {
 }
 Cursor* cursor(sqlite3_vtab_cursor* c) {
     return reinterpret_cast<Cursor*>(c);
-}
-
-int connect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char** err) {
-    const int rc =
-        sqlite3_declare_vtab(db, "CREATE TABLE x(id INTEGER, source_id INTEGER, json TEXT)");
-    if (rc != SQLITE_OK) {
-        *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-        return rc;
-    }
-    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-    auto* t = new (std::nothrow) Table{};
-    if (!t) return SQLITE_NOMEM;
-    t->db = db;
-    *out = &t->base;
-    return SQLITE_OK;
-}
-
-int disconnect(sqlite3_vtab* v) {
-    sqlite3_free(v->zErrMsg);
-    delete table(v);
-    return SQLITE_OK;
 }
 
 // idxStr: one (column, operator) pair per argv value: 'i' id or 's' source_id, then the
@@ -206,43 +187,12 @@ int rowid(sqlite3_vtab_cursor* vc, sqlite3_int64* out) {
     return SQLITE_OK;
 }
 
-int open(sqlite3_vtab* v, sqlite3_vtab_cursor** out) {
-    auto* c = new (std::nothrow) Cursor(table(v)->db);
-    if (!c) return SQLITE_NOMEM;
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-int close(sqlite3_vtab_cursor* c) {
-    delete cursor(c);
-    return SQLITE_OK;
-}
-
-const sqlite3_module& module() {
-    static const sqlite3_module m = [] {
-        sqlite3_module x{};
-        x.iVersion = 1;
-        x.xCreate = connect;  // no storage of its own: arg_chunks holds it
-        x.xConnect = connect;
-        x.xBestIndex = bestIndex;
-        x.xDisconnect = disconnect;
-        x.xDestroy = disconnect;
-        x.xOpen = open;
-        x.xClose = close;
-        x.xFilter = filter;
-        x.xNext = next;
-        x.xEof = eof;
-        x.xColumn = column;
-        x.xRowid = rowid;
-        return x;
-    }();
-    return m;
-}
-
 }  // namespace
 
 int registerArgTable(sqlite3* db) {
-    return sqlite3_create_module_v2(db, kArgModule, &module(), nullptr, nullptr);
+    static const sqlite3_module m =
+        vtab::readOnlyModule<Table, Cursor>(bestIndex, filter, next, eof, column, rowid);
+    return sqlite3_create_module_v2(db, kArgModule, &m, nullptr, nullptr);
 }
 
 }  // namespace ts::store

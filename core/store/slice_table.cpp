@@ -3,16 +3,19 @@
 #include <sqlite3.h>
 
 #include <cstring>
-#include <new>
 #include <string>
 
 #include "core/store/slice_scan.h"
+#include "core/store/vtab_module.h"
 #include "core/store/vtab_support.h"
 
 namespace ts::store {
 namespace {
 
 struct Table {
+    static constexpr const char* kSchema =
+        "CREATE TABLE x(id INTEGER, track_id INTEGER, ts INTEGER, dur INTEGER, depth INTEGER, "
+        "name_id INTEGER, cat_id INTEGER, arg_set_id INTEGER, flags INTEGER)";
     sqlite3_vtab base;  // first: SQLite casts between the two
     sqlite3* db = nullptr;
     std::shared_ptr<const SliceDirectory> dir;
@@ -42,29 +45,6 @@ Result<std::shared_ptr<const SliceDirectory>> directory(Table* t) {
         t->key = k;
     }
     return t->dir;
-}
-
-int connect(sqlite3* db, void*, int, const char* const*, sqlite3_vtab** out, char** err) {
-    const int rc = sqlite3_declare_vtab(
-        db,
-        "CREATE TABLE x(id INTEGER, track_id INTEGER, ts INTEGER, dur INTEGER, depth INTEGER, "
-        "name_id INTEGER, cat_id INTEGER, arg_set_id INTEGER, flags INTEGER)");
-    if (rc != SQLITE_OK) {
-        *err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
-        return rc;
-    }
-    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-    auto* t = new (std::nothrow) Table{};
-    if (!t) return SQLITE_NOMEM;
-    t->db = db;
-    *out = &t->base;
-    return SQLITE_OK;
-}
-
-int disconnect(sqlite3_vtab* v) {
-    sqlite3_free(v->zErrMsg);
-    delete table(v);
-    return SQLITE_OK;
 }
 
 // idxStr: one (column, operator) pair of characters per argv value, in argv order.
@@ -177,43 +157,12 @@ int rowid(sqlite3_vtab_cursor* c, sqlite3_int64* out) {
     return SQLITE_OK;
 }
 
-int open(sqlite3_vtab* v, sqlite3_vtab_cursor** out) {
-    auto* c = new (std::nothrow) Cursor(table(v)->db);
-    if (!c) return SQLITE_NOMEM;
-    *out = &c->base;
-    return SQLITE_OK;
-}
-
-int close(sqlite3_vtab_cursor* c) {
-    delete cursor(c);
-    return SQLITE_OK;
-}
-
-const sqlite3_module& module() {
-    static const sqlite3_module m = [] {
-        sqlite3_module x{};
-        x.iVersion = 1;
-        x.xCreate = connect;  // the table has no storage of its own: slice_chunks holds it
-        x.xConnect = connect;
-        x.xBestIndex = bestIndex;
-        x.xDisconnect = disconnect;
-        x.xDestroy = disconnect;
-        x.xOpen = open;
-        x.xClose = close;
-        x.xFilter = filter;
-        x.xNext = next;
-        x.xEof = eof;
-        x.xColumn = column;
-        x.xRowid = rowid;
-        return x;
-    }();
-    return m;
-}
-
 }  // namespace
 
 int registerSliceTable(sqlite3* db) {
-    return sqlite3_create_module_v2(db, kSliceModule, &module(), nullptr, nullptr);
+    static const sqlite3_module m =
+        vtab::readOnlyModule<Table, Cursor>(bestIndex, filter, next, eof, column, rowid);
+    return sqlite3_create_module_v2(db, kSliceModule, &m, nullptr, nullptr);
 }
 
 }  // namespace ts::store

@@ -8,20 +8,14 @@
 
 #include "chrome_test_util.h"
 #include "core/trace_export/chrome_export.h"
+#include "tests/common/sql_rows.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
 namespace {
 
 std::vector<std::string> rows(store::TraceStore& s, const std::string& sql) {
-    std::vector<std::string> out;
-    store::Statement st = s.db().prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.error();
-    while (st.step()) {
-        std::string line;
-        for (int c = 0; c < st.columnCount(); ++c) line += st.text(c) + "|";
-        out.push_back(std::move(line));
-    }
+    std::vector<std::string> out = sqlRows(s.db(), sql);
     std::sort(out.begin(), out.end());
     return out;
 }

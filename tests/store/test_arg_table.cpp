@@ -9,6 +9,7 @@
 
 #include "core/store/arg_chunk.h"
 #include "core/store/trace_store.h"
+#include "tests/common/sql_rows.h"
 #include "tests/common/test_support.h"
 
 namespace ts::store {
@@ -42,17 +43,7 @@ std::unique_ptr<TraceStore> build(int64_t& rows) {
 }
 
 std::vector<std::string> rows(SqliteDb& db, const std::string& sql) {
-    Statement st = db.prepare(sql);
-    EXPECT_TRUE(st.ok()) << sql << ": " << st.error();
-    std::vector<std::string> out;
-    while (st.step()) {
-        std::string line;
-        for (int c = 0; c < st.columnCount(); ++c)
-            line += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
-        out.push_back(line);
-    }
-    EXPECT_TRUE(st.error().empty()) << sql << ": " << st.error();
-    return out;
+    return test::sqlRows(db, sql);
 }
 
 TEST(ArgTable, AnswersLikeAPlainTable) {

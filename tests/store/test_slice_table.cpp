@@ -11,6 +11,7 @@
 #include "core/store/slice_chunk_writer.h"
 #include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
+#include "tests/common/sql_rows.h"
 #include "tests/common/test_support.h"
 
 namespace ts::store {
@@ -102,17 +103,7 @@ Fixture build() {
 }
 
 std::vector<std::string> rows(SqliteDb& db, const std::string& sql) {
-    Statement st = db.prepare(sql);
-    EXPECT_TRUE(st.ok()) << sql << ": " << st.error();
-    std::vector<std::string> out;
-    while (st.step()) {
-        std::string line;
-        for (int c = 0; c < st.columnCount(); ++c)
-            line += (st.isNull(c) ? std::string("NULL") : st.text(c)) + "|";
-        out.push_back(line);
-    }
-    EXPECT_TRUE(st.error().empty()) << sql << ": " << st.error();
-    return out;
+    return test::sqlRows(db, sql);
 }
 
 const char* kCols = "id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags";
