@@ -182,6 +182,30 @@ Status scanNanInf(Scan& s, const char*& p) {
     return s.fail(Error::ValueInvalid, p, p);
 }
 
+Status scanLongInteger(Scan& s, const char* start, const char* digits, const char*& p) {
+    while (isDigit(*p)) ++p;
+    if (p - digits > kLongInteger) {
+        if (const char* bad = integerTooBig(digits, p, *start == '-'))
+            return s.fail(Error::NumberTooBig, start, bad);
+    }
+    return Status::Ok;
+}
+
+Status scanExponent(Scan& s, const char* start, const char*& p) {
+    ++p;
+    const bool minus = *p == '-';
+    if (*p == '+' || *p == '-') ++p;
+    if (!isDigit(*p)) return s.fail(Error::NumberMissExponent, p, p);
+    const char* digits = p;
+    do ++p;
+    while (isDigit(*p));
+    if (!minus && p - digits >= 3) {  // below 309 it always fits
+        if (const char* bad = exponentTooBig(start, p))
+            return s.fail(Error::NumberTooBig, start, bad);
+    }
+    return Status::Ok;
+}
+
 namespace {
 
 // RapidJSON's ParseNumber, integer part: 32-bit, then 64-bit, then double accumulation.

@@ -5,6 +5,8 @@
 // source text, the top-level members of `args` collected for C and M events (or when `ph`
 // comes after `args`), ts/dur turned into ns. If the window ends inside the event it answers
 // NeedMore and the caller parses the event again from its '{' once the window holds more.
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "importers/chrome_trace/chrome_event.h"
@@ -20,13 +22,16 @@ public:
                        int64_t offset);
 
 private:
-    json::Status key(json::Scan& s, const char*& p, int& field);
+    json::Status member(json::Scan& s, const char*& p, const char* k, int field, ChromeEvent& e);
+    json::Status otherMember(json::Scan& s, const char*& p, ChromeEvent& e);
     json::Status text(json::Scan& s, const char*& p, std::string& dst, bool& has);
-    json::Status time(json::Scan& s, const char*& p, std::string& dst, bool& has);
+    json::Status time(json::Scan& s, const char*& p, std::string& dst, bool& has,
+                      std::optional<int64_t>& ns);
     json::Status flag(json::Scan& s, const char*& p, bool& flag);
     json::Status args(json::Scan& s, const char*& p, ChromeEvent& e);
     json::Status id2(json::Scan& s, const char*& p, ChromeEvent& e);
-    json::Status collectArgs(json::Scan& s, const char*& p, ChromeEvent& e);
+    template <bool Collect>
+    json::Status members(json::Scan& s, const char*& p, ChromeEvent& e);
     json::Status argValue(json::Scan& s, const char*& p, ChromeEvent& e);
     json::Status skip(json::Scan& s, const char*& p);
     json::Status skipContainer(json::Scan& s, const char*& p);
