@@ -95,8 +95,9 @@ TS_JSON_INLINE void micros(const json::NumberShape& n, const char* start, const 
     const uint64_t whole = n.intLen <= 8 ? digitsValue8(n.digits, n.intLen)
                                          : digitsValue8(n.digits, n.intLen - 8) * 100000000 +
                                                digitsValue8(n.digits + n.intLen - 8, 8);
-    // microsToNs refuses a 16th digit when the first 15 pass (INT64_MAX / 1000 - 1) / 10
-    if (n.intLen == 16 && whole / 10 > (INT64_MAX / 1000 - 1) / 10) [[unlikely]] {
+    // microsToNs refuses integer parts above INT64_MAX / 1000 - 1 (it stops at the 16th
+    // digit when the first 15 are above a tenth of that, and checks the whole at the end)
+    if (whole > INT64_MAX / 1000 - 1) [[unlikely]] {
         ns.reset();
         return;
     }

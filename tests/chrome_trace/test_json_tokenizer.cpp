@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <tuple>
 
 #include "importers/chrome_trace/chrome_event.h"
@@ -90,6 +91,56 @@ TEST(JsonTokenizer, NumbersKeepTheirSpellingInEveryForm) {
     }
     EXPECT_EQ(only(R"({"ts":1.5,"dur":30.125})").durNs, 30125);
     EXPECT_FALSE(only(R"({"ts":NaN})").tsNs);
+}
+
+// ts/dur ns are computed from the digits as they are scanned; they must be microsToNs's.
+TEST(JsonTokenizer, TimestampNanosecondsAreMicrosToNs) {
+    std::vector<std::string> numbers = {"0",
+                                        "-0",
+                                        "0.0004",
+                                        "0.0005",
+                                        "-0.0005",
+                                        "1.9999",
+                                        "999.9995",
+                                        "1234567.1234567",
+                                        "922337203685477",
+                                        "9223372036854774.999",
+                                        "-9223372036854774.9995",
+                                        "9223372036854775",
+                                        "9223372036854779",
+                                        "9223372036854780",
+                                        "99999999999999999",
+                                        "12345678901234567890.5",
+                                        "1.5e3",
+                                        "-2E-3",
+                                        "NaN",
+                                        "-Infinity"};
+    std::mt19937 rng(7);
+    auto digits = [&](int n, bool leading) {
+        std::string d;
+        for (int i = 0; i < n; ++i)
+            d += static_cast<char>('0' + (i == 0 && leading && n > 1 ? 1 + rng() % 9 : rng() % 10));
+        return d;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        std::string n =
+            (rng() % 4 == 0 ? "-" : "") + digits(1 + static_cast<int>(rng() % 18), true);
+        if (rng() % 3) n += "." + digits(1 + static_cast<int>(rng() % 9), false);
+        numbers.push_back(n);
+    }
+    std::string doc = "[";
+    for (const std::string& n : numbers)
+        doc +=
+            (doc.size() > 1 ? "," : "") + std::string(R"({"ts":)") + n + R"(,"dur":")" + n + "\"}";
+    const Tokenized t = tokenize(doc + "]");
+    ASSERT_EQ(t.events.size(), numbers.size()) << t.outcome.error;
+    for (size_t i = 0; i < numbers.size(); ++i) {
+        EXPECT_EQ(t.events[i].tsNs, microsToNs(numbers[i])) << numbers[i];
+        EXPECT_EQ(t.events[i].durNs, microsToNs(numbers[i])) << numbers[i];  // (as a string)
+    }
+    // microsToNs itself: the largest whole part that fits, and the first that does not
+    EXPECT_EQ(microsToNs("9223372036854774.999"), INT64_C(9223372036854774999));
+    EXPECT_FALSE(microsToNs("9223372036854775"));
 }
 
 TEST(JsonTokenizer, TimestampsMayBeStringsButNotLiterals) {
