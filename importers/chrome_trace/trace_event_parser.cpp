@@ -325,7 +325,7 @@ Status TraceEventParser::skipContainer(Scan& s, const char*& p) {
 TS_JSON_INLINE Status TraceEventParser::args(Scan& s, const char*& p, ChromeEvent& e) {
     if (*p != '{' && *p != '[') return skip(s, p);
     const char* start = p;
-    const bool collect = !e.hasPh || e.ph == "C" || e.ph == "M";
+    const bool collect = !e.hasPh || (e.ph.size() == 1 && (e.ph[0] == 'C' || e.ph[0] == 'M'));
     const Status st = collect ? members<true>(s, p, e) : members<false>(s, p, e);
     if (st != Status::Ok) return st;
     e.args.assign(start, static_cast<size_t>(p - start));
