@@ -64,6 +64,7 @@ std::optional<int64_t> microsToNs(std::string_view s) {
         }
     }
     if (digits == 0) return std::nullopt;
+    if (whole > kMaxWhole) return std::nullopt;  // whole * 1000 + 999 would overflow
     if (i < s.size()) {
         // Exponent or anything else: fall back to a double (exponents are rare in traces).
         if (s[i] != 'e' && s[i] != 'E') return std::nullopt;

@@ -1,7 +1,7 @@
 // The Chrome Trace Event Format importer ("chrome_json"): JSON array or object form, plain,
-// gzip or zip. Stages: InputStream (bytes) -> readChromeJson (SAX tokenizer, one event at a
-// time, on its own thread) -> EventPipe (batches) -> ChromeTraceBuilder (trackers that own
-// the writes).
+// gzip or zip. Stages: InputStream (bytes) -> readChromeJson (the trace JSON tokenizer, one
+// event at a time, on its own thread) -> EventPipe (batches) -> ChromeTraceBuilder (trackers that
+// own the writes).
 #include <filesystem>
 #include <thread>
 
@@ -54,7 +54,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     {
         store::StoreWriter writer(store, report.sourceId);
         chrome::ChromeTraceBuilder builder(writer, report);
-        // The SAX parser runs on its own thread and hands events over in batches; this
+        // The tokenizer runs on its own thread and hands events over in batches; this
         // thread builds tracks and writes to the store.
         chrome::EventPipe pipe;
         std::thread parser([&] {

@@ -1,8 +1,8 @@
 #pragma once
 // ChromeJsonReader: streams a Chrome Trace Event Format JSON document (array form or object
-// form with `traceEvents`) through RapidJSON's SAX Reader with kParseNumbersAsStringsFlag and
-// hands each event object to a callback as a ChromeEvent. Memory stays bounded by one event.
-// Refuses JSON that is not a Chrome trace (object without traceEvents, list of lists).
+// form with `traceEvents`) through the trace JSON tokenizer (trace_json_tokenizer.h) and
+// hands each event object over as a ChromeEvent. Memory stays bounded by one event and a
+// chunk. Refuses JSON that is not a Chrome trace (object without traceEvents, list of lists).
 #include <cstdint>
 #include <functional>
 #include <string>
