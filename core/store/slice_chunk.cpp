@@ -46,56 +46,82 @@ bool tsIdBefore(const StoredSlice& a, const StoredSlice& b) {
 
 }  // namespace
 
-std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
-    if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
-        std::sort(rows.begin(), rows.end(), tsIdBefore);
-    sum = {};
-    sum.count = static_cast<int64_t>(rows.size());
-    std::array<std::string, kStreams> s;
-    for (std::string& x : s) x.reserve(rows.size() * 2);
-    int64_t prevId = 0, prevTs = 0, prevArgs = 0;
-    bool first = true;
-    for (const StoredSlice& r : rows) {
-        putVarint(s[0], zigzag(first ? r.id : minus(r.id, prevId)));
-        putVarint(s[1], zigzag(first ? r.row.ts : minus(r.row.ts, prevTs)));
-        putVarint(s[2], zigzag(r.row.dur));
-        putVarint(s[3], zigzag(r.row.depth));
-        putVarint(s[4], zigzag(r.row.nameId));
-        putVarint(s[5], zigzag(r.row.catId));
-        if (r.row.argSetId == 0) {
-            putVarint(s[6], 0);
-        } else {
-            putVarint(s[6], 1 + zigzag(minus(r.row.argSetId, prevArgs)));
-            prevArgs = r.row.argSetId;
-        }
-        putVarint(s[7], zigzag(r.row.flags));
-        const int64_t end = plus(r.row.ts, std::max<int64_t>(0, r.row.dur));
-        if (first) {
-            sum.minId = sum.maxId = r.id;
-            sum.maxEnd = end;
-        }
-        sum.minId = std::min(sum.minId, r.id);
-        sum.maxId = std::max(sum.maxId, r.id);
-        sum.maxEnd = std::max(sum.maxEnd, end);
-        prevId = r.id;
-        prevTs = r.row.ts;
-        first = false;
+namespace {
+
+char* putVarintAt(char* p, uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = static_cast<char>(v | 0x80);
+        v >>= 7;
     }
-    if (!rows.empty()) {
+    *p++ = static_cast<char>(v);
+    return p;
+}
+
+// Encodes rows sorted by (ts, id): each column's stream into its part of `scratch` (10
+// bytes a value at most), then header and streams into one string.
+std::string encodeSorted(std::span<const StoredSlice> rows, ChunkSummary& sum,
+                         std::vector<char>& scratch) {
+    const size_t n = rows.size();
+    sum = {};
+    sum.count = static_cast<int64_t>(n);
+    if (n) {
         sum.minTs = rows.front().row.ts;
         sum.maxTs = rows.back().row.ts;
         sum.firstId = rows.front().id;
         sum.lastId = rows.back().id;
+        sum.minId = sum.maxId = rows.front().id;
+        sum.maxEnd = plus(rows.front().row.ts, std::max<int64_t>(0, rows.front().row.dur));
+    }
+    scratch.resize(n * 10 * kStreams + 16);
+    std::array<char*, kStreams> begin, end;
+    for (int k = 0; k < kStreams; ++k) begin[k] = end[k] = scratch.data() + n * 10 * k;
+    int64_t prevId = 0, prevTs = 0;
+    for (const StoredSlice& r : rows) {  // id, ts (deltas) and the summary
+        end[0] = putVarintAt(end[0], zigzag(minus(r.id, prevId)));
+        end[1] = putVarintAt(end[1], zigzag(minus(r.row.ts, prevTs)));
+        prevId = r.id;
+        prevTs = r.row.ts;
+        sum.minId = std::min(sum.minId, r.id);
+        sum.maxId = std::max(sum.maxId, r.id);
+        sum.maxEnd = std::max(sum.maxEnd, plus(r.row.ts, std::max<int64_t>(0, r.row.dur)));
+    }
+    for (const StoredSlice& r : rows) end[2] = putVarintAt(end[2], zigzag(r.row.dur));
+    for (const StoredSlice& r : rows) end[3] = putVarintAt(end[3], zigzag(r.row.depth));
+    for (const StoredSlice& r : rows) end[4] = putVarintAt(end[4], zigzag(r.row.nameId));
+    for (const StoredSlice& r : rows) end[5] = putVarintAt(end[5], zigzag(r.row.catId));
+    int64_t prevArgs = 0;
+    for (const StoredSlice& r : rows) {
+        if (r.row.argSetId == 0) {
+            *end[6]++ = 0;
+        } else {
+            end[6] = putVarintAt(end[6], 1 + zigzag(minus(r.row.argSetId, prevArgs)));
+            prevArgs = r.row.argSetId;
+        }
+    }
+    for (const StoredSlice& r : rows) end[7] = putVarintAt(end[7], zigzag(r.row.flags));
+    char head[10 * (kStreams + 2)];
+    char* h = head;
+    *h++ = static_cast<char>(kFormat);
+    h = putVarintAt(h, n);
+    size_t total = 0;
+    for (int k = 0; k < kStreams; ++k) {
+        h = putVarintAt(h, static_cast<uint64_t>(end[k] - begin[k]));
+        total += static_cast<size_t>(end[k] - begin[k]);
     }
     std::string out;
-    size_t total = 0;
-    for (const std::string& x : s) total += x.size();
-    out.reserve(total + 2 + 10 * (kStreams + 1));
-    out.push_back(static_cast<char>(kFormat));
-    putVarint(out, rows.size());
-    for (const std::string& x : s) putVarint(out, x.size());
-    for (const std::string& x : s) out += x;
+    out.reserve(static_cast<size_t>(h - head) + total);
+    out.append(head, h);
+    for (int k = 0; k < kStreams; ++k) out.append(begin[k], end[k]);
     return out;
+}
+
+}  // namespace
+
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
+    if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
+        std::sort(rows.begin(), rows.end(), tsIdBefore);
+    std::vector<char> scratch;
+    return encodeSorted(rows, sum, scratch);
 }
 
 TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows) {
@@ -104,18 +130,35 @@ TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows) {
     t.slices = static_cast<int64_t>(rows.size());
     if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
         std::sort(rows.begin(), rows.end(), tsIdBefore);
-    for (size_t at = 0; at < rows.size(); at += kSliceChunkRows) {
-        ChunkSummary s;
-        t.blobs.push_back(encodeSliceChunk(
-            std::span<StoredSlice>(rows).subspan(at, std::min(kSliceChunkRows, rows.size() - at)),
-            s));
-        t.summaries.push_back(s);
+    std::vector<char> scratch;
+    const size_t chunks = (rows.size() + kSliceChunkRows - 1) / kSliceChunkRows;
+    t.blobs.reserve(chunks);
+    t.summaries.resize(chunks);
+    for (size_t c = 0; c < chunks; ++c) {
+        const size_t at = c * kSliceChunkRows;
+        t.blobs.push_back(encodeSorted(std::span<const StoredSlice>(rows).subspan(
+                                           at, std::min(kSliceChunkRows, rows.size() - at)),
+                                       t.summaries[c], scratch));
     }
-    std::unordered_map<int64_t, size_t> index;  // name id -> t.names
+    // By-name totals: name ids are small and dense (interned strings), so a flat table by
+    // id when they are, a map otherwise.
+    int64_t maxName = 0;
+    bool dense = true;
     for (const StoredSlice& r : rows) {
-        auto [it, added] = index.emplace(r.row.nameId, t.names.size());
-        if (added) t.names.push_back({r.row.nameId, 0, 0, r.row.dur, r.row.dur});
-        TrackChunks::NameTotal& n = t.names[it->second];
+        maxName = std::max(maxName, r.row.nameId);
+        dense = dense && r.row.nameId >= 0;
+    }
+    dense = dense && maxName < int64_t{1} << 22;
+    std::vector<int32_t> flat(dense ? static_cast<size_t>(maxName) + 1 : 0, -1);
+    std::unordered_map<int64_t, int32_t> sparse;
+    for (const StoredSlice& r : rows) {
+        int32_t& slot = dense ? flat[static_cast<size_t>(r.row.nameId)]
+                              : sparse.try_emplace(r.row.nameId, -1).first->second;
+        if (slot < 0) {
+            slot = static_cast<int32_t>(t.names.size());
+            t.names.push_back({r.row.nameId, 0, 0, r.row.dur, r.row.dur});
+        }
+        TrackChunks::NameTotal& n = t.names[static_cast<size_t>(slot)];
         ++n.count;
         n.total += r.row.dur;
         n.min = std::min(n.min, r.row.dur);

