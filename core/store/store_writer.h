@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/common/pair_hash.h"
 #include "core/common/result.h"
 #include "core/store/arg_chunk.h"
 #include "core/store/batched_insert.h"
@@ -98,12 +99,7 @@ private:
     std::unordered_map<int64_t, size_t> m_trackSliceIndex;  // track id -> m_trackSlices
     size_t m_lastTrackSlices = 0;
     SliceChunkWriter m_chunks;
-    struct PairHash {
-        size_t operator()(const std::pair<int64_t, int64_t>& p) const {
-            return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
-        }
-    };
-    std::unordered_map<std::pair<int64_t, int64_t>, NameStats, PairHash> m_nameStats;
+    std::unordered_map<std::pair<int64_t, int64_t>, NameStats, Int64PairHash> m_nameStats;
     // Importers write track by track, so the current track's totals live in a flat array
     // indexed by name id (names below kFlatNames) and fold into m_nameStats on a track change.
     static constexpr int64_t kFlatNames = int64_t{1} << 20;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/common/job_control.h"
+#include "core/common/pair_hash.h"
 #include "core/store/sqlite_db.h"
 #include "core/store/store_writer.h"
 #include "importers/import_report.h"
@@ -54,14 +55,9 @@ public:
     const Launch* findLaunch(int64_t processKey, int64_t correlationId) const;
 
 private:
-    struct PairHash {
-        size_t operator()(const std::pair<int64_t, int64_t>& p) const {
-            return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
-        }
-    };
     std::unordered_map<int64_t, std::string> m_strings;
     std::unordered_map<int64_t, int64_t> m_interned;
-    std::unordered_map<std::pair<int64_t, int64_t>, Launch, PairHash> m_launches;
+    std::unordered_map<std::pair<int64_t, int64_t>, Launch, ts::Int64PairHash> m_launches;
     std::unordered_map<int64_t, Launch> m_launchByCorrelation;
     uint64_t m_rows = 0;
 };
