@@ -124,47 +124,51 @@ std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
     return encodeSorted(rows, sum, scratch);
 }
 
-TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows) {
-    TrackChunks t;
-    t.trackId = trackId;
-    t.slices = static_cast<int64_t>(rows.size());
-    if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
-        std::sort(rows.begin(), rows.end(), tsIdBefore);
-    std::vector<char> scratch;
-    const size_t chunks = (rows.size() + kSliceChunkRows - 1) / kSliceChunkRows;
-    t.blobs.reserve(chunks);
-    t.summaries.resize(chunks);
-    for (size_t c = 0; c < chunks; ++c) {
-        const size_t at = c * kSliceChunkRows;
-        t.blobs.push_back(encodeSorted(std::span<const StoredSlice>(rows).subspan(
-                                           at, std::min(kSliceChunkRows, rows.size() - at)),
-                                       t.summaries[c], scratch));
+TrackChunkEncoder::TrackChunkEncoder(int64_t trackId) {
+    m_out.trackId = trackId;
+    m_rows.reserve(kSliceChunkRows);
+}
+
+void TrackChunkEncoder::add(const StoredSlice& r) {
+    m_rows.push_back(r);
+    ++m_out.slices;
+    // By-name totals: name ids are small and dense (interned strings): a flat table by id.
+    const int64_t name = r.row.nameId;
+    int32_t* slot = nullptr;
+    if (name >= 0 && name < kDenseNames) {
+        if (static_cast<size_t>(name) >= m_nameSlot.size())
+            m_nameSlot.resize(static_cast<size_t>(name) + 1, -1);
+        slot = &m_nameSlot[static_cast<size_t>(name)];
+    } else {
+        slot = &m_sparseSlot.try_emplace(name, -1).first->second;
     }
-    // By-name totals: name ids are small and dense (interned strings), so a flat table by
-    // id when they are, a map otherwise.
-    int64_t maxName = 0;
-    bool dense = true;
-    for (const StoredSlice& r : rows) {
-        maxName = std::max(maxName, r.row.nameId);
-        dense = dense && r.row.nameId >= 0;
+    if (*slot < 0) {
+        *slot = static_cast<int32_t>(m_out.names.size());
+        m_out.names.push_back({name, 0, 0, r.row.dur, r.row.dur});
     }
-    dense = dense && maxName < int64_t{1} << 22;
-    std::vector<int32_t> flat(dense ? static_cast<size_t>(maxName) + 1 : 0, -1);
-    std::unordered_map<int64_t, int32_t> sparse;
-    for (const StoredSlice& r : rows) {
-        int32_t& slot = dense ? flat[static_cast<size_t>(r.row.nameId)]
-                              : sparse.try_emplace(r.row.nameId, -1).first->second;
-        if (slot < 0) {
-            slot = static_cast<int32_t>(t.names.size());
-            t.names.push_back({r.row.nameId, 0, 0, r.row.dur, r.row.dur});
-        }
-        TrackChunks::NameTotal& n = t.names[static_cast<size_t>(slot)];
-        ++n.count;
-        n.total += r.row.dur;
-        n.min = std::min(n.min, r.row.dur);
-        n.max = std::max(n.max, r.row.dur);
-    }
-    return t;
+    TrackChunks::NameTotal& n = m_out.names[static_cast<size_t>(*slot)];
+    ++n.count;
+    n.total += r.row.dur;
+    n.min = std::min(n.min, r.row.dur);
+    n.max = std::max(n.max, r.row.dur);
+    if (m_rows.size() == kSliceChunkRows) encodeChunk();
+}
+
+void TrackChunkEncoder::encodeChunk() {
+    if (m_rows.empty()) return;
+    m_out.summaries.emplace_back();
+    m_out.blobs.push_back(encodeSorted(m_rows, m_out.summaries.back(), m_scratch));
+    m_rows.clear();
+}
+
+TrackChunks TrackChunkEncoder::finish() {
+    encodeChunk();
+    TrackChunks out = std::move(m_out);
+    m_out = TrackChunks{};
+    m_out.trackId = out.trackId;
+    m_nameSlot.clear();
+    m_sparseSlot.clear();
+    return out;
 }
 
 bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out,

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ts::store {
@@ -76,7 +77,7 @@ struct ChunkSummary {
 /// Sorts `rows` (one track's) by (ts, id) when they are not already, and encodes them.
 std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& summary);
 
-/// One track's slices as chunks, ready to be written: encodeTrackChunks() makes it on any
+/// One track's slices as chunks, ready to be written: a TrackChunkEncoder makes it on any
 /// thread (it touches no store), StoreWriter::addTrackChunks() writes it.
 struct TrackChunks {
     struct NameTotal {
@@ -89,9 +90,26 @@ struct TrackChunks {
     std::vector<NameTotal> names;  // by-name totals (slice_name_stats)
 };
 
-/// All of a track's slices (any order: sorted here by (ts, id)) -> chunks of
-/// kSliceChunkRows that follow one another in time.
-TrackChunks encodeTrackChunks(int64_t trackId, std::vector<StoredSlice>& rows);
+/// Encodes a track handed over slice by slice in (ts, id) order into chunks of
+/// kSliceChunkRows that follow one another in time, holding one chunk's rows at a time (a
+/// track of millions of slices never needs a row buffer of its size).
+class TrackChunkEncoder {
+public:
+    explicit TrackChunkEncoder(int64_t trackId);
+    /// The next slice; (ts, id) must not decrease.
+    void add(const StoredSlice& s);
+    /// The chunks and by-name totals; the encoder is empty afterwards.
+    TrackChunks finish();
+
+private:
+    void encodeChunk();
+    TrackChunks m_out;
+    std::vector<StoredSlice> m_rows;  // the chunk being filled
+    std::vector<char> m_scratch;      // column streams while encoding
+    std::vector<int32_t> m_nameSlot;  // name id -> m_out.names (ids below kDenseNames)
+    std::unordered_map<int64_t, int32_t> m_sparseSlot;  // the other name ids
+    static constexpr int64_t kDenseNames = int64_t{1} << 22;
+};
 
 /// Decodes the columns in `columns` (a mask of SliceColumn bits; track is not in the BLOB).
 /// False, with `why`, when the BLOB is damaged: never reads outside it.

@@ -17,7 +17,7 @@ public:
     explicit SliceChunkWriter(SqliteDb& db);
     /// Writes `rows` (all of track `trackId`, any order; sorted in place) as one chunk.
     Status write(int64_t trackId, std::vector<StoredSlice>& rows);
-    /// Writes a chunk encoded already (encodeSliceChunk, encodeTrackChunks).
+    /// Writes a chunk encoded already (encodeSliceChunk, TrackChunkEncoder).
     Status write(int64_t trackId, const ChunkSummary& s, std::string_view blob);
 
 private:

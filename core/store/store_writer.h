@@ -52,7 +52,7 @@ public:
         m_nextSliceId += n;
         return first;
     }
-    /// Writes a whole track encoded by encodeTrackChunks() (which may run on another
+    /// Writes a whole track encoded by a TrackChunkEncoder (which may run on another
     /// thread), with its by-name totals.
     void addTrackChunks(const TrackChunks& t);
     int64_t addSlice(const SliceRow& row);

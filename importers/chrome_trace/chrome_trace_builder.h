@@ -65,7 +65,7 @@ private:
     void async(const ChromeEvent& e, int64_t ts);
     void flow(const ChromeEvent& e, int64_t ts, char phase);
     void closeOpen(TrackBuf& t);
-    store::TrackChunks prepareTrack(TrackBuf& t, std::vector<store::StoredSlice>& rows);
+    store::TrackChunks prepareTrack(TrackBuf& t);
     void writeTracks();
     int64_t bind(const FlowPoint& p);
 

@@ -66,8 +66,7 @@ void ChromeTraceBuilder::closeOpen(TrackBuf& t) {
 
 // Sorts a track, computes depth and parents, and encodes its chunks. Touches only `t` (and
 // no store), so tracks are prepared on two threads at once.
-store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t,
-                                                    std::vector<store::StoredSlice>& rows) {
+store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
     auto before = [](const Slice& a, const Slice& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
         if (a.dur != b.dur) return a.dur > b.dur;
@@ -80,7 +79,7 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t,
     t.pos.assign(n, 0);
     t.parent.assign(n, -1);
     std::vector<int32_t> stack;
-    rows.resize(n);
+    store::TrackChunkEncoder chunks(t.trackId);
     for (size_t i = 0; i < n; ++i) {
         const Slice& s = t.slices[i];
         t.pos[s.seq] = static_cast<uint32_t>(i);
@@ -90,7 +89,7 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t,
             stack.pop_back();
         }
         t.parent[i] = stack.empty() ? -1 : stack.back();
-        store::StoredSlice& r = rows[i];
+        store::StoredSlice r;
         r.id = t.firstId + static_cast<int64_t>(i);
         r.row.trackId = t.trackId;
         r.row.ts = s.ts;
@@ -100,9 +99,10 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t,
         r.row.catId = s.catId;
         r.row.argSetId = s.argId;
         r.row.flags = s.flags;
+        chunks.add(r);  // rows come sorted by (ts, id): ids follow the sorted order
         stack.push_back(static_cast<int32_t>(i));
     }
-    return store::encodeTrackChunks(t.trackId, rows);
+    return chunks.finish();
 }
 
 void ChromeTraceBuilder::writeTracks() {
@@ -124,19 +124,16 @@ void ChromeTraceBuilder::writeTracks() {
     auto T0 = std::chrono::steady_clock::now();
     std::vector<store::TrackChunks> encoded(m_tracks.size());
     std::atomic<size_t> next{0};
-    // Each thread reuses its row buffer from track to track: fresh pages cost three times
-    // what filling them does (measured: 26 against 8 ms for 400,000 slices).
-    std::vector<store::StoredSlice> rows[2];
-    auto work = [&](int w) {
+    auto work = [&] {
         for (size_t k; (k = next.fetch_add(1)) < order.size();)
-            encoded[order[k]] = prepareTrack(m_tracks[order[k]], rows[w]);
+            encoded[order[k]] = prepareTrack(m_tracks[order[k]]);
     };
     if (total >= 50000 && m_tracks.size() > 1) {
-        std::thread helper(work, 1);
-        work(0);
+        std::thread helper(work);
+        work();
         helper.join();
     } else {
-        work(0);
+        work();
     }
     fprintf(stderr, "prepared %.3f\n",
             std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
