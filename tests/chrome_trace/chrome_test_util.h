@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "importers/registry.h"
+#include "tests/common/test_support.h"
 
 namespace ts::test {
 
@@ -28,6 +30,21 @@ inline std::string readAll(const std::string& path) {
     int n;
     while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
     gzclose(f);
+    return out;
+}
+
+/// Every Chrome trace of the corpus (not the nsys export or the MANIFESTs), sorted.
+inline std::vector<std::filesystem::path> corpusTraces() {
+    std::vector<std::filesystem::path> out;
+    for (const char* dir : {"real/catapult", "real/ascend", "real/hta", "real/kineto",
+                            "real/mindspore", "real/perfetto", "generated/torch"}) {
+        for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
+            const std::string name = e.path().filename().string();
+            if (name == "origin.json" || name.ends_with(".md")) continue;
+            out.push_back(e.path());
+        }
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 

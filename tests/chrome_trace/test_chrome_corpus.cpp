@@ -10,20 +10,6 @@
 namespace ts::test {
 namespace {
 
-std::vector<std::filesystem::path> corpusTraces() {
-    std::vector<std::filesystem::path> out;
-    for (const char* dir : {"real/catapult", "real/ascend", "real/hta", "real/kineto",
-                            "real/mindspore", "real/perfetto", "generated/torch"}) {
-        for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
-            const std::string name = e.path().filename().string();
-            if (name == "origin.json" || name.ends_with(".md")) continue;
-            out.push_back(e.path());
-        }
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 TEST(ChromeCorpus, EveryTraceImportsWithIndependentCounts) {
     TS_REQUIRE_CORPUS();
     const auto dir = tempDir("chrome_corpus");

@@ -18,20 +18,6 @@
 namespace ts::test {
 namespace {
 
-std::vector<std::filesystem::path> corpusTraces() {
-    std::vector<std::filesystem::path> out;
-    for (const char* dir : {"real/catapult", "real/ascend", "real/hta", "real/kineto",
-                            "real/mindspore", "real/perfetto", "generated/torch"}) {
-        for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
-            const std::string name = e.path().filename().string();
-            if (name == "origin.json" || name.ends_with(".md")) continue;
-            out.push_back(e.path());
-        }
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // Compares each event as the tokenizer delivers it with the reference's list, so that only
 // one list of a big trace is held.
 class ComparingSink : public EventSink {
