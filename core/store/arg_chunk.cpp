@@ -101,31 +101,17 @@ ptrdiff_t ArgDirectory::find(int64_t id) const {
     return -1;
 }
 
-ArgChunkReader::~ArgChunkReader() {
-    sqlite3_finalize(m_fetch);
-}
-
 Result<std::shared_ptr<const ArgTexts>> ArgChunkReader::read(const ArgChunkInfo& c) {
-    if (!m_fetch && sqlite3_prepare_v3(m_db, "SELECT data FROM arg_chunks WHERE id = ?", -1,
-                                       SQLITE_PREPARE_PERSISTENT, &m_fetch, nullptr) != SQLITE_OK)
-        return Error{std::string("arg chunks: ") + sqlite3_errmsg(m_db)};
-    sqlite3_bind_int64(m_fetch, 1, c.rowid);
-    if (sqlite3_step(m_fetch) != SQLITE_ROW) {
-        const std::string why = sqlite3_errmsg(m_db);
-        sqlite3_reset(m_fetch);
-        return Error{"arg chunk " + std::to_string(c.rowid) + " cannot be read: " + why};
-    }
-    const auto* data = static_cast<const char*>(sqlite3_column_blob(m_fetch, 0));
-    const std::string_view blob(data ? data : "",
-                                static_cast<size_t>(sqlite3_column_bytes(m_fetch, 0)));
     auto texts = std::make_shared<ArgTexts>();
-    std::string why;
-    const bool ok = decodeArgChunk(blob, *texts, &why);
-    sqlite3_reset(m_fetch);
-    if (!ok || texts->count() != static_cast<size_t>(c.count))
+    Status s = m_blobs.read(c.rowid, [&](std::string_view blob) -> Status {
+        std::string why;
+        const bool ok = decodeArgChunk(blob, *texts, &why);
+        if (ok && texts->count() == static_cast<size_t>(c.count)) return {};
         return Error{
             "arg chunk " + std::to_string(c.rowid) + " is damaged" +
             (ok ? ": it holds another number of texts than its summary says" : ": " + why)};
+    });
+    if (!s) return Error{s.error()};
     return std::shared_ptr<const ArgTexts>(std::move(texts));
 }
 

@@ -15,9 +15,7 @@
 
 #include "core/common/result.h"
 #include "core/store/sqlite_db.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "core/store/vtab_support.h"
 
 namespace ts::store {
 
@@ -78,15 +76,11 @@ private:
 /// Fetches and decodes arg chunk BLOBs through one prepared statement.
 class ArgChunkReader {
 public:
-    explicit ArgChunkReader(sqlite3* db) : m_db(db) {}
-    ~ArgChunkReader();
-    ArgChunkReader(const ArgChunkReader&) = delete;
-    ArgChunkReader& operator=(const ArgChunkReader&) = delete;
+    explicit ArgChunkReader(sqlite3* db) : m_blobs(db, "arg_chunks") {}
     Result<std::shared_ptr<const ArgTexts>> read(const ArgChunkInfo& c);
 
 private:
-    sqlite3* m_db;
-    sqlite3_stmt* m_fetch = nullptr;
+    ChunkBlobReader m_blobs;
 };
 
 }  // namespace ts::store

@@ -141,15 +141,10 @@ int filter(sqlite3_vtab_cursor* vc, int, const char* idxStr, int argc, sqlite3_v
         narrowToConstraint(idxStr[2 * i + 1], argv[i], id ? c.idLo : c.srcLo,
                            id ? c.idHi : c.srcHi);
     }
-    const DirectoryKey k = directoryKey(t->db);
-    if (!t->dir || !(k == t->key)) {
-        auto d = ArgDirectory::load(t->db);
-        if (!d) return vtabError(vc->pVtab, d.error());
-        t->dir = d.value();
-        t->key = k;
-    }
-    if (c.dir != t->dir) c.recent.clear();
-    c.dir = t->dir;
+    auto dir = currentDirectory(t->db, t->dir, t->key);
+    if (!dir) return vtabError(vc->pVtab, dir.error());
+    if (c.dir != dir.value()) c.recent.clear();
+    c.dir = dir.value();
     c.texts.reset();
     c.eof = true;
     if (c.idLo > c.idHi || c.srcLo > c.srcHi) return SQLITE_OK;

@@ -117,11 +117,16 @@ std::string encodeSorted(std::span<const StoredSlice> rows, ChunkSummary& sum,
 
 }  // namespace
 
-std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum,
+                             std::vector<char>& scratch) {
     if (!std::is_sorted(rows.begin(), rows.end(), tsIdBefore))
         std::sort(rows.begin(), rows.end(), tsIdBefore);
-    std::vector<char> scratch;
     return encodeSorted(rows, sum, scratch);
+}
+
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& sum) {
+    std::vector<char> scratch;
+    return encodeSliceChunk(rows, sum, scratch);
 }
 
 TrackChunkEncoder::TrackChunkEncoder(int64_t trackId) {

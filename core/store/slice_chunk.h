@@ -75,6 +75,9 @@ struct ChunkSummary {
 };
 
 /// Sorts `rows` (one track's) by (ts, id) when they are not already, and encodes them.
+/// `scratch` holds the column streams while encoding (keep it to encode chunk after chunk).
+std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& summary,
+                             std::vector<char>& scratch);
 std::string encodeSliceChunk(std::span<StoredSlice> rows, ChunkSummary& summary);
 
 /// One track's slices as chunks, ready to be written: a TrackChunkEncoder makes it on any

@@ -9,26 +9,20 @@
 
 #include "core/common/result.h"
 #include "core/store/slice_directory.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "core/store/vtab_support.h"
 
 namespace ts::store {
 
 class SliceChunkReader {
 public:
-    explicit SliceChunkReader(sqlite3* db) : m_db(db) {}
-    ~SliceChunkReader();
-    SliceChunkReader(const SliceChunkReader&) = delete;
-    SliceChunkReader& operator=(const SliceChunkReader&) = delete;
+    explicit SliceChunkReader(sqlite3* db) : m_blobs(db, "slice_chunks") {}
 
     /// The columns in `columns` (SliceColumn bits) of chunk `c`; an error when the chunk is
     /// gone or damaged.
     Result<std::shared_ptr<const SliceColumns>> read(const ChunkInfo& c, uint32_t columns);
 
 private:
-    sqlite3* m_db;
-    sqlite3_stmt* m_fetch = nullptr;
+    ChunkBlobReader m_blobs;
 };
 
 /// Calls `f` for every chunk of the tracks in [trackLo, trackHi], by track and then by time

@@ -10,7 +10,7 @@ SliceChunkWriter::SliceChunkWriter(SqliteDb& db)
 Status SliceChunkWriter::write(int64_t trackId, std::vector<StoredSlice>& rows) {
     if (rows.empty()) return {};
     ChunkSummary s;
-    m_blob = encodeSliceChunk(rows, s);
+    m_blob = encodeSliceChunk(rows, s, m_scratch);
     return write(trackId, s, m_blob);
 }
 

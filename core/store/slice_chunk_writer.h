@@ -23,6 +23,7 @@ public:
 private:
     Statement m_insert;
     std::string m_blob;
+    std::vector<char> m_scratch;  // encodeSliceChunk's streams, kept from chunk to chunk
 };
 
 }  // namespace ts::store

@@ -35,18 +35,6 @@ Cursor* cursor(sqlite3_vtab_cursor* c) {
     return reinterpret_cast<Cursor*>(c);
 }
 
-/// The directory of the database as it is now (reloaded when it changed).
-Result<std::shared_ptr<const SliceDirectory>> directory(Table* t) {
-    const DirectoryKey k = directoryKey(t->db);
-    if (!t->dir || !(k == t->key)) {
-        auto d = SliceDirectory::load(t->db);
-        if (!d) return Error{d.error()};
-        t->dir = std::move(d.value());
-        t->key = k;
-    }
-    return t->dir;
-}
-
 // idxStr: one (column, operator) pair of characters per argv value, in argv order.
 // Columns 'i' id, 't' track_id, 's' ts; operators as constraintOp() names them.
 char columnChar(int col) {
@@ -126,7 +114,7 @@ int filter(sqlite3_vtab_cursor* c, int idxNum, const char* idxStr, int argc, sql
         int64_t& hi = col == 'i' ? b.idHi : col == 't' ? b.trackHi : b.tsHi;
         narrowToConstraint(op, argv[i], lo, hi);
     }
-    auto dir = directory(t);
+    auto dir = currentDirectory(t->db, t->dir, t->key);
     if (!dir) return vtabError(c->pVtab, dir.error());
     if (auto s = cur->scanner.start(dir.value(), b, static_cast<uint32_t>(idxNum)); !s)
         return vtabError(c->pVtab, s.error());

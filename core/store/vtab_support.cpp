@@ -17,6 +17,32 @@ DirectoryKey directoryKey(sqlite3* db) {
     return k;
 }
 
+ChunkBlobReader::~ChunkBlobReader() {
+    sqlite3_finalize(m_fetch);
+}
+
+Status ChunkBlobReader::read(int64_t rowid, const std::function<Status(std::string_view)>& use) {
+    if (!m_fetch) {
+        const std::string sql = std::string("SELECT data FROM ") + m_table + " WHERE id = ?";
+        if (sqlite3_prepare_v3(m_db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &m_fetch,
+                               nullptr) != SQLITE_OK)
+            return Error{std::string(m_table) + ": " + sqlite3_errmsg(m_db)};
+    }
+    sqlite3_bind_int64(m_fetch, 1, rowid);
+    const int rc = sqlite3_step(m_fetch);
+    if (rc != SQLITE_ROW) {
+        const std::string why = rc == SQLITE_DONE ? "chunk " + std::to_string(rowid) + " is gone"
+                                                  : std::string(sqlite3_errmsg(m_db));
+        sqlite3_reset(m_fetch);
+        return Error{std::string(m_table) + ": " + why};
+    }
+    const auto* data = static_cast<const char*>(sqlite3_column_blob(m_fetch, 0));
+    Status s = use(
+        std::string_view(data ? data : "", static_cast<size_t>(sqlite3_column_bytes(m_fetch, 0))));
+    sqlite3_reset(m_fetch);
+    return s;
+}
+
 char constraintOp(unsigned char op) {
     switch (op) {
         case SQLITE_INDEX_CONSTRAINT_EQ:
