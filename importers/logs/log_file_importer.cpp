@@ -5,11 +5,16 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/log/log_line_parser.h"
 #include "core/log/log_store.h"
-#include "importers/logs/log_line_parser.h"
 
 namespace ts::importers {
 namespace logs {
+
+using log::isTracebackStart;
+using log::LogTokenizer;
+using log::parseHeaderLine;
+
 namespace {
 
 constexpr int64_t kBatch = 5000;

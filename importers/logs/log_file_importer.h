@@ -8,7 +8,7 @@
 #include "core/common/job_control.h"
 #include "core/common/result.h"
 #include "core/log/log_record.h"
-#include "importers/logs/log_tokenizer.h"
+#include "core/log/log_tokenizer.h"
 #include "importers/registry.h"
 
 namespace ts::importers {
@@ -17,6 +17,8 @@ namespace ts::importers {
 Importer logFileImporter();
 
 namespace logs {
+
+using log::TokenizerStats;
 
 /// Sniff score: 60 when the first lines hold a record header or a traceback; 10 for a
 /// text file named like a log (*.log, *.txt, *.log.N, glog's *.log.LEVEL.*); else 0

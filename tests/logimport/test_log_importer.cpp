@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/log/log_line_parser.h"
 #include "core/log/log_store.h"
 #include "core/log/output_sinks.h"
 #include "importers/logs/log_file_importer.h"
-#include "importers/logs/log_line_parser.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
 
@@ -41,7 +41,7 @@ void expectEveryLineKept(const fs::path& path, const std::vector<ts::log::LogRec
     for (const auto& line : fileLines(path)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         std::string want = line;
-        if (auto h = logs::parseHeaderLine(line)) want = h->record.message;
+        if (auto h = ts::log::parseHeaderLine(line)) want = h->record.message;
         while (next < recordLines.size() && recordLines[next] != want) ++next;
         ASSERT_LT(next, recordLines.size()) << "line lost: " << line;
         ++next;

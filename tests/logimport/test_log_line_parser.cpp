@@ -1,10 +1,10 @@
 // Header lines of each external format, and lines that are not headers.
 #include <gtest/gtest.h>
 
+#include "core/log/log_line_parser.h"
 #include "core/log/log_record.h"
-#include "importers/logs/log_line_parser.h"
 
-using namespace ts::importers::logs;
+using namespace ts::log;
 using ts::log::Level;
 
 namespace {
@@ -141,4 +141,37 @@ TEST(LogLineParser, GuessLevelAndUtf8) {
     EXPECT_EQ(sanitizeUtf8("ok \xE4\xB8\xAD"), "ok \xE4\xB8\xAD");
     EXPECT_EQ(sanitizeUtf8("bad \xFF end"), "bad \xEF\xBF\xBD end");
     EXPECT_EQ(sanitizeUtf8(std::string("nul\0x", 5)), "nul x");
+}
+
+TEST(LogLineParser, PythonLoggingFormats) {
+    auto h = parseHeaderLine("WARNING:torch.distributed.elastic:Stopping worker group");
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->format, LineFormat::PyLogging);
+    EXPECT_EQ(h->record.level, Level::Warning);
+    EXPECT_EQ(h->record.module, "torch.distributed.elastic");
+    EXPECT_EQ(h->record.message, "Stopping worker group");
+    EXPECT_FALSE(h->record.tsNs);
+    h = parseHeaderLine("INFO:root:epoch 1: loss 0.5");
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->record.level, Level::Info);
+    EXPECT_EQ(h->record.module, "root");
+    EXPECT_EQ(h->record.message, "epoch 1: loss 0.5");
+
+    setenv("TZ", "UTC", 1);
+    tzset();
+    h = parseHeaderLine("2021-06-15 09:00:01,500 - trainer - ERROR - out of memory");
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->format, LineFormat::PyLogging);
+    EXPECT_EQ(h->record.level, Level::Error);
+    EXPECT_EQ(h->record.module, "trainer");
+    EXPECT_EQ(h->record.message, "out of memory");
+    EXPECT_EQ(h->record.tsNs, int64_t{1623747601} * 1000000000 + 500000000);
+    EXPECT_EQ(formatName(LineFormat::PyLogging), "pylogging");
+
+    // Not Python logging: lower-case levels, no logger name, spaces in the name, other words.
+    for (const char* line :
+         {"info:root:x", "ERROR: something failed", "WARNING::empty name", "INFO:my logger:x",
+          "EPOCH:1:loss", "2021-06-15 09:00:01,500 x", "2021-06-15 09:00:01,500 - a - LOUD - x"}) {
+        EXPECT_FALSE(parseHeaderLine(line)) << line;
+    }
 }

@@ -1,9 +1,9 @@
 // Lines to records: continuation lines, tracebacks as one record, unknown lines kept.
 #include <gtest/gtest.h>
 
-#include "importers/logs/log_tokenizer.h"
+#include "core/log/log_tokenizer.h"
 
-using namespace ts::importers::logs;
+using namespace ts::log;
 using ts::log::Level;
 using ts::log::LogRecord;
 

@@ -1,10 +1,10 @@
-#include "importers/logs/log_line_parser.h"
+#include "core/log/log_line_parser.h"
 
 #include <cctype>
 #include <charconv>
 #include <cstdio>
 
-namespace ts::importers::logs {
+namespace ts::log {
 namespace {
 
 std::string_view ltrim(std::string_view s) {
@@ -41,7 +41,7 @@ bool containsNoCase(std::string_view hay, std::string_view needle) {
 }
 
 // "file.cc:42" -> file, line
-void splitFileLine(std::string_view loc, log::LogRecord& r) {
+void splitFileLine(std::string_view loc, LogRecord& r) {
     const size_t colon = loc.rfind(':');
     if (colon != std::string_view::npos) {
         if (auto n = toInt(loc.substr(colon + 1))) {
@@ -64,19 +64,19 @@ bool allDigits(std::string_view s) {
 std::optional<ParsedHeader> parseClassicGlog(std::string_view s, int year) {
     if (s.size() < 24 || s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.')
         return std::nullopt;
-    log::Level level;
+    Level level;
     switch (s[0]) {
         case 'I':
-            level = log::Level::Info;
+            level = Level::Info;
             break;
         case 'W':
-            level = log::Level::Warning;
+            level = Level::Warning;
             break;
         case 'E':
-            level = log::Level::Error;
+            level = Level::Error;
             break;
         case 'F':
-            level = log::Level::Critical;
+            level = Level::Critical;
             break;
         default:
             return std::nullopt;
@@ -87,11 +87,11 @@ std::optional<ParsedHeader> parseClassicGlog(std::string_view s, int year) {
     char stamp[32];
     std::snprintf(stamp, sizeof stamp, "%04d-%.2s-%.2s-%.2s:%.2s:%.2s", year, s.data() + 1,
                   s.data() + 3, s.data() + 6, s.data() + 9, s.data() + 12);
-    const auto secs = log::parseLogTime(stamp);
+    const auto secs = parseLogTime(stamp);
     if (!secs) return std::nullopt;
     ParsedHeader h;
     h.format = LineFormat::GlogClassic;
-    log::LogRecord& r = h.record;
+    LogRecord& r = h.record;
     r.level = level;
     r.tsNs = *secs + *toInt(s.substr(15, 6)) * 1000;
     std::string_view rest = ltrim(s.substr(21));
@@ -108,6 +108,58 @@ std::optional<ParsedHeader> parseClassicGlog(std::string_view s, int year) {
     splitFileLine(rest.substr(0, end), r);
     if (r.line == 0) return std::nullopt;
     r.message = std::string(end + 2 <= rest.size() ? rest.substr(end + 2) : std::string_view());
+    return h;
+}
+
+// Python logging's level names, exactly as logging prints them.
+std::optional<Level> pyLevel(std::string_view s) {
+    if (s == "DEBUG") return Level::Debug;
+    if (s == "INFO") return Level::Info;
+    if (s == "WARNING") return Level::Warning;
+    if (s == "ERROR") return Level::Error;
+    if (s == "CRITICAL") return Level::Critical;
+    return std::nullopt;
+}
+
+// "LEVEL:name:message" (logging.basicConfig's default format). The logger name is a dotted
+// identifier without spaces.
+std::optional<ParsedHeader> parsePyLoggingDefault(std::string_view s) {
+    const size_t c1 = s.find(':');
+    if (c1 == std::string_view::npos || c1 > 8) return std::nullopt;
+    const auto level = pyLevel(s.substr(0, c1));
+    if (!level) return std::nullopt;
+    const size_t c2 = s.find(':', c1 + 1);
+    if (c2 == std::string_view::npos || c2 == c1 + 1) return std::nullopt;
+    const std::string_view name = s.substr(c1 + 1, c2 - c1 - 1);
+    for (char c : name)
+        if (c == ' ' || c == '\t') return std::nullopt;
+    ParsedHeader h;
+    h.format = LineFormat::PyLogging;
+    h.record.level = *level;
+    h.record.module = std::string(name);
+    h.record.message = std::string(s.substr(c2 + 1));
+    return h;
+}
+
+// "2021-01-01 12:00:00,123 - name - LEVEL - message" (the logging cookbook's format).
+std::optional<ParsedHeader> parsePyLoggingCookbook(std::string_view s) {
+    size_t used = 0;
+    const auto ts = parseLogTime(s, &used);
+    if (!ts || s.substr(used, 3) != " - ") return std::nullopt;
+    std::string_view rest = s.substr(used + 3);
+    const size_t d1 = rest.find(" - ");
+    if (d1 == std::string_view::npos || d1 == 0) return std::nullopt;
+    const std::string_view name = rest.substr(0, d1);
+    rest.remove_prefix(d1 + 3);
+    const size_t d2 = rest.find(" - ");
+    const auto level = pyLevel(rest.substr(0, d2));
+    if (!level || d2 == std::string_view::npos) return std::nullopt;
+    ParsedHeader h;
+    h.format = LineFormat::PyLogging;
+    h.record.tsNs = *ts;
+    h.record.level = *level;
+    h.record.module = std::string(name);
+    h.record.message = std::string(rest.substr(d2 + 3));
     return h;
 }
 
@@ -132,6 +184,8 @@ std::string_view formatName(LineFormat f) {
             return "plog_short";
         case LineFormat::GlogClassic:
             return "glog_classic";
+        case LineFormat::PyLogging:
+            return "pylogging";
     }
     return "glog";
 }
@@ -139,10 +193,13 @@ std::string_view formatName(LineFormat f) {
 std::optional<ParsedHeader> parseHeaderLine(std::string_view line, int year) {
     std::string_view s = ltrim(line);
     if (s.size() >= 24 && s[0] != '[' && s[5] == ' ') return parseClassicGlog(s, year);
+    if (!s.empty() && s[0] >= 'C' && s[0] <= 'W') return parsePyLoggingDefault(s);
+    if (s.size() >= 26 && s[0] >= '0' && s[0] <= '9' && s[4] == '-')
+        return parsePyLoggingCookbook(s);
     if (s.size() < 6 || s[0] != '[') return std::nullopt;
     const size_t close = s.find(']');
     if (close == std::string_view::npos || close > 12) return std::nullopt;
-    const auto level = log::parseLevel(s.substr(1, close - 1));
+    const auto level = parseLevel(s.substr(1, close - 1));
     if (!level || close == 2) return std::nullopt;  // "[2]" is not a level name
     s.remove_prefix(close + 1);
     if (s.empty() || s[0] != ' ') return std::nullopt;
@@ -151,7 +208,7 @@ std::optional<ParsedHeader> parseHeaderLine(std::string_view line, int year) {
     while (m < s.size() && isModuleChar(s[m])) ++m;
     if (m == 0 || m >= s.size() || s[m] != '(') return std::nullopt;
     ParsedHeader h;
-    log::LogRecord& r = h.record;
+    LogRecord& r = h.record;
     r.level = *level;
     r.module = std::string(s.substr(0, m));
     const size_t paren = s.find(')', m);
@@ -198,7 +255,7 @@ std::optional<ParsedHeader> parseHeaderLine(std::string_view line, int year) {
     }
     s.remove_prefix(1);
     size_t used = 0;
-    const auto ts = log::parseLogTime(s, &used);
+    const auto ts = parseLogTime(s, &used);
     if (!ts) return std::nullopt;
     r.tsNs = *ts;
     s = ltrim(s.substr(used));
@@ -243,14 +300,13 @@ bool isTracebackChain(std::string_view line) {
            s.starts_with("The above exception was the direct cause");
 }
 
-log::Level guessLevel(std::string_view line) {
-    if (containsNoCase(line, "critical") || containsNoCase(line, "fatal"))
-        return log::Level::Critical;
+Level guessLevel(std::string_view line) {
+    if (containsNoCase(line, "critical") || containsNoCase(line, "fatal")) return Level::Critical;
     if (containsNoCase(line, "error") || containsNoCase(line, "exception") ||
         containsNoCase(line, "failed"))
-        return log::Level::Error;
-    if (containsNoCase(line, "warn")) return log::Level::Warning;
-    return log::Level::Info;
+        return Level::Error;
+    if (containsNoCase(line, "warn")) return Level::Warning;
+    return Level::Info;
 }
 
 std::string sanitizeUtf8(std::string_view s) {
@@ -295,4 +351,4 @@ std::string sanitizeUtf8(std::string_view s) {
     return out;
 }
 
-}  // namespace ts::importers::logs
+}  // namespace ts::log

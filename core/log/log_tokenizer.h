@@ -14,7 +14,7 @@
 
 #include "core/log/log_record.h"
 
-namespace ts::importers::logs {
+namespace ts::log {
 
 struct TokenizerStats {
     int64_t lines = 0;
@@ -25,7 +25,7 @@ struct TokenizerStats {
 
 class LogTokenizer {
 public:
-    using Emit = std::function<void(log::LogRecord&&)>;
+    using Emit = std::function<void(LogRecord&&)>;
     /// `year`: the year of classic glog lines until a "Log file created at:" line says
     /// otherwise (default: this year).
     explicit LogTokenizer(Emit onRecord, int year = 0);
@@ -39,15 +39,15 @@ public:
 private:
     enum class Tb { None, Frames, AfterException, AwaitChained };
     void emitCurrent();
-    void start(log::LogRecord r, std::string_view format);
+    void start(LogRecord r, std::string_view format);
     void append(std::string_view line);
 
     Emit m_emit;
-    std::optional<log::LogRecord> m_current;
+    std::optional<LogRecord> m_current;
     Tb m_tb = Tb::None;
     int m_pendingBlanks = 0;
     int m_year = 1970;
     TokenizerStats m_stats;
 };
 
-}  // namespace ts::importers::logs
+}  // namespace ts::log

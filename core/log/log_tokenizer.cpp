@@ -1,10 +1,10 @@
-#include "importers/logs/log_tokenizer.h"
+#include "core/log/log_tokenizer.h"
 
 #include <ctime>
 
-#include "importers/logs/log_line_parser.h"
+#include "core/log/log_line_parser.h"
 
-namespace ts::importers::logs {
+namespace ts::log {
 namespace {
 
 bool isIndented(std::string_view s) {
@@ -36,7 +36,7 @@ void LogTokenizer::emitCurrent() {
     m_pendingBlanks = 0;
 }
 
-void LogTokenizer::start(log::LogRecord r, std::string_view format) {
+void LogTokenizer::start(LogRecord r, std::string_view format) {
     emitCurrent();
     m_current = std::move(r);
     ++m_stats.formats[std::string(format)];
@@ -64,8 +64,8 @@ void LogTokenizer::addLine(std::string_view raw) {
             m_tb = Tb::Frames;
             return;
         }
-        log::LogRecord r;
-        r.level = log::Level::Error;
+        LogRecord r;
+        r.level = Level::Error;
         r.module = "PYTHON";
         r.message = std::string(line);
         start(std::move(r), "traceback");
@@ -102,7 +102,7 @@ void LogTokenizer::addLine(std::string_view raw) {
         append(line);
         return;
     }
-    log::LogRecord r;
+    LogRecord r;
     r.level = guessLevel(line);
     r.message = std::string(line);
     start(std::move(r), "unknown");
@@ -112,4 +112,4 @@ void LogTokenizer::finish() {
     emitCurrent();
 }
 
-}  // namespace ts::importers::logs
+}  // namespace ts::log
