@@ -221,12 +221,26 @@ DROP TABLE timeline_cache;
 DELETE FROM meta WHERE key = 'timeline_cache_key';
 )SQL";
 
-constexpr std::array<Migration, 5> kMigrations = {{
+// v6: runs of another kind than the engine (a user's command, launched by the studio), and
+// the sources a run produced (the traces a command run's profiler wrote and the launcher
+// imported). A run whose recording process died is now 'interrupted' (not 'failed').
+constexpr std::string_view kV6 = R"SQL(
+-- runs.kind: 'engine' (the built-in engine; config is a TrainConfig) or 'command' (a
+-- user's program launched by the studio; config is a LaunchSpec, docs/RUNS.md).
+-- runs.status gains 'interrupted': the studio or CLI recording the run ended without
+-- closing it (killed, crashed, power cut); set when the session is next opened.
+ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'engine';
+-- sources.run_id: the run that produced this source (NULL: imported by the user).
+ALTER TABLE sources ADD COLUMN run_id INTEGER;
+)SQL";
+
+constexpr std::array<Migration, 6> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
     {4, "run writer pid", kV4},
     {5, "slices and args in chunks, no timeline cache", kV5, rowsToChunks, kV5After},
+    {6, "run kinds, sources produced by runs", kV6},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

@@ -171,9 +171,12 @@ Status TraceStore::recoverDeadWriters() {
     if (!r.error().empty()) return Error{r.error()};
     for (int64_t id : deadRuns) {
         Statement u = m_db.prepare(
-            "UPDATE runs SET status='failed', writer_pid=NULL, reason=coalesce(reason, 'the "
-            "process running it ended without closing the run') WHERE id=?");
-        if (auto s = u.bind(1, id).run(); !s) return s;
+            "UPDATE runs SET status='interrupted', writer_pid=NULL, ended_at=coalesce(ended_at, ?), "
+            "reason=coalesce(nullif(reason, ''), 'interrupted: the process recording the run "
+            "ended without closing it (killed or crashed); what it recorded before is kept') "
+            "WHERE id=?");
+        u.bind(1, nowNs());
+        if (auto s = u.bind(2, id).run(); !s) return s;
     }
     return {};
 }
@@ -322,11 +325,13 @@ Result<std::vector<SourceInfo>> TraceStore::sources() {
     return out;
 }
 
-Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view configJson) {
+Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view configJson,
+                                     std::string_view kind) {
     Statement st = m_db.prepare(
-        "INSERT INTO runs(name, config, status, started_at, writer_pid) "
-        "VALUES(?, ?, 'running', ?, ?)");
+        "INSERT INTO runs(name, config, status, started_at, writer_pid, kind) "
+        "VALUES(?, ?, 'running', ?, ?, ?)");
     st.bind(1, name).bind(2, configJson).bind(3, nowNs()).bind(4, static_cast<int64_t>(::getpid()));
+    st.bind(5, kind);
     if (auto s = st.run(); !s) return Error{s.error()};
     return m_db.lastInsertId();
 }
@@ -340,6 +345,11 @@ Status TraceStore::finishRun(int64_t id, std::string_view status, std::string_vi
     return st.run();
 }
 
+Status TraceStore::setSourceRun(int64_t sourceId, int64_t runId) {
+    Statement st = m_db.prepare("UPDATE sources SET run_id=? WHERE id=?");
+    return st.bind(1, runId).bind(2, sourceId).run();
+}
+
 Status TraceStore::setRunProfileSource(int64_t runId, int64_t sourceId) {
     Statement st = m_db.prepare("UPDATE runs SET profile_source_id=? WHERE id=?");
     return st.bind(1, sourceId).bind(2, runId).run();
@@ -348,8 +358,8 @@ Status TraceStore::setRunProfileSource(int64_t runId, int64_t sourceId) {
 Result<std::vector<RunInfo>> TraceStore::runs() {
     Statement q = m_db.prepare(
         "SELECT id, coalesce(name,''), coalesce(config,'{}'), status, coalesce(reason,''), "
-        "coalesce(started_at,0), coalesce(ended_at,0), profile_source_id, coalesce(summary,'') "
-        "FROM runs ORDER BY id");
+        "coalesce(started_at,0), coalesce(ended_at,0), profile_source_id, coalesce(summary,''), "
+        "kind FROM runs ORDER BY id");
     std::vector<RunInfo> out;
     while (q.step()) {
         RunInfo r;
@@ -362,6 +372,7 @@ Result<std::vector<RunInfo>> TraceStore::runs() {
         r.endedAt = q.int64(6);
         if (!q.isNull(7)) r.profileSourceId = q.int64(7);
         r.summary = q.text(8);
+        r.kind = q.text(9);
         out.push_back(std::move(r));
     }
     if (!q.error().empty()) return Error{q.error()};

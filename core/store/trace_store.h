@@ -43,7 +43,8 @@ struct RunInfo {
     int64_t id = 0;
     std::string name;
     std::string config;  // JSON
-    std::string status;
+    std::string kind = "engine";  // engine | command
+    std::string status;           // running | completed | stopped | failed | interrupted
     std::string reason;
     int64_t startedAt = 0;
     int64_t endedAt = 0;
@@ -109,10 +110,15 @@ public:
     Result<std::vector<SourceInfo>> sources();
 
     // ---- runs ----
-    Result<int64_t> beginRun(std::string_view name, std::string_view configJson);
+    /// Adds a run in state 'running', recorded by this process (writer_pid). `kind`:
+    /// "engine" or "command".
+    Result<int64_t> beginRun(std::string_view name, std::string_view configJson,
+                             std::string_view kind = "engine");
     Status finishRun(int64_t id, std::string_view status, std::string_view reason,
                      std::string_view summaryJson = "{}");
     Status setRunProfileSource(int64_t runId, int64_t sourceId);
+    /// Links a source to the run that produced it (sources.run_id).
+    Status setSourceRun(int64_t sourceId, int64_t runId);
     Result<std::vector<RunInfo>> runs();
 
     // ---- overview ----

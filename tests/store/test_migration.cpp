@@ -40,6 +40,10 @@ void writeFixture(const std::string& path, int version) {
                 "PRAGMA user_version=" +
                 std::to_string(version))
             .ok());
+    if (version >= 2) {
+        ASSERT_TRUE(
+            db.exec("INSERT INTO runs(id, name, status) VALUES(1, 'old run', 'completed')").ok());
+    }
     // Slices: rows of the clustered table up to v4, chunks from v5 on.
     if (version < 5) {
         ASSERT_TRUE(db.exec("INSERT INTO slices(id, track_id, ts, dur, depth, name_id, "
@@ -83,8 +87,14 @@ TEST(Migration, EveryOlderVersionOpensWithItsDataKept) {
         EXPECT_EQ(db.queryInt("SELECT id FROM args WHERE json = '{}'").value(), 12);
         EXPECT_EQ(db.queryInt("SELECT sum(id) FROM args WHERE source_id = 1").value(), 27);
         EXPECT_EQ(s.value()->string(1), "MatMul");
-        // Tables of later versions exist and work.
-        EXPECT_TRUE(s.value()->beginRun("after-upgrade", "{}").ok());
+        // Tables of later versions exist and work; runs of older files were engine runs.
+        if (v >= 2) {
+            Statement k = db.prepare("SELECT kind FROM runs WHERE id = 1");
+            ASSERT_TRUE(k.step());
+            EXPECT_EQ(k.text(0), "engine");
+        }
+        EXPECT_TRUE(db.queryInt("SELECT count(*) FROM sources WHERE run_id IS NULL").value() == 1);
+        EXPECT_TRUE(s.value()->beginRun("after-upgrade", "{}", "command").ok());
         EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM rdr_records").value(), 0);
     }
 }

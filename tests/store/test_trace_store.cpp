@@ -38,7 +38,7 @@ TEST(TraceStore, CreatesAndReopensWithCurrentSchema) {
     { create(path); }
     auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok()) << s.error();
-    EXPECT_EQ(s.value()->schemaVersion(), 5);
+    EXPECT_EQ(s.value()->schemaVersion(), 6);
     EXPECT_TRUE(s.value()->sources().value().empty());
     EXPECT_FALSE(s.value()->timeRange().value().has_value());
 }
@@ -111,7 +111,7 @@ TEST(TraceStore, ReadOnlyOpenRefusesWrites) {
 }
 
 // Opening a session while another connection records a run must not take the run for one
-// whose process died; a run whose recorder process is gone is closed as failed.
+// whose process died; a run whose recorder process is gone is closed as interrupted.
 TEST(TraceStore, OpeningKeepsLiveRunsAndClosesDeadOnes) {
     const std::string path = (ts::test::tempDir("store_runs") / "s.tscope").string();
     int64_t live = 0, dead = 0;
@@ -133,8 +133,9 @@ TEST(TraceStore, OpeningKeepsLiveRunsAndClosesDeadOnes) {
             EXPECT_EQ(r.status, "running");
         }
         if (r.id == dead) {
-            EXPECT_EQ(r.status, "failed");
+            EXPECT_EQ(r.status, "interrupted");
             EXPECT_NE(r.reason.find("ended without closing"), std::string::npos) << r.reason;
+            EXPECT_GT(r.endedAt, 0);
         }
     }
     ASSERT_TRUE(reopened.value()->finishRun(live, "completed", "done", "{}"));
