@@ -22,6 +22,7 @@ struct OptionSpec {
 struct Args {
     std::vector<std::string> positional;
     std::map<std::string, std::vector<std::string>> options;
+    std::vector<std::string> rest;  // everything after "--" (a command to run)
     bool json = false;
 
     bool has(const std::string& name) const { return options.count(name) != 0; }
@@ -47,6 +48,7 @@ struct Command {
     int (*run)(const Args& args);
     int minPositional = 0;
     int maxPositional = -1;  // -1 = any
+    bool takesCommand = false;  // accepts "-- COMMAND [ARGS...]" (Args::rest)
 };
 
 void registerCommand(Command cmd);

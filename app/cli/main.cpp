@@ -105,8 +105,10 @@ int fail(bool json, const std::string& msg, int code) {
 int main(int argc, char** argv) {
     std::vector<std::string> raw(argv + 1, argv + argc);
     bool json = false;
-    for (const auto& a : raw)
+    for (const auto& a : raw) {
+        if (a == "--") break;  // what follows is a command to run, with its own options
         if (a == "--json") json = true;
+    }
     if (raw.empty() || raw[0] == "--help" || raw[0] == "-h" || raw[0] == "help") {
         printTopUsage();
         return raw.empty() ? 2 : 0;
@@ -123,6 +125,12 @@ int main(int argc, char** argv) {
     args.json = json;
     for (size_t i = 1; i < raw.size(); ++i) {
         const std::string& a = raw[i];
+        if (a == "--") {
+            if (!cmd.takesCommand)
+                return fail(json, "'" + cmd.name + "' takes no command after --", 2);
+            args.rest.assign(raw.begin() + static_cast<std::ptrdiff_t>(i) + 1, raw.end());
+            break;
+        }
         if (a == "--json") continue;
         if (a == "--help" || a == "-h") {
             printUsage(cmd);

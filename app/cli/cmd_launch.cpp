@@ -1,0 +1,200 @@
+// trainscope-cli launch: runs a user's training command (a PyTorch or MindSpore script, a
+// launcher, any program) as a run of a session (core/run/command_run.h, docs/RUNS.md): its
+// output becomes the run's logs and scalars, the traces, dumps, event files and crash
+// records it writes become the run's, and the studio's debugging switches become the
+// frameworks' own variables. Prints the command's output as it comes (on stderr with
+// --json), then with --json one object: {"run","status","exit_code","signal","reason",
+// "duration_s","log_lines","scalars","traces_imported","dumps","rdr",...}. Exits with the
+// command's exit code (128 + N when signal N ended it). Ctrl-C stops the run the way the
+// studio's Stop does: SIGINT, then SIGTERM, then SIGKILL.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "app/cli/command.h"
+#include "core/profiler/run_profiler.h"
+#include "core/run/command_run.h"
+#include "importers/run_artifacts.h"
+
+namespace ts::cli {
+namespace {
+
+std::atomic<int> g_interrupts{0};
+
+extern "C" void onInterrupt(int) {
+    g_interrupts.fetch_add(1);
+}
+
+int intOption(const Args& args, const std::string& name, int fallback, int lo, int hi) {
+    auto v = args.value(name);
+    if (!v) return fallback;
+    try {
+        size_t used = 0;
+        const long n = std::stol(*v, &used);
+        if (used == v->size() && n >= lo && n <= hi) return static_cast<int>(n);
+    } catch (const std::exception&) {
+    }
+    throw CliError{"--" + name + ": expects an integer in " + std::to_string(lo) + ".." +
+                   std::to_string(hi) + ", got '" + *v + "'"};
+}
+
+run::LaunchSpec launchSpec(const Args& args) {
+    run::LaunchSpec s;
+    if (args.rest.empty()) throw CliError{"no command to run: trainscope-cli launch -o SESSION -- COMMAND [ARGS...]"};
+    s.program = args.rest.front();
+    s.args.assign(args.rest.begin() + 1, args.rest.end());
+    s.name = args.valueOr("name", "");
+    s.cwd = args.valueOr("cwd", "");
+    for (const std::string& kv : args.values("env")) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw CliError{"--env '" + kv + "': expected NAME=VALUE"};
+        s.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    s.watchDirs = args.values("watch");
+    for (const std::string& l : args.values("log-level")) {
+        auto setting = run::parseLogLevelSetting(l);
+        if (!setting) throw CliError{"--log-level: " + setting.error()};
+        s.logLevels.push_back(setting.value());
+    }
+    s.lossRegex = args.valueOr("loss-regex", "");
+    s.profile = args.has("profile") || args.has("profile-schedule");
+    if (auto sched = args.value("profile-schedule")) {
+        std::string error;
+        if (!profiler::parseScheduleText(*sched, &s.profileSchedule, &error))
+            throw CliError{"--profile-schedule: " + error};
+    }
+    s.dumpConfig = args.valueOr("dump", "");
+    s.overflowCheck = args.has("overflow-check") || args.has("stop-on-overflow");
+    s.stopOnOverflow = args.has("stop-on-overflow");
+    s.rdrConfig = args.valueOr("rdr", "");
+    s.nproc = intOption(args, "nproc", 1, 1, 1024);
+    const std::string scheme = args.valueOr("ranks", s.nproc > 1 ? "torch" : "none");
+    auto r = run::parseRankScheme(scheme);
+    if (!r) throw CliError{"--ranks: torch, mindspore or none, got '" + scheme + "'"};
+    s.ranks = *r;
+    s.masterAddr = args.valueOr("master-addr", s.masterAddr);
+    s.masterPort = intOption(args, "master-port", 0, 0, 65535);
+    if (auto g = args.value("grace")) {
+        char* end = nullptr;
+        s.graceSeconds = std::strtod(g->c_str(), &end);
+        if (end == g->c_str() || *end || !(s.graceSeconds >= 0))
+            throw CliError{"--grace: expects seconds >= 0, got '" + *g + "'"};
+    }
+    s.pythonHooks = !args.has("no-hooks");
+    s.recordLoss = !args.has("no-loss-hook");
+    if (auto st = run::validateLaunchSpec(s); !st) throw CliError{st.error()};
+    return s;
+}
+
+void printSummary(const run::CommandResult& r) {
+    std::cerr << "trainscope-cli launch: run " << r.runId << " " << r.status << " (" << r.reason
+              << ") in " << r.durationS << " s, " << r.logLines << " lines";
+    for (const auto& [tag, n] : r.scalars) std::cerr << ", " << tag << ": " << n << " points";
+    std::cerr << "\n";
+    for (const auto& t : r.traces)
+        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.status << ")\n";
+    for (const auto& d : r.dumps) std::cerr << "  dump " << d << "\n";
+    for (const auto& d : r.rdr) std::cerr << "  crash record " << d << "\n";
+    if (r.overflowFindings > 0) std::cerr << "  NaN/Inf findings: " << r.overflowFindings << "\n";
+    for (const auto& w : r.warnings) std::cerr << "  warning: " << w << "\n";
+}
+
+int runLaunch(const Args& args) {
+    run::CommandRunOptions o;
+    o.sessionPath = args.valueOr("output", "");
+    if (o.sessionPath.empty()) throw CliError{"-o SESSION is required (the session the run is recorded in)"};
+    o.spec = launchSpec(args);
+    o.importArtifact = importers::runArtifactImporter();
+    const bool quiet = args.has("quiet");
+    const bool many = o.spec.nproc > 1;
+    std::mutex outMutex;
+    if (!quiet) {
+        o.echo = [&, json = args.json](int rank, bool isErr, std::string_view line) {
+            std::lock_guard<std::mutex> lock(outMutex);
+            FILE* f = json || isErr ? stderr : stdout;
+            if (many) std::fprintf(f, "[rank %d] ", rank);
+            std::fwrite(line.data(), 1, line.size(), f);
+            std::fputc('\n', f);
+        };
+    }
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+
+    run::CommandRun runner(std::move(o));
+    runner.start();
+    if (auto s = runner.waitStarted(); !s && !args.json) {
+        runner.wait();
+        throw CliError{s.error()};
+    }
+    int seen = 0;
+    while (!runner.finished()) {
+        if (runner.progress().state == "ended") break;
+        if (const int n = g_interrupts.load(); n != seen) {
+            seen = n;
+            runner.requestStop();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    const run::CommandResult& r = runner.wait();
+    std::fflush(stdout);
+    if (args.json)
+        std::cout << r.toJson() << std::endl;
+    else
+        printSummary(r);
+    return r.shellExitCode();
+}
+
+}  // namespace
+
+TS_CLI_COMMAND(
+    "launch", "Run a training command (PyTorch, MindSpore, any program) as a run of a session",
+    "-o SESSION [--name N] [--cwd DIR] [--env K=V]... [--watch DIR]... [--log-level MODULE=LEVEL]... "
+    "[--loss-regex RE] [--profile] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] [--nproc N] "
+    "[--json] -- COMMAND [ARGS...]",
+    {{"output", true, "(-o) session file to record the run in (created when missing)"},
+     {"name", true, "run name (default: the command line)"},
+     {"cwd", true, "working folder of the command (default: this one)"},
+     {"env", true, "NAME=VALUE for the command's environment (wins over the studio's)", true},
+     {"watch", true,
+      "folder whose new traces (.json, .json.gz, .sqlite), dumps (.h5), TensorBoard event files "
+      "and crash records become the run's",
+      true},
+     {"log-level", true,
+      "MODULE=LEVEL: GLOBAL (GLOG_v, ASCEND_GLOBAL_LOG_LEVEL, TORCH_CPP_LOG_LEVEL), TORCH, ASCEND, "
+      "ASCEND:<MOD>, EVENT=on|off, or a MindSpore sub-module (MS_SUBMODULE_LOG_v); LEVEL 0-4 or "
+      "DEBUG..CRITICAL",
+      true},
+     {"loss-regex", true,
+      "regular expression with named groups (?P<step>..) (?P<loss>..), any other name a tag: "
+      "scalars from the command's output"},
+     {"profile", false,
+      "PyTorch: torch.profiler stepped by the optimizer; traces are imported into the session"},
+     {"profile-schedule", true, "wait,warmup,active,repeat[,skip_first] (default 0,1,3,1)"},
+     {"dump", true, "dump.json: forward hooks dump module inputs/outputs to HDF5 (PyTorch)"},
+     {"overflow-check", false, "PyTorch: NaN/Inf in every module output; findings into the session"},
+     {"stop-on-overflow", false, "stop the run at the end of the first step with a NaN/Inf"},
+     {"rdr", true,
+      "Running Data Recorder config {\"rdr\":{\"enable\",\"mode\",\"path\"}}: sets "
+      "MS_RDR_ENABLE/MS_RDR_MODE/MS_RDR_PATH and records the crash records written there"},
+     {"nproc", true, "processes to start, one per rank (default 1)"},
+     {"ranks", true,
+      "torch (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT; default with --nproc > 1), mindspore "
+      "(RANK_ID, RANK_SIZE) or none"},
+     {"master-addr", true, "MASTER_ADDR for torch ranks (default 127.0.0.1)"},
+     {"master-port", true, "MASTER_PORT for torch ranks (default: a free port)"},
+     {"grace", true, "seconds between SIGINT, SIGTERM and SIGKILL when stopping (default 5)"},
+     {"no-hooks", false, "do not put TrainScope's Python package on PYTHONPATH"},
+     {"no-loss-hook", false, "do not record the loss backward() is called on"},
+     {"quiet", false, "do not print the command's output"}},
+    &runLaunch, 0, 0, true);
+
+}  // namespace ts::cli

@@ -1,0 +1,263 @@
+// CommandRun's recorder thread: the only user of the session connection. It writes what the
+// supervisor hands over, imports what appears in the watched folders, and closes the run.
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/debug/rdr/rdr_store.h"
+#include "core/engine/tb_events.h"
+#include "core/log/log_store.h"
+#include "core/run/command_run_state.h"
+#include "core/run/file_tail.h"
+#include "core/store/trace_store.h"
+
+namespace ts::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kScanEveryNs = 500 * kMs;
+
+std::string canonical(const std::string& p) {
+    std::error_code ec;
+    const fs::path c = fs::weakly_canonical(p, ec);
+    return ec ? p : c.string();
+}
+
+// A TensorBoard event file read as it grows: complete records only, the rest kept.
+struct TfTail {
+    explicit TfTail(const std::string& path) : tail(path) {}
+    FileTail tail;
+    std::string pending;
+};
+
+class Recorder {
+public:
+    explicit Recorder(CommandRun::State& st) : m_st(st), m_store(*st.store), m_runId(st.result.runId) {}
+
+    void run() {
+        for (;;) {
+            RunBatch batch;
+            bool last = false;
+            {
+                std::unique_lock<std::mutex> lock(m_st.mu);
+                m_st.cv.wait_for(lock, std::chrono::milliseconds(100),
+                                 [&] { return m_st.supervisorDone || m_st.queuedRecords > 50'000; });
+                std::swap(batch, m_st.queue);
+                m_st.queuedRecords = 0;
+                last = m_st.supervisorDone;
+            }
+            write(batch);
+            const int64_t now = store::nowNs();
+            if (last || now - m_lastScan >= kScanEveryNs) {
+                m_lastScan = now;
+                scanFolders(now, last);
+            }
+            if (last) break;
+        }
+        finish();
+    }
+
+private:
+    void warn(std::string text) {
+        std::lock_guard<std::mutex> lock(m_st.mu);
+        m_st.warnings.push_back(std::move(text));
+    }
+
+    Status insertScalars(const std::vector<QueuedScalar>& rows) {
+        if (rows.empty()) return {};
+        auto q = m_store.db().prepare(
+            "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
+        if (!q.ok()) return Error{q.error()};
+        for (const QueuedScalar& s : rows) {
+            if (s.fromHooks)
+                m_hookTags.insert(s.point.tag);
+            else if (m_hookTags.count(s.point.tag))
+                continue;  // the Python package reports this tag exactly: printed copies go
+            q.bind(1, m_runId).bind(2, m_store.intern(s.point.tag)).bind(3, s.point.step);
+            q.bind(4, s.wallNs).bind(5, s.point.value);
+            if (auto r = q.run(); !r) return r;
+            ++m_scalarCounts[s.point.tag];
+            ++m_scalarPoints;
+        }
+        return {};
+    }
+
+    void write(RunBatch& b) {
+        if (!b.records.empty() || !b.scalars.empty() || !b.findings.empty() || !b.dumpFiles.empty()) {
+            Status s = m_store.begin();
+            if (s) s = log::insertLogs(m_store, b.records, std::nullopt, m_runId);
+            if (s) s = insertScalars(b.scalars);
+            if (s) s = debug::insertOverflowFindings(m_store, b.findings);
+            for (const auto& [path, step] : b.dumpFiles) {
+                if (!s) break;
+                s = addDumpFile(path, step);
+            }
+            if (s)
+                s = m_store.commit();
+            else
+                (void)m_store.rollback();
+            if (!s) {
+                if (m_writeErrors++ == 0) warn("the session could not be written: " + s.error());
+            } else {
+                m_records += static_cast<int64_t>(b.records.size());
+                m_findings += static_cast<int64_t>(b.findings.size());
+            }
+        }
+        for (const std::string& t : b.traces) importTrace(t);
+        publish();
+    }
+
+    Status addDumpFile(const std::string& path, int64_t step) {
+        const std::string c = canonical(path);
+        if (!m_dumps.insert(c).second) return {};
+        m_st.watcher.markHandled(c);
+        m_dumpList.push_back(c);
+        return debug::insertDumpFile(m_store, m_runId, c, step);
+    }
+
+    void importTrace(const std::string& path) {
+        const std::string c = canonical(path);
+        if (!m_imported.insert(c).second) return;
+        m_st.watcher.markHandled(c);
+        if (!m_st.options.importArtifact) {
+            m_traces.push_back({c, 0, 0, "not imported"});
+            return;
+        }
+        ArtifactImport a = m_st.options.importArtifact(c, m_store, m_st.importControl);
+        if (!a.recognised) return;  // a JSON file that is not a trace: not the run's business
+        if (a.sourceId > 0) {
+            (void)m_store.setSourceRun(a.sourceId, m_runId);
+            if (!m_profileSet && a.status != "failed") {
+                (void)m_store.setRunProfileSource(m_runId, a.sourceId);
+                m_profileSet = true;
+            }
+        }
+        if (a.status == "failed") warn("trace " + c + " was not imported: " + a.error);
+        m_traces.push_back({c, a.sourceId, a.slices, a.status});
+    }
+
+    void addRdr(const std::string& indexPath) {
+        const std::string folder = fs::path(indexPath).parent_path().string();
+        auto e = rdr::readRdrExport(folder);
+        if (!e) {
+            warn("crash record " + folder + " cannot be read: " + e.error());
+            return;
+        }
+        if (auto s = rdr::insertRdrRecord(m_store, m_runId, e.value()); !s) {
+            warn("crash record " + folder + " was not recorded: " + s.error());
+            return;
+        }
+        m_rdr.push_back(e->folder);
+    }
+
+    void tailTf(TfTail& t) {
+        t.pending += t.tail.readNew();
+        engine::tb::RecordReader reader(t.pending);
+        std::vector<QueuedScalar> rows;
+        std::string_view rec;
+        size_t consumed = 0;
+        for (;;) {
+            const auto o = reader.next(rec);
+            if (o == engine::tb::RecordReader::Outcome::End || o == engine::tb::RecordReader::Outcome::Truncated)
+                break;
+            consumed = reader.offset();
+            if (o == engine::tb::RecordReader::Outcome::BadCrc) continue;
+            auto ev = engine::tb::decodeEvent(rec);
+            if (!ev) continue;
+            for (const auto& s : ev->scalars)
+                rows.push_back({{s.tag, ev->step, s.value}, static_cast<int64_t>(ev->wallTime * 1e9), false});
+        }
+        t.pending.erase(0, consumed);
+        if (rows.empty()) return;
+        Status s = m_store.begin();
+        if (s) s = insertScalars(rows);
+        if (s)
+            s = m_store.commit();
+        else
+            (void)m_store.rollback();
+        if (!s && m_writeErrors++ == 0) warn("the session could not be written: " + s.error());
+    }
+
+    void scanFolders(int64_t now, bool all) {
+        for (const ArtifactWatcher::Found& f : m_st.watcher.scan(now, all)) {
+            switch (f.kind) {
+                case ArtifactKind::Trace:
+                case ArtifactKind::Nsys:
+                    importTrace(f.path);
+                    break;
+                case ArtifactKind::Hdf5: {
+                    Status s = addDumpFile(f.path, -1);
+                    if (!s) warn("dump " + f.path + " was not recorded: " + s.error());
+                    break;
+                }
+                case ArtifactKind::TfEvents:
+                    m_tf.emplace(f.path, TfTail(f.path));
+                    break;
+                case ArtifactKind::Rdr:
+                    addRdr(f.path);
+                    break;
+                case ArtifactKind::Other:
+                    break;
+            }
+        }
+        for (auto& [path, t] : m_tf) tailTf(t);
+        publish();
+    }
+
+    void publish() {
+        std::lock_guard<std::mutex> lock(m_st.mu);
+        CommandProgress& p = m_st.progress;
+        p.records = m_records;
+        p.scalarPoints = m_scalarPoints;
+        p.traces = static_cast<int64_t>(m_traces.size());
+        p.dumpFiles = static_cast<int64_t>(m_dumpList.size());
+        p.overflowFindings = m_findings;
+        p.rdrRecords = static_cast<int64_t>(m_rdr.size());
+    }
+
+    void finish() {
+        CommandResult r;
+        {
+            std::lock_guard<std::mutex> lock(m_st.mu);
+            if (m_st.droppedRecords > 0)
+                m_st.warnings.push_back(std::to_string(m_st.droppedRecords) +
+                                        " log lines were dropped: the session could not keep up");
+            r = m_st.result;
+            r.warnings = m_st.warnings;
+        }
+        r.scalars = m_scalarCounts;
+        r.traces = m_traces;
+        r.dumps = m_dumpList;
+        r.rdr = m_rdr;
+        r.overflowFindings = m_findings;
+        r.logLines = std::max(r.logLines, m_records);
+        if (auto s = m_store.finishRun(m_runId, r.status, r.reason, r.toJson()); !s)
+            r.warnings.push_back("the end of the run could not be recorded: " + s.error());
+        std::lock_guard<std::mutex> lock(m_st.mu);
+        m_st.result = std::move(r);
+        m_st.progress.state = "ended";
+    }
+
+    CommandRun::State& m_st;
+    store::TraceStore& m_store;
+    int64_t m_runId;
+    int64_t m_lastScan = 0;
+    int64_t m_records = 0, m_findings = 0, m_scalarPoints = 0;
+    int m_writeErrors = 0;
+    bool m_profileSet = false;
+    std::set<std::string> m_hookTags, m_imported, m_dumps;
+    std::map<std::string, int64_t> m_scalarCounts;
+    std::vector<TraceImportInfo> m_traces;
+    std::vector<std::string> m_dumpList, m_rdr;
+    std::map<std::string, TfTail> m_tf;
+};
+
+}  // namespace
+
+void runRecorder(CommandRun::State& st) {
+    Recorder(st).run();
+}
+
+}  // namespace ts::run

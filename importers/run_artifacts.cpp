@@ -1,0 +1,32 @@
+#include "importers/run_artifacts.h"
+
+#include "importers/registry.h"
+
+namespace ts::importers {
+
+run::ArtifactImporter runArtifactImporter() {
+    return [](const std::string& path, store::TraceStore& store, JobControl& control) {
+        run::ArtifactImport out;
+        const std::string head = readHead(path);
+        int best = 0;
+        std::string kind;
+        for (const Importer& imp : importers()) {
+            const int score = imp.sniff(path, head);
+            if (score > best) {
+                best = score;
+                kind = imp.name;
+            }
+        }
+        if (best == 0 || (kind != "chrome_json" && kind != "nsys_sqlite")) return out;
+        out.recognised = true;
+        const ImportReport rep = importFile(path, store, control);
+        out.sourceId = rep.sourceId;
+        out.kind = rep.kind;
+        out.status = rep.status;
+        out.error = rep.error;
+        out.slices = rep.slices + rep.asyncSlices;
+        return out;
+    };
+}
+
+}  // namespace ts::importers
