@@ -47,14 +47,16 @@ int intOption(const Args& args, const std::string& name, int fallback, int lo, i
 
 run::LaunchSpec launchSpec(const Args& args) {
     run::LaunchSpec s;
-    if (args.rest.empty()) throw CliError{"no command to run: trainscope-cli launch -o SESSION -- COMMAND [ARGS...]"};
+    if (args.rest.empty())
+        throw CliError{"no command to run: trainscope-cli launch -o SESSION -- COMMAND [ARGS...]"};
     s.program = args.rest.front();
     s.args.assign(args.rest.begin() + 1, args.rest.end());
     s.name = args.valueOr("name", "");
     s.cwd = args.valueOr("cwd", "");
     for (const std::string& kv : args.values("env")) {
         const size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw CliError{"--env '" + kv + "': expected NAME=VALUE"};
+        if (eq == std::string::npos || eq == 0)
+            throw CliError{"--env '" + kv + "': expected NAME=VALUE"};
         s.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     s.watchDirs = args.values("watch");
@@ -109,7 +111,8 @@ void printSummary(const run::CommandResult& r) {
 int runLaunch(const Args& args) {
     run::CommandRunOptions o;
     o.sessionPath = args.valueOr("output", "");
-    if (o.sessionPath.empty()) throw CliError{"-o SESSION is required (the session the run is recorded in)"};
+    if (o.sessionPath.empty())
+        throw CliError{"-o SESSION is required (the session the run is recorded in)"};
     o.spec = launchSpec(args);
     o.importArtifact = importers::runArtifactImporter();
     const bool quiet = args.has("quiet");
@@ -157,7 +160,8 @@ int runLaunch(const Args& args) {
 
 TS_CLI_COMMAND(
     "launch", "Run a training command (PyTorch, MindSpore, any program) as a run of a session",
-    "-o SESSION [--name N] [--cwd DIR] [--env K=V]... [--watch DIR]... [--log-level MODULE=LEVEL]... "
+    "-o SESSION [--name N] [--cwd DIR] [--env K=V]... [--watch DIR]... [--log-level "
+    "MODULE=LEVEL]... "
     "[--loss-regex RE] [--profile] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] [--nproc N] "
     "[--json] -- COMMAND [ARGS...]",
     {{"output", true, "(-o) session file to record the run in (created when missing)"},
@@ -180,7 +184,8 @@ TS_CLI_COMMAND(
       "PyTorch: torch.profiler stepped by the optimizer; traces are imported into the session"},
      {"profile-schedule", true, "wait,warmup,active,repeat[,skip_first] (default 0,1,3,1)"},
      {"dump", true, "dump.json: forward hooks dump module inputs/outputs to HDF5 (PyTorch)"},
-     {"overflow-check", false, "PyTorch: NaN/Inf in every module output; findings into the session"},
+     {"overflow-check", false,
+      "PyTorch: NaN/Inf in every module output; findings into the session"},
      {"stop-on-overflow", false, "stop the run at the end of the first step with a NaN/Inf"},
      {"rdr", true,
       "Running Data Recorder config {\"rdr\":{\"enable\",\"mode\",\"path\"}}: sets "

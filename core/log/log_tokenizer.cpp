@@ -26,6 +26,11 @@ LogTokenizer::LogTokenizer(Emit onRecord, int year) : m_emit(std::move(onRecord)
     }
 }
 
+void LogTokenizer::setPlainLines(Level level, std::string module) {
+    m_plainLevel = level;
+    m_plainModule = std::move(module);
+}
+
 void LogTokenizer::emitCurrent() {
     if (m_current) {
         ++m_stats.records;
@@ -103,7 +108,8 @@ void LogTokenizer::addLine(std::string_view raw) {
         return;
     }
     LogRecord r;
-    r.level = guessLevel(line);
+    r.level = m_plainLevel ? *m_plainLevel : guessLevel(line);
+    r.module = m_plainModule;
     r.message = std::string(line);
     start(std::move(r), "unknown");
 }

@@ -30,6 +30,13 @@ public:
     /// otherwise (default: this year).
     explicit LogTokenizer(Emit onRecord, int year = 0);
 
+    /// Lines that are neither a header, a traceback nor a continuation become records of
+    /// this level and module, instead of the level their words suggest and no module (a
+    /// command run's stdout/stderr: "everything else is INFO with the stream's name").
+    void setPlainLines(Level level, std::string module);
+    /// True while a record is being assembled (finish() emits it).
+    bool pending() const { return m_current.has_value(); }
+
     /// One line without its '\n' (a trailing '\r' is removed; bad UTF-8 is replaced).
     void addLine(std::string_view line);
     /// Emits the record in progress.
@@ -47,6 +54,8 @@ private:
     Tb m_tb = Tb::None;
     int m_pendingBlanks = 0;
     int m_year = 1970;
+    std::optional<Level> m_plainLevel;
+    std::string m_plainModule;
     TokenizerStats m_stats;
 };
 

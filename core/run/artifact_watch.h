@@ -54,7 +54,8 @@ private:
         int64_t mtime = 0;
         int64_t changedAt = 0;
     };
-    void list(const std::string& dir, int depth, std::vector<std::pair<std::string, Seen>>& out) const;
+    void list(const std::string& dir, int depth,
+              std::vector<std::pair<std::string, Seen>>& out) const;
 
     int64_t m_settleNs;
     int m_maxDepth;

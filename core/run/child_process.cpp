@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 bool isExecutableFile(const std::string& path) {
     struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
 }
 
 void closeFd(int& fd) {
@@ -34,9 +35,8 @@ struct ExecFailure {
 };
 
 // Only async-signal-safe calls from here on (the parent has other threads).
-[[noreturn]] void childMain(const char* path, char* const* argv, char* const* envp,
-                            const char* cwd, int devNull, int outW, int errW, int failW,
-                            pid_t parent, int maxFd) {
+[[noreturn]] void childMain(const char* path, char* const* argv, char* const* envp, const char* cwd,
+                            int devNull, int outW, int errW, int failW, pid_t parent, int maxFd) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
     ::setpgid(0, 0);

@@ -49,8 +49,8 @@ struct ArtifactImport {
     std::string error;
     int64_t slices = 0;
 };
-using ArtifactImporter =
-    std::function<ArtifactImport(const std::string& path, store::TraceStore& store, JobControl& control)>;
+using ArtifactImporter = std::function<ArtifactImport(
+    const std::string& path, store::TraceStore& store, JobControl& control)>;
 
 struct CommandRunOptions {
     LaunchSpec spec;

@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kScanEveryNs = 500 * kMs;
+constexpr size_t kTrackPrinted = 100'000;  // printed scalars remembered until hooks report
 
 std::string canonical(const std::string& p) {
     std::error_code ec;
@@ -34,7 +35,8 @@ struct TfTail {
 
 class Recorder {
 public:
-    explicit Recorder(CommandRun::State& st) : m_st(st), m_store(*st.store), m_runId(st.result.runId) {}
+    explicit Recorder(CommandRun::State& st)
+        : m_st(st), m_store(*st.store), m_runId(st.result.runId) {}
 
     void run() {
         for (;;) {
@@ -42,8 +44,9 @@ public:
             bool last = false;
             {
                 std::unique_lock<std::mutex> lock(m_st.mu);
-                m_st.cv.wait_for(lock, std::chrono::milliseconds(100),
-                                 [&] { return m_st.supervisorDone || m_st.queuedRecords > 50'000; });
+                m_st.cv.wait_for(lock, std::chrono::milliseconds(100), [&] {
+                    return m_st.supervisorDone || m_st.queuedRecords > 50'000;
+                });
                 std::swap(batch, m_st.queue);
                 m_st.queuedRecords = 0;
                 last = m_st.supervisorDone;
@@ -71,21 +74,43 @@ private:
             "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
         if (!q.ok()) return Error{q.error()};
         for (const QueuedScalar& s : rows) {
-            if (s.fromHooks)
-                m_hookTags.insert(s.point.tag);
-            else if (m_hookTags.count(s.point.tag))
-                continue;  // the Python package reports this tag exactly: printed copies go
+            if (s.fromHooks && m_hookTags.insert(s.point.tag).second)
+                if (auto r = dropPrinted(s.point.tag); !r) return r;
+            if (!s.fromHooks && m_hookTags.count(s.point.tag)) continue;
             q.bind(1, m_runId).bind(2, m_store.intern(s.point.tag)).bind(3, s.point.step);
             q.bind(4, s.wallNs).bind(5, s.point.value);
             if (auto r = q.run(); !r) return r;
             ++m_scalarCounts[s.point.tag];
             ++m_scalarPoints;
+            if (!s.fromHooks && m_printedTracked < kTrackPrinted) {
+                m_printed[s.point.tag].push_back(m_store.db().lastInsertId());
+                ++m_printedTracked;
+            }
         }
         return {};
     }
 
+    // The Python package reports `tag` exactly (the value backward() ran on, per step): the
+    // copies the script printed before its first report came (the package's events are
+    // read a little later than the output) are removed, so the curve has one point a step.
+    Status dropPrinted(const std::string& tag) {
+        auto it = m_printed.find(tag);
+        if (it == m_printed.end()) return {};
+        auto del = m_store.db().prepare("DELETE FROM scalars WHERE rowid = ?");
+        for (int64_t rowid : it->second) {
+            del.bind(1, rowid);
+            if (auto r = del.run(); !r) return r;
+        }
+        m_scalarCounts[tag] -= static_cast<int64_t>(it->second.size());
+        m_scalarPoints -= static_cast<int64_t>(it->second.size());
+        if (m_scalarCounts[tag] <= 0) m_scalarCounts.erase(tag);
+        m_printed.erase(it);
+        return {};
+    }
+
     void write(RunBatch& b) {
-        if (!b.records.empty() || !b.scalars.empty() || !b.findings.empty() || !b.dumpFiles.empty()) {
+        if (!b.records.empty() || !b.scalars.empty() || !b.findings.empty() ||
+            !b.dumpFiles.empty()) {
             Status s = m_store.begin();
             if (s) s = log::insertLogs(m_store, b.records, std::nullopt, m_runId);
             if (s) s = insertScalars(b.scalars);
@@ -160,14 +185,16 @@ private:
         size_t consumed = 0;
         for (;;) {
             const auto o = reader.next(rec);
-            if (o == engine::tb::RecordReader::Outcome::End || o == engine::tb::RecordReader::Outcome::Truncated)
+            if (o == engine::tb::RecordReader::Outcome::End ||
+                o == engine::tb::RecordReader::Outcome::Truncated)
                 break;
             consumed = reader.offset();
             if (o == engine::tb::RecordReader::Outcome::BadCrc) continue;
             auto ev = engine::tb::decodeEvent(rec);
             if (!ev) continue;
             for (const auto& s : ev->scalars)
-                rows.push_back({{s.tag, ev->step, s.value}, static_cast<int64_t>(ev->wallTime * 1e9), false});
+                rows.push_back(
+                    {{s.tag, ev->step, s.value}, static_cast<int64_t>(ev->wallTime * 1e9), false});
         }
         t.pending.erase(0, consumed);
         if (rows.empty()) return;
@@ -249,6 +276,8 @@ private:
     bool m_profileSet = false;
     std::set<std::string> m_hookTags, m_imported, m_dumps;
     std::map<std::string, int64_t> m_scalarCounts;
+    std::map<std::string, std::vector<int64_t>> m_printed;  // rowids of printed scalars by tag
+    size_t m_printedTracked = 0;
     std::vector<TraceImportInfo> m_traces;
     std::vector<std::string> m_dumpList, m_rdr;
     std::map<std::string, TfTail> m_tf;

@@ -23,13 +23,14 @@ namespace fs = std::filesystem;
 
 constexpr int kPollMs = 50;
 constexpr int64_t kMs = 1'000'000;
-constexpr int64_t kIdleFlushNs = 300 * kMs;    // a record with nothing after it is complete
-constexpr int64_t kPipeDrainNs = 2000 * kMs;   // grandchildren holding the pipes after the end
+constexpr int64_t kIdleFlushNs = 300 * kMs;      // a record with nothing after it is complete
+constexpr int64_t kPipeDrainNs = 2000 * kMs;     // grandchildren holding the pipes after the end
 constexpr size_t kMaxQueuedRecords = 2'000'000;  // beyond: dropped and counted
 constexpr size_t kReadChunk = 256 * 1024;
 
 struct Stream {
-    Stream(bool isErr, std::function<void(log::LogRecord&&)> emit) : err(isErr), tokenizer(std::move(emit)) {
+    Stream(bool isErr, std::function<void(log::LogRecord&&)> emit)
+        : err(isErr), tokenizer(std::move(emit)) {
         tokenizer.setPlainLines(log::Level::Info, err ? "stderr" : "stdout");
     }
     bool err;
@@ -104,7 +105,8 @@ private:
     }
 
     bool prepare() {
-        auto store = store::TraceStore::open(m_st.options.sessionPath, store::TraceStore::Mode::Create);
+        auto store =
+            store::TraceStore::open(m_st.options.sessionPath, store::TraceStore::Mode::Create);
         if (!store) return fail("cannot open the session: " + store.error());
         m_st.store = std::move(store.value());
         const std::string name = m_spec.name.empty() ? m_spec.displayName() : m_spec.name;
@@ -114,11 +116,12 @@ private:
         m_paths = runPathsFor(m_st.options.sessionPath, m_runId, m_st.options.pythonDir);
         std::error_code ec;
         fs::create_directories(m_paths.profileDir, ec);
-        if (ec) return fail("cannot create the run's folder " + m_paths.runDir + ": " + ec.message());
+        if (ec)
+            return fail("cannot create the run's folder " + m_paths.runDir + ": " + ec.message());
         const bool needsPort = m_spec.ranks == RankScheme::Torch;
         const int port = m_spec.masterPort > 0 ? m_spec.masterPort
-                         : needsPort          ? pickFreePort(m_spec.masterAddr)
-                                              : 0;
+                         : needsPort           ? pickFreePort(m_spec.masterAddr)
+                                               : 0;
         const EnvList base = currentEnvironment();
         std::vector<ProcessEnvironment> envs;
         for (int r = 0; r < m_spec.nproc; ++r) {
@@ -133,16 +136,20 @@ private:
         // Watched folders: the user's, the profiler's, the crash records'.
         for (const std::string& d : m_spec.watchDirs) {
             fs::path p(d);
-            if (p.is_relative()) p = (m_spec.cwd.empty() ? fs::current_path() : fs::path(m_spec.cwd)) / p;
+            if (p.is_relative())
+                p = (m_spec.cwd.empty() ? fs::current_path() : fs::path(m_spec.cwd)) / p;
             m_st.watcher.addFolder(p.lexically_normal().string());
         }
         if (m_spec.profile) m_st.watcher.addFolder(m_paths.profileDir);
         if (!envs[0].rdrPath.empty()) m_st.watcher.addFolder(envs[0].rdrPath);
         m_st.watcher.snapshotExisting();
         for (int r = 0; r < m_spec.nproc; ++r) {
-            SpawnOptions o{m_spec.program, m_spec.args, m_spec.cwd, envs[static_cast<size_t>(r)].full};
+            SpawnOptions o{m_spec.program, m_spec.args, m_spec.cwd,
+                           envs[static_cast<size_t>(r)].full};
             auto c = ChildProcess::spawn(o);
-            if (!c) return fail(m_spec.nproc > 1 ? "rank " + std::to_string(r) + ": " + c.error() : c.error());
+            if (!c)
+                return fail(m_spec.nproc > 1 ? "rank " + std::to_string(r) + ": " + c.error()
+                                             : c.error());
             Proc p;
             p.rank = r;
             p.child = std::move(c.value());
@@ -266,7 +273,8 @@ private:
         const int64_t t = now();
         for (Proc& p : m_procs)
             for (Stream* s : {p.out.get(), p.err.get()})
-                if (s->tokenizer.pending() && t - s->lastLineNs > kIdleFlushNs) s->tokenizer.finish();
+                if (s->tokenizer.pending() && t - s->lastLineNs > kIdleFlushNs)
+                    s->tokenizer.finish();
     }
 
     void tailEvents(bool final) {
@@ -274,7 +282,8 @@ private:
         if (!final && t - m_lastEventScan < 100 * kMs) return;
         m_lastEventScan = t;
         std::error_code ec;
-        for (fs::directory_iterator it(m_paths.runDir, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(m_paths.runDir, ec), end; !ec && it != end;
+             it.increment(ec)) {
             const std::string name = it->path().filename().string();
             if (name.rfind("events.rank", 0) != 0 || !name.ends_with(".jsonl")) continue;
             if (m_events.count(name)) continue;
@@ -293,7 +302,8 @@ private:
         auto ev = parseHookEvent(line, &error);
         if (!ev) {
             if (++m_badEvents <= 3)
-                m_st.warnings.push_back("an event of the Python package was not understood (" + error + ")");
+                m_st.warnings.push_back("an event of the Python package was not understood (" +
+                                        error + ")");
             return;
         }
         const int64_t ts = ev->ts > 0 ? ev->ts : now();
@@ -308,9 +318,10 @@ private:
         };
         switch (ev->type) {
             case HookEvent::Type::Hello: {
-                std::string text = "trainscope_hooks in pid " + std::to_string(ev->pid) + " (rank " +
-                                   std::to_string(ev->rank) + "): ";
-                text += ev->torch.empty() ? "torch not importable, hooks off" : "torch " + ev->torch;
+                std::string text = "trainscope_hooks in pid " + std::to_string(ev->pid) +
+                                   " (rank " + std::to_string(ev->rank) + "): ";
+                text +=
+                    ev->torch.empty() ? "torch not importable, hooks off" : "torch " + ev->torch;
                 for (const std::string& f : ev->features) text += ", " + f;
                 note(log::Level::Info, text);
                 break;
@@ -337,7 +348,8 @@ private:
                 f.runId = m_runId;
                 f.step = ev->step;
                 f.op = ev->op;
-                f.scope = m_spec.nproc > 1 ? "rank" + std::to_string(rank) + "/" + ev->scope : ev->scope;
+                f.scope =
+                    m_spec.nproc > 1 ? "rank" + std::to_string(rank) + "/" + ev->scope : ev->scope;
                 f.seqid = ev->seqid;
                 f.tensor = ev->tensor;
                 f.nan = ev->nan;
@@ -491,7 +503,8 @@ private:
         const Proc* firstBad = nullptr;
         for (const Proc& p : m_procs) {
             const bool ok = p.child->exitCode() && *p.child->exitCode() == 0;
-            if (!ok && (!firstBad || (!m_st.failedRank.empty() && std::to_string(p.rank) == m_st.failedRank)))
+            if (!ok && (!firstBad ||
+                        (!m_st.failedRank.empty() && std::to_string(p.rank) == m_st.failedRank)))
                 firstBad = &p;
         }
         const Proc& lead = firstBad ? *firstBad : m_procs.front();
@@ -509,11 +522,13 @@ private:
             r.reason = why;
         } else if (!firstBad) {
             r.status = "completed";
-            r.reason = m_spec.nproc > 1 ? "all " + std::to_string(m_spec.nproc) + " processes exited with code 0"
-                                        : "exit code 0";
+            r.reason = m_spec.nproc > 1
+                           ? "all " + std::to_string(m_spec.nproc) + " processes exited with code 0"
+                           : "exit code 0";
         } else {
             r.status = "failed";
-            r.reason = lead.lastException.empty() ? who + how : who + lead.lastException + " (" + how + ")";
+            r.reason = lead.lastException.empty() ? who + how
+                                                  : who + lead.lastException + " (" + how + ")";
             if (m_spec.nproc > 1) r.reason += "; the other ranks were stopped";
         }
         r.logLines = m_lines;
@@ -554,7 +569,8 @@ private:
 public:
     void setUserRegex() {
         if (!m_spec.lossRegex.empty())
-            if (auto re = ScalarRegex::compile(m_spec.lossRegex)) m_scalars = ScalarLineParser(re.value());
+            if (auto re = ScalarRegex::compile(m_spec.lossRegex))
+                m_scalars = ScalarLineParser(re.value());
     }
 };
 

@@ -22,8 +22,8 @@ std::string FileTail::readNew(size_t maxBytes) {
         out.resize(want);
         size_t got = 0;
         while (got < want) {
-            const ssize_t n = ::pread(fd, out.data() + got, want - got,
-                                      static_cast<off_t>(m_offset + got));
+            const ssize_t n =
+                ::pread(fd, out.data() + got, want - got, static_cast<off_t>(m_offset + got));
             if (n <= 0) break;
             got += static_cast<size_t>(n);
         }

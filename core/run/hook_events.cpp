@@ -69,7 +69,8 @@ std::optional<HookEvent> parseHookEvent(std::string_view line, std::string* erro
     } else if (type == "scalar") {
         e.type = HookEvent::Type::Scalar;
         const Value* v = member(d, "value");
-        if (!getString(d, "tag", e.text) || !getInt(d, "step", e.step)) return fail("scalar without tag or step");
+        if (!getString(d, "tag", e.text) || !getInt(d, "step", e.step))
+            return fail("scalar without tag or step");
         if (v && v->IsNumber())
             e.value = v->GetDouble();
         else if (v && v->IsString())  // "nan", "inf": JSON has no such numbers

@@ -238,7 +238,8 @@ int pickFreePort(const std::string& addr) {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = 0;
-    if (::inet_pton(AF_INET, addr.c_str(), &a.sin_addr) != 1) a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::inet_pton(AF_INET, addr.c_str(), &a.sin_addr) != 1)
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int port = 29500;
     socklen_t len = sizeof a;
     if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&

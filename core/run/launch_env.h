@@ -48,16 +48,15 @@ struct RunPaths {
 RunPaths runPathsFor(const std::string& sessionPath, int64_t runId, const std::string& pythonDir);
 
 struct ProcessEnvironment {
-    EnvList full;                     // what execve gets, sorted by name
-    std::vector<EnvChange> changes;   // what differs from the base, in the order set
-    std::string rdrPath;              // MS_RDR_PATH when crash records are on, else ""
+    EnvList full;                    // what execve gets, sorted by name
+    std::vector<EnvChange> changes;  // what differs from the base, in the order set
+    std::string rdrPath;             // MS_RDR_PATH when crash records are on, else ""
 };
 
 /// The environment of the process of `rank` (0..nproc-1); `masterPort` is the job's port.
 /// Errors: the RDR config cannot be read or is invalid.
 Result<ProcessEnvironment> buildProcessEnvironment(const LaunchSpec& spec, const EnvList& base,
-                                                   const RunPaths& paths, int rank,
-                                                   int masterPort);
+                                                   const RunPaths& paths, int rank, int masterPort);
 
 /// The variables the log levels alone set (for showing beside the Logs panel's levels).
 std::vector<EnvChange> logLevelVariables(const std::vector<LogLevelSetting>& levels);

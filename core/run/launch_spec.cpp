@@ -169,7 +169,8 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     w.EndObject();
     w.Key("watch");
     w.StartArray();
-    for (const auto& d : s.watchDirs) w.String(d.c_str(), static_cast<rapidjson::SizeType>(d.size()));
+    for (const auto& d : s.watchDirs)
+        w.String(d.c_str(), static_cast<rapidjson::SizeType>(d.size()));
     w.EndArray();
     w.Key("log_levels");
     w.StartArray();
@@ -223,7 +224,8 @@ std::string launchSpecToJson(const LaunchSpec& s) {
 Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
     rapidjson::Document d;
     d.Parse(json.data(), json.size());
-    if (d.HasParseError() || !d.IsObject()) return Error{"a command run's settings are not a JSON object"};
+    if (d.HasParseError() || !d.IsObject())
+        return Error{"a command run's settings are not a JSON object"};
     LaunchSpec s;
     s.name = str(d, "name", "");
     s.program = str(d, "program", "");
@@ -245,7 +247,8 @@ Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
     if (auto it = d.FindMember("profile_schedule"); it != d.MemberEnd() && it->value.IsObject()) {
         const auto& p = it->value;
         auto& ps = s.profileSchedule;
-        ps.skipFirst = static_cast<int64_t>(number(p, "skip_first", static_cast<double>(ps.skipFirst)));
+        ps.skipFirst =
+            static_cast<int64_t>(number(p, "skip_first", static_cast<double>(ps.skipFirst)));
         ps.wait = static_cast<int64_t>(number(p, "wait", static_cast<double>(ps.wait)));
         ps.warmup = static_cast<int64_t>(number(p, "warmup", static_cast<double>(ps.warmup)));
         ps.active = static_cast<int64_t>(number(p, "active", static_cast<double>(ps.active)));

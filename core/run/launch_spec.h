@@ -39,10 +39,10 @@ Result<LogLevelSetting> parseLogLevelSetting(std::string_view text);
 std::string formatLogLevelSetting(const LogLevelSetting& s);
 
 struct LaunchSpec {
-    std::string name;                 // "" = the program's file name and arguments
-    std::string program;              // a path, or a name looked up on the child's PATH
-    std::vector<std::string> args;    // without the program
-    std::string cwd;                  // "" = the launcher's working folder
+    std::string name;               // "" = the program's file name and arguments
+    std::string program;            // a path, or a name looked up on the child's PATH
+    std::vector<std::string> args;  // without the program
+    std::string cwd;                // "" = the launcher's working folder
     std::vector<std::pair<std::string, std::string>> env;  // set by the user; win over ours
     std::vector<std::string> watchDirs;  // folders whose new traces, dumps, event files and
                                          // crash records become the run's
@@ -50,16 +50,17 @@ struct LaunchSpec {
     std::string lossRegex;  // named groups: step, loss, and any other name becomes a tag
 
     // The studio's debugging switches, passed to the Python package (resources/python).
-    bool pythonHooks = true;   // put the package on PYTHONPATH (it stays silent unless asked)
-    bool recordLoss = true;    // TRAINSCOPE_LOSS: the value backward() is called on
-    bool profile = false;      // torch.profiler driven by the optimizer's steps
-    profiler::ProfileSchedule profileSchedule{0, 0, 1, 3, 1};  // skip_first 0, wait 0, warmup 1, active 3, repeat 1
+    bool pythonHooks = true;  // put the package on PYTHONPATH (it stays silent unless asked)
+    bool recordLoss = true;   // TRAINSCOPE_LOSS: the value backward() is called on
+    bool profile = false;     // torch.profiler driven by the optimizer's steps
+    profiler::ProfileSchedule profileSchedule{
+        0, 0, 1, 3, 1};  // skip_first 0, wait 0, warmup 1, active 3, repeat 1
     bool recordShapes = true;
     bool profileMemory = true;
-    std::string dumpConfig;    // dump.json path: forward hooks dump module inputs/outputs
+    std::string dumpConfig;  // dump.json path: forward hooks dump module inputs/outputs
     bool overflowCheck = false;
     bool stopOnOverflow = false;
-    std::string rdrConfig;     // {"rdr": {...}} file: MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH
+    std::string rdrConfig;  // {"rdr": {...}} file: MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH
 
     // Several processes (one per rank).
     int nproc = 1;

@@ -35,7 +35,8 @@ std::optional<int64_t> eatInt(std::string_view& s) {
 // A number as Python prints it: 0.52, 1e-05, nan, inf, -inf, also numpy's "[0.52]" and
 // MindSpore's Tensor repr "Tensor(shape=[], dtype=Float32, value= 0.52)".
 std::optional<double> parseNumberText(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '[' || s.front() == '(')) s.remove_prefix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '[' || s.front() == '('))
+        s.remove_prefix(1);
     if (s.starts_with("Tensor")) {
         const size_t v = s.find("value=");
         if (v == std::string_view::npos) return std::nullopt;
@@ -104,7 +105,8 @@ Result<ScalarRegex> ScalarRegex::compile(const std::string& pattern) {
         return Error{"the expression needs a named group for a value, e.g. (?P<loss>[0-9.eE+-]+)"};
     ScalarRegex r;
     try {
-        r.m_re = std::make_shared<const std::regex>(plain, std::regex::ECMAScript | std::regex::optimize);
+        r.m_re = std::make_shared<const std::regex>(plain,
+                                                    std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
         return Error{"'" + pattern + "' is not a valid regular expression (" + e.what() + ")"};
     }
@@ -144,9 +146,8 @@ bool ScalarLineParser::parseLossMonitor(std::string_view line, std::vector<Scala
         if (m->epoch >= 2 && m_stepsPerEpoch == 0) m_stepsPerEpoch = m_maxStepEpoch1;
         m_epoch = m->epoch;
     }
-    const int64_t global = m->epoch >= 2 && m_stepsPerEpoch > 0
-                               ? (m->epoch - 1) * m_stepsPerEpoch + m->step
-                               : m->step;
+    const int64_t global =
+        m->epoch >= 2 && m_stepsPerEpoch > 0 ? (m->epoch - 1) * m_stepsPerEpoch + m->step : m->step;
     out.push_back({"train/loss", global, m->loss});
     return true;
 }

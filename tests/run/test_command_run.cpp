@@ -1,0 +1,331 @@
+// CommandRun end to end with shell scripts standing in for training commands: what a run
+// records (logs, scalars, the Python package's events, watched folders), how it ends
+// (status, reason, exit code, the stop sequence) and several processes as ranks.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core/engine/tb_events.h"
+#include "core/run/command_run.h"
+#include "core/store/trace_store.h"
+#include "importers/run_artifacts.h"
+#include "tests/common/test_support.h"
+
+using namespace ts::run;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Fixture {
+    fs::path dir;
+    std::string session;
+    explicit Fixture(const std::string& tag)
+        : dir(ts::test::tempDir(tag)), session((dir / "s.tscope").string()) {}
+
+    std::string script(const std::string& name, const std::string& body) const {
+        const fs::path p = dir / name;
+        std::ofstream(p) << body;
+        return p.string();
+    }
+    CommandRunOptions options(const std::string& scriptPath) const {
+        CommandRunOptions o;
+        o.sessionPath = session;
+        o.spec.program = "sh";
+        o.spec.args = {scriptPath};
+        o.spec.cwd = dir.string();
+        o.spec.graceSeconds = 0.3;
+        o.importArtifact = ts::importers::runArtifactImporter();
+        o.settleNs = 200'000'000;
+        return o;
+    }
+    std::unique_ptr<ts::store::TraceStore> open() const {
+        auto s = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
+        EXPECT_TRUE(s.ok()) << s.error();
+        return std::move(s.value());
+    }
+    int64_t count(const std::string& sql) const { return open()->db().queryInt(sql).value(); }
+};
+
+std::vector<std::vector<std::string>> rowsOf(ts::store::SqliteDb& db, const std::string& sql) {
+    ts::store::Statement st = db.prepare(sql);
+    EXPECT_TRUE(st.ok()) << sql << ": " << st.error();
+    std::vector<std::vector<std::string>> out;
+    while (st.step()) {
+        std::vector<std::string> row;
+        for (int c = 0; c < st.columnCount(); ++c)
+            row.push_back(st.isNull(c) ? "NULL" : st.text(c));
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+CommandResult runToEnd(CommandRunOptions o) {
+    CommandRun r(std::move(o));
+    r.start();
+    return r.wait();
+}
+
+}  // namespace
+
+TEST(CommandRun, CompletedRunRecordsLogsAndScalars) {
+    Fixture f("cmdrun_ok");
+    const std::string s = f.script("train.sh", R"SH(
+echo "INFO:root:starting"
+echo "[WARNING] ME(4242,7f3a2b,python):2021-01-01-12:00:00.123.456 [kernel.cc:42] Launch] slow kernel" >&2
+for i in 1 2 3 4; do echo "epoch: 1 step: $i, loss is 0.$i"; done
+echo "plain line"
+echo "  indented continuation"
+echo "WARNING:trainer:almost done" >&2
+)SH");
+    CommandResult r = runToEnd(f.options(s));
+    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.reason, "exit code 0");
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.shellExitCode(), 0);
+    EXPECT_EQ(r.logLines, 9);
+    EXPECT_EQ(r.scalars["train/loss"], 4);
+    ASSERT_EQ(r.processes.size(), 1u);
+    auto st = f.open();
+    auto runs = st->runs().value();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].kind, "command");
+    EXPECT_EQ(runs[0].status, "completed");
+    EXPECT_NE(runs[0].config.find("\"program\":\"sh\""), std::string::npos);
+    EXPECT_NE(runs[0].summary.find("\"status\":\"completed\""), std::string::npos);
+    // Levels and modules from each line's format; plain lines are INFO of their stream.
+    auto rows =
+        rowsOf(st->db(), "SELECT level, coalesce(module,''), message FROM logs ORDER BY id");
+    std::map<std::string, std::string> byMessage;
+    for (const auto& row : rows) byMessage[row[2]] = row[0] + "/" + row[1];
+    EXPECT_EQ(byMessage["starting"], "1/root");
+    EXPECT_EQ(byMessage["slow kernel"], "2/ME");
+    EXPECT_EQ(byMessage["almost done"], "2/trainer");
+    EXPECT_EQ(byMessage["plain line\n  indented continuation"], "1/stdout");
+    EXPECT_EQ(st->db().queryInt("SELECT count(*) FROM logs WHERE run_id = 1").value(), 8);
+    EXPECT_EQ(st->db().queryInt("SELECT sum(value * 10) FROM scalars WHERE run_id = 1").value(),
+              10);
+    EXPECT_EQ(st->db().queryInt("SELECT max(step) FROM scalars").value(), 4);
+}
+
+TEST(CommandRun, FailureReasonIsTheTracebacksException) {
+    Fixture f("cmdrun_fail");
+    const std::string s = f.script("fail.sh", R"SH(
+echo "step 1"
+cat >&2 <<'EOF'
+Traceback (most recent call last):
+  File "train.py", line 10, in <module>
+    main()
+  File "train.py", line 7, in main
+    raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
+EOF
+exit 1
+)SH");
+    CommandResult r = runToEnd(f.options(s));
+    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.reason,
+              "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (exit code 1)");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.shellExitCode(), 1);
+    EXPECT_EQ(f.count("SELECT count(*) FROM logs WHERE module = 'PYTHON' AND level = 3"), 1);
+}
+
+TEST(CommandRun, StartErrorsFailTheRunWithTheReason) {
+    Fixture f("cmdrun_nostart");
+    CommandRunOptions o = f.options("x");
+    o.spec.program = "no-such-trainer-xyz";
+    CommandRun run(std::move(o));
+    run.start();
+    ts::Status s = run.waitStarted();
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().find("not found on the PATH"), std::string::npos);
+    const CommandResult& r = run.wait();
+    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.shellExitCode(), 1);
+    auto runs = f.open()->runs().value();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, "failed");
+    EXPECT_NE(runs[0].reason.find("not found"), std::string::npos);
+    // Invalid settings: nothing recorded, the reason says what is wrong.
+    CommandRunOptions bad = f.options("x");
+    bad.spec.program = "";
+    CommandRun none(std::move(bad));
+    EXPECT_FALSE(none.start());
+    EXPECT_EQ(none.wait().reason, "no program to run");
+}
+
+TEST(CommandRun, StopSequenceSigintSigtermSigkill) {
+    Fixture f("cmdrun_stop");
+    struct Case {
+        std::string body;
+        int signal;
+        std::string reasonPart;
+    };
+    const std::vector<Case> cases = {
+        {"echo started; sleep 30", SIGINT, "(SIGINT)"},
+        {"trap '' INT; echo started; sleep 30", SIGTERM, "SIGTERM"},
+        {"trap '' INT TERM; echo started; while :; do sleep 0.05; done", SIGKILL, "SIGKILL"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.body);
+        CommandRun run(f.options(f.script("stop.sh", c.body)));
+        run.start();
+        ASSERT_TRUE(run.waitStarted());
+        for (int i = 0; i < 300 && run.progress().lines == 0; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        EXPECT_EQ(run.progress().state, "running");
+        run.requestStop();
+        const CommandResult& r = run.wait();
+        EXPECT_EQ(r.status, "stopped");
+        EXPECT_EQ(r.signal, c.signal) << r.reason;
+        EXPECT_NE(r.reason.find(c.reasonPart), std::string::npos) << r.reason;
+        EXPECT_EQ(r.shellExitCode(), 128 + c.signal);
+    }
+}
+
+TEST(CommandRun, RanksGetTheirVariablesAndAFailedRankStopsTheOthers) {
+    Fixture f("cmdrun_ranks");
+    const std::string s = f.script("rank.sh", R"SH(
+echo "rank=$RANK world=$WORLD_SIZE port=$MASTER_PORT ours=$TRAINSCOPE_RANK"
+if [ "$RANK" = "1" ]; then sleep 0.2; echo "ValueError: bad shard" >&2; exit 2; fi
+sleep 30
+)SH");
+    CommandRunOptions o = f.options(s);
+    o.spec.nproc = 3;
+    o.spec.ranks = RankScheme::Torch;
+    CommandResult r = runToEnd(std::move(o));
+    EXPECT_EQ(r.status, "failed");
+    EXPECT_NE(r.reason.find("rank 1: exit code 2"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("other ranks were stopped"), std::string::npos) << r.reason;
+    EXPECT_EQ(r.exitCode, 2);
+    ASSERT_EQ(r.processes.size(), 3u);
+    EXPECT_EQ(r.processes[0].signal, SIGINT);
+    EXPECT_EQ(r.processes[2].signal, SIGINT);
+    auto st = f.open();
+    for (int rank = 0; rank < 3; ++rank) {
+        auto rows = rowsOf(st->db(), "SELECT message FROM logs WHERE message LIKE 'rank=" +
+                                         std::to_string(rank) + " world=3 port=%'");
+        ASSERT_EQ(rows.size(), 1u) << rank;
+        EXPECT_NE(rows[0][0].find("ours=" + std::to_string(rank)), std::string::npos);
+    }
+}
+
+TEST(CommandRun, EventsOfThePythonPackage) {
+    Fixture f("cmdrun_events");
+    std::ofstream(f.dir / "tiny.json")
+        << R"({"traceEvents":[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},)"
+        << R"({"ph":"X","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":50}]})";
+    const std::string s = f.script("events.sh", R"SH(
+E=$(echo "$TRAINSCOPE_EVENTS" | sed "s/{pid}/$$/")
+cp tiny.json profile_copy.json
+emit() { echo "$1" >> "$E"; }
+emit '{"type":"hello","pid":1,"rank":0,"world_size":1,"python":"3.11","torch":"1.13.0","features":["loss"]}'
+emit '{"type":"scalar","tag":"train/loss","step":1,"value":2.5}'
+emit '{"type":"scalar","tag":"train/loss","step":2,"value":1.5}'
+emit '{"type":"step","step":2}'
+emit '{"type":"overflow","step":2,"op":"Linear","scope":"Net/fc1","seqid":0,"tensor":"output/0","nan":4,"posinf":0,"neginf":1}'
+emit '{"type":"dump_file","path":"'$PWD'/step_2.h5","step":2}'
+emit '{"type":"trace","path":"'$PWD'/profile_copy.json"}'
+emit '{"type":"warning","message":"h5py is not importable"}'
+emit 'not json'
+echo "epoch: 1 step: 2, loss is 9.9"
+)SH");
+    CommandResult r = runToEnd(f.options(s));
+    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.scalars["train/loss"], 2);  // the printed copy of a hooked tag is not kept
+    EXPECT_EQ(r.overflowFindings, 1);
+    ASSERT_EQ(r.traces.size(), 1u);
+    EXPECT_EQ(r.traces[0].slices, 2);
+    EXPECT_EQ(r.traces[0].status, "complete");
+    ASSERT_EQ(r.dumps.size(), 1u);
+    ASSERT_EQ(r.warnings.size(), 1u);  // the line that is not an event
+    auto st = f.open();
+    EXPECT_EQ(st->db().queryInt("SELECT count(*) FROM sources WHERE run_id = 1").value(), 1);
+    EXPECT_EQ(st->db().queryInt("SELECT profile_source_id FROM runs WHERE id = 1").value(),
+              r.traces[0].sourceId);
+    EXPECT_EQ(st->db()
+                  .queryInt("SELECT nan FROM overflow_findings WHERE op = 'Linear' AND step = 2")
+                  .value(),
+              4);
+    EXPECT_EQ(st->db().queryInt("SELECT step FROM dump_files WHERE run_id = 1").value(), 2);
+    EXPECT_EQ(st->db()
+                  .queryInt("SELECT count(*) FROM logs WHERE module = 'TRAINSCOPE' AND level = 2")
+                  .value(),
+              1);
+}
+
+TEST(CommandRun, StopAskedByThePackageIsAStoppedRun) {
+    Fixture f("cmdrun_runstop");
+    const std::string s = f.script("stop.sh", R"SH(
+E=$(echo "$TRAINSCOPE_EVENTS" | sed "s/{pid}/$$/")
+echo '{"type":"stop","reason":"NaN/Inf at step 3 in Net/fc2 (Linear)"}' >> "$E"
+exit 3
+)SH");
+    CommandResult r = runToEnd(f.options(s));
+    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.reason.rfind("NaN/Inf at step 3 in Net/fc2 (Linear)", 0), 0u) << r.reason;
+    EXPECT_EQ(r.exitCode, 3);
+}
+
+TEST(CommandRun, WatchedFoldersTracesTensorBoardAndCrashRecords) {
+    Fixture f("cmdrun_watch");
+    const fs::path staging = f.dir / "staging";
+    fs::create_directories(staging / "rank_0" / "rdr");
+    std::ofstream(staging / "trace.json")
+        << R"([{"ph":"X","name":"step","pid":1,"tid":1,"ts":0,"dur":5}])";
+    std::ofstream(staging / "hparams.json") << R"({"lr": 0.1})";  // JSON, not a trace
+    std::ofstream(staging / "rank_0" / "rdr" / "rdr_index.json")
+        << R"({"reason":"op_error","failing_op":"MatMul","epoch":1,"step":3})";
+    {
+        auto w = ts::engine::tb::EventWriter::open(staging.string()).value();
+        for (int i = 1; i <= 5; ++i) w->addScalar("Loss/train", i, 1.0f / static_cast<float>(i));
+        w->flush();
+    }
+    const std::string tfName =
+        fs::directory_iterator(staging, fs::directory_options::none)->path().filename().string();
+    (void)tfName;
+    const fs::path watched = f.dir / "out";
+    fs::create_directories(watched);
+    std::ofstream(watched / "before.json")
+        << R"([{"ph":"X","name":"old","pid":1,"tid":1,"ts":0,"dur":5}])";
+    const std::string s = f.script("watch.sh", "sleep 0.2; cp -r staging/. out/; sleep 0.6\n");
+    CommandRunOptions o = f.options(s);
+    o.spec.watchDirs = {"out"};  // relative to the command's folder
+    CommandResult r = runToEnd(std::move(o));
+    EXPECT_EQ(r.status, "completed") << r.reason;
+    ASSERT_EQ(r.traces.size(), 1u);  // not before.json (older than the run), not hparams.json
+    EXPECT_EQ(fs::path(r.traces[0].path).filename(), "trace.json");
+    EXPECT_EQ(r.scalars["Loss/train"], 5);
+    ASSERT_EQ(r.rdr.size(), 1u);
+    auto st = f.open();
+    EXPECT_EQ(
+        st->db()
+            .queryInt("SELECT count(*) FROM rdr_records WHERE run_id = 1 AND failing_op = 'MatMul'")
+            .value(),
+        1);
+    EXPECT_EQ(st->db().queryInt("SELECT count(*) FROM sources").value(), 1);
+}
+
+TEST(CommandRun, ManyLinesAreAllKept) {
+    Fixture f("cmdrun_lines");
+    const std::string s = f.script("lines.sh", "seq 1 100000; seq 1 5000 >&2\n");
+    CommandRunOptions o = f.options(s);
+    CommandRun run(std::move(o));
+    run.start();
+    int64_t seenLive = 0;
+    while (!run.finished() && run.progress().state != "ended") {
+        seenLive = std::max(seenLive, run.progress().lines);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const CommandResult& r = run.wait();
+    EXPECT_EQ(r.status, "completed");
+    EXPECT_EQ(r.logLines, 105000);
+    EXPECT_EQ(f.count("SELECT count(*) FROM logs"), 105000);
+    EXPECT_EQ(f.count("SELECT sum(CAST(message AS INTEGER)) FROM logs WHERE module = 'stdout'"),
+              5000050000);
+    EXPECT_TRUE(r.warnings.empty());
+}
