@@ -51,6 +51,14 @@ void CommandRun::requestStop() {
     m_state->stopRequested = true;
 }
 
+void CommandRun::pause() {
+    m_state->pauseWanted = true;
+}
+
+void CommandRun::resume() {
+    m_state->pauseWanted = false;
+}
+
 const CommandResult& CommandRun::wait() {
     State& st = *m_state;
     if (st.supervisor.joinable()) st.supervisor.join();

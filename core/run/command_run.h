@@ -79,7 +79,7 @@ struct TraceImportInfo {
 
 /// A live snapshot for the studio (every field a copy).
 struct CommandProgress {
-    std::string state = "starting";  // starting | running | stopping | ended
+    std::string state = "starting";  // starting | running | paused | stopping | ended
     int64_t runId = 0;
     double elapsedS = 0;
     int64_t lines = 0;    // lines read from the processes
@@ -131,6 +131,10 @@ public:
     Status waitStarted();
     /// Ends the run: SIGINT, then SIGTERM and SIGKILL after the grace period. Any thread.
     void requestStop();
+    /// Holds the processes (SIGSTOP to each process group) / lets them go on (SIGCONT).
+    /// Any thread; a stop while paused lets them go on first so they can end.
+    void pause();
+    void resume();
     bool finished() const { return m_finished.load(); }
     /// Blocks until everything is written; the result (also after a failed start).
     const CommandResult& wait();

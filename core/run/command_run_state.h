@@ -49,9 +49,10 @@ struct CommandRun::State {
     // The run as it goes.
     CommandProgress progress;
     std::atomic<bool> stopRequested{false};
-    bool stopFromRun = false;  // the Python package asked (stop on overflow)
-    std::string stopReason;    // why the run is being stopped ("" = the user's Stop)
-    std::string failedRank;    // first rank that failed: the reason of the run
+    std::atomic<bool> pauseWanted{false};  // the supervisor SIGSTOPs / SIGCONTs to match
+    bool stopFromRun = false;              // the Python package asked (stop on overflow)
+    std::string stopReason;                // why the run is being stopped ("" = the user's Stop)
+    std::string failedRank;                // first rank that failed: the reason of the run
     // Filled by the supervisor, completed by the recorder.
     CommandResult result;
     std::unique_ptr<store::TraceStore> store;  // opened by the supervisor, then the recorder's

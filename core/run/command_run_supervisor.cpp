@@ -373,6 +373,18 @@ private:
         }
     }
 
+    // Pause and resume: SIGSTOP / SIGCONT to every process group; a stop ends any pause.
+    void followPause() {
+        const bool want =
+            m_st.pauseWanted.load() && !m_st.stopRequested.load() && !m_failing && !m_runStop;
+        if (want == m_paused) return;
+        for (Proc& p : m_procs) p.child->signalGroup(want ? SIGSTOP : SIGCONT);
+        m_paused = want;
+        std::lock_guard<std::mutex> lock(m_st.mu);
+        if (m_st.progress.state == "running" || m_st.progress.state == "paused")
+            m_st.progress.state = want ? "paused" : "running";
+    }
+
     // The stop sequence: SIGINT, SIGTERM after the grace period, SIGKILL after as long again.
     void escalate() {
         const int64_t t = now();
@@ -487,6 +499,7 @@ private:
             flushIdle();
             tailEvents(false);
             reap();
+            followPause();
             escalate();
             handOver();
         }
@@ -565,6 +578,7 @@ private:
     bool m_runStop = false;  // the Python package asked to stop
     int m_runStopRank = 0;
     int m_stage = 0;  // the furthest signal sent: 1 SIGINT, 2 SIGTERM, 3 SIGKILL
+    bool m_paused = false;
 
 public:
     void setUserRegex() {

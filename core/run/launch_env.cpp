@@ -156,18 +156,23 @@ void applyPythonPackage(const LaunchSpec& spec, const RunPaths& paths, int rank,
 
 Status applyRdr(const LaunchSpec& spec, const RunPaths& paths, EnvBuilder& env,
                 std::string& rdrPath) {
-    if (spec.rdrConfig.empty()) return {};
-    const std::string file = absolute(spec.rdrConfig, spec.cwd);
-    std::ifstream in(file);
-    if (!in) return Error{"--rdr: cannot read '" + file + "'"};
-    std::stringstream text;
-    text << in.rdbuf();
+    if (spec.rdrConfig.empty() && spec.rdrConfigJson.empty()) return {};
+    std::string file = "the crash recorder settings";
+    std::string text = spec.rdrConfigJson;
+    if (text.empty()) {
+        file = absolute(spec.rdrConfig, spec.cwd);
+        std::ifstream in(file);
+        if (!in) return Error{"--rdr: cannot read '" + file + "'"};
+        std::stringstream ss;
+        ss << in.rdbuf();
+        text = ss.str();
+    }
     rdr::EnvMap vars;
     for (const char* k : {"MS_RDR_ENABLE", "MS_RDR_MODE", "MS_RDR_PATH", "RANK_ID"})
         if (env.has(k)) vars[k] = env.get(k);
     if (vars.count("MS_RDR_PATH") == 0 || vars["MS_RDR_PATH"].empty())
         vars["MS_RDR_PATH"] = paths.rdrDir;
-    auto cfg = rdr::parseRdrConfig(text.str(), vars);
+    auto cfg = rdr::parseRdrConfig(text, vars);
     if (!cfg) return Error{"--rdr " + file + ": " + cfg.error()};
     const std::string origin = "crash records";
     env.set("MS_RDR_ENABLE", cfg->enable ? "1" : "0", origin);

@@ -209,6 +209,7 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     w.Key("stop_on_overflow");
     w.Bool(s.stopOnOverflow);
     key(w, "rdr", s.rdrConfig);
+    key(w, "rdr_json", s.rdrConfigJson);
     w.Key("nproc");
     w.Int(s.nproc);
     key(w, "ranks", rankSchemeName(s.ranks));
@@ -260,6 +261,7 @@ Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
     s.overflowCheck = boolean(d, "overflow_check", false);
     s.stopOnOverflow = boolean(d, "stop_on_overflow", false);
     s.rdrConfig = str(d, "rdr", "");
+    s.rdrConfigJson = str(d, "rdr_json", "");
     s.nproc = static_cast<int>(number(d, "nproc", 1));
     auto scheme = parseRankScheme(str(d, "ranks", "none"));
     if (!scheme) return Error{"unknown rank scheme '" + str(d, "ranks", "") + "'"};

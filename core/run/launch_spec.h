@@ -60,7 +60,8 @@ struct LaunchSpec {
     std::string dumpConfig;  // dump.json path: forward hooks dump module inputs/outputs
     bool overflowCheck = false;
     bool stopOnOverflow = false;
-    std::string rdrConfig;  // {"rdr": {...}} file: MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH
+    std::string rdrConfig;      // {"rdr": {...}} file: MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH
+    std::string rdrConfigJson;  // the same as text (the studio's form); wins over the file
 
     // Several processes (one per rank).
     int nproc = 1;

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include "core/run/launch_spec.h"
 #include "core/store/trace_store.h"
 
 namespace ts::run {
@@ -64,6 +65,19 @@ bool parseRunSummary(const std::string& json, RunSummary& s) {
         s.peakBytes = static_cast<int64_t>(number((*v)["peak_bytes"]));
     if (auto* v = get("checkpoints")) s.checkpoints = strings(*v);
     if (auto* v = get("warnings")) s.warnings = strings(*v);
+    // Command runs.
+    if (auto* v = get("exit_code"); v && v->IsInt()) s.exitCode = v->GetInt();
+    if (auto* v = get("signal"); v && v->IsInt()) s.signal = v->GetInt();
+    if (auto* v = get("duration_s")) s.durationS = number(*v);
+    if (auto* v = get("log_lines")) s.logLines = static_cast<int64_t>(number(*v));
+    if (auto* v = get("processes"); v && v->IsArray()) s.processes = static_cast<int>(v->Size());
+    if (auto* v = get("overflow_findings")) s.overflowFindings = static_cast<int64_t>(number(*v));
+    if (auto* v = get("traces_imported"); v && v->IsArray())
+        for (const auto& t : v->GetArray())
+            if (t.IsObject() && t.HasMember("path") && t["path"].IsString())
+                s.traces.emplace_back(t["path"].GetString());
+    if (auto* v = get("dumps")) s.dumps = strings(*v);
+    if (auto* v = get("rdr")) s.crashRecords = strings(*v);
     s.hasSummary = true;
     return true;
 }
@@ -79,6 +93,7 @@ Result<std::vector<RunSummary>> readRunSummaries(store::TraceStore& store) {
     for (const auto& r : runs.value()) {
         RunSummary s;
         s.id = r.id;
+        s.kind = r.kind;
         s.name = r.name;
         s.status = r.status;
         s.reason = r.reason;
@@ -86,10 +101,16 @@ Result<std::vector<RunSummary>> readRunSummaries(store::TraceStore& store) {
         s.endedAtNs = r.endedAt;
         s.configJson = r.config;
         // A config without a model is not the engine's (e.g. an imported run).
-        if (r.config.find("\"model\"") != std::string::npos)
+        if (r.kind == "engine" && r.config.find("\"model\"") != std::string::npos)
             if (auto c = engine::TrainConfig::fromJson(r.config); c) {
                 s.config = std::move(c.value());
                 s.hasConfig = true;
+            }
+        if (r.kind == "command")
+            if (auto spec = launchSpecFromJson(r.config)) {
+                LaunchSpec sp = spec.value();
+                sp.name.clear();
+                s.commandLine = sp.displayName();
             }
         if (const auto& text = summaries[r.id]; !text.empty() && text != "{}")
             parseRunSummary(text, s);

@@ -7,6 +7,7 @@
 // with what they have.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace ts::run {
 
 struct RunSummary {
     int64_t id = 0;
+    std::string kind = "engine";  // engine | command
     std::string name;
     std::string status;  // running | completed | stopped | failed
     std::string reason;
@@ -42,6 +44,17 @@ struct RunSummary {
     int64_t peakBytes = 0;
     std::vector<std::string> checkpoints;
     std::vector<std::string> warnings;
+
+    // Command runs (runs.summary of a CommandResult, core/run/command_run.h).
+    bool isCommand() const { return kind == "command"; }
+    std::string commandLine;  // the program and its arguments, shortened
+    std::optional<int> exitCode, signal;
+    double durationS = 0;
+    int64_t logLines = 0;
+    int processes = 0;
+    int64_t overflowFindings = 0;
+    std::vector<std::string> traces;  // imported traces' paths
+    std::vector<std::string> dumps, crashRecords;
 };
 
 /// Parses a TrainingJob::summaryJson() text into `into` (fields it lacks stay as they are).

@@ -329,3 +329,33 @@ TEST(CommandRun, ManyLinesAreAllKept) {
               5000050000);
     EXPECT_TRUE(r.warnings.empty());
 }
+
+TEST(CommandRun, PauseHoldsTheProcessesAndResumeLetsThemGoOn) {
+    Fixture f("cmdrun_pause");
+    const std::string s =
+        f.script("tick.sh", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done\n");
+    CommandRun run(f.options(s));
+    run.start();
+    ASSERT_TRUE(run.waitStarted());
+    auto waitLines = [&](int64_t n) {
+        for (int i = 0; i < 500 && run.progress().lines < n; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    };
+    waitLines(5);
+    run.pause();
+    for (int i = 0; i < 100 && run.progress().state != "paused"; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(run.progress().state, "paused");
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // what was printed comes in
+    const int64_t held = run.progress().lines;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(run.progress().lines, held);  // SIGSTOP: nothing printed while paused
+    run.resume();
+    waitLines(held + 5);
+    EXPECT_GE(run.progress().lines, held + 5);
+    run.pause();
+    run.requestStop();  // a stop while paused still ends the run
+    const CommandResult& r = run.wait();
+    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.signal, SIGINT);
+}

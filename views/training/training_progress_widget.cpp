@@ -41,6 +41,7 @@ TrainingProgressWidget::TrainingProgressWidget(QWidget* parent)
          {std::pair{tr("Progress"), m_step}, {tr("Throughput"), m_rate}, {tr("Time"), m_time}}) {
         auto* n = new QLabel(name, this);
         n->setEnabled(false);
+        m_names.push_back(n);
         g->addWidget(n, 1, col);
         g->addWidget(label, 2, col++);
     }
@@ -49,6 +50,7 @@ TrainingProgressWidget::TrainingProgressWidget(QWidget* parent)
                                {tr("Memory"), m_memory}}) {
         auto* n = new QLabel(name, this);
         n->setEnabled(false);
+        m_names.push_back(n);
         g->addWidget(n, 1, col);
         g->addWidget(label, 2, col++);
     }
@@ -116,6 +118,57 @@ void TrainingProgressWidget::setProgress(const ts::engine::TrainProgress& p) {
 void TrainingProgressWidget::setFinished(const QString& state) {
     m_state->setText(state);
     m_eta = -1;
+    if (!m_engineMode) {
+        m_bar->setRange(0, 1000);
+        m_bar->setValue(1000);
+        m_bar->setFormat(state);
+    }
+}
+
+void TrainingProgressWidget::setEngineMode(bool engine) {
+    m_engineMode = engine;
+    const QStringList names = engine ? QStringList{tr("Progress"),  tr("Throughput"), tr("Time"),
+                                                   tr("Loss · LR"), tr("Loss scale"), tr("Memory")}
+                                     : QStringList{tr("Progress"), tr("Processes"), tr("Time"),
+                                                   tr("Loss"),     tr("Imported"),  tr("Findings")};
+    for (size_t i = 0; i < m_names.size(); ++i) m_names[i]->setText(names[static_cast<int>(i)]);
+    m_bar->setRange(0, 1000);
+}
+
+void TrainingProgressWidget::setCommandProgress(const ts::run::CommandProgress& p) {
+    const QLocale loc;
+    if (p.state == "running" || p.state == "starting") {
+        m_bar->setRange(0, 0);  // busy: a command has no total to measure against
+    } else if (p.state == "ended") {
+        m_bar->setRange(0, 1000);
+        m_bar->setValue(1000);
+    }
+    m_step->setText(tr("step %1 · %2 lines")
+                        .arg(loc.toString(static_cast<qlonglong>(p.step)),
+                             loc.toString(static_cast<qlonglong>(p.lines))));
+    int running = 0;
+    QStringList pids;
+    for (const auto& proc : p.processes) {
+        running += proc.running ? 1 : 0;
+        if (pids.size() < 3) pids << QString::number(proc.pid);
+    }
+    m_rate->setText(p.processes.size() == 1
+                        ? tr("pid %1%2").arg(pids.value(0), running ? QString() : tr(" (ended)"))
+                        : tr("%1 of %2 running (pid %3…)")
+                              .arg(running)
+                              .arg(p.processes.size())
+                              .arg(pids.join(QStringLiteral(", "))));
+    m_time->setText(tr("%1 elapsed").arg(duration(p.elapsedS)));
+    m_loss->setText(p.loss ? QString::number(*p.loss, 'g', 5) : QStringLiteral("–"));
+    m_scale->setText(tr("%1 traces · %2 dumps").arg(p.traces).arg(p.dumpFiles));
+    m_memory->setText(
+        tr("%1 NaN/Inf · %2 crash records").arg(p.overflowFindings).arg(p.rdrRecords));
+    const QString state = p.state == "paused" ? tr("Paused")
+                          : p.state == "stopping"
+                              ? tr("Stopping (%1)").arg(QString::fromStdString(p.stopStage))
+                          : p.state == "starting" ? tr("Starting")
+                                                  : tr("Running");
+    if (p.state != "ended") m_state->setText(state);
 }
 
 QString TrainingProgressWidget::stepText() const {

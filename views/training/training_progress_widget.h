@@ -3,8 +3,10 @@
 // samples/s, elapsed time and ETA, the last loss, learning rate and loss scale (with the
 // overflow count), and the memory pool's bytes in use and peak.
 #include <QWidget>
+#include <vector>
 
 #include "core/engine/trainer.h"
+#include "core/run/command_run.h"
 
 class QLabel;
 class QProgressBar;
@@ -17,6 +19,11 @@ public:
     /// A new run: forgets the previous one's rate.
     void reset(const QString& state);
     void setProgress(const ts::engine::TrainProgress& p);
+    /// A command run's progress: no total to measure against (the bar is busy), its
+    /// processes, lines, last step and loss, and what it has written so far.
+    void setCommandProgress(const ts::run::CommandProgress& p);
+    /// Labels for an engine run (true) or a command run (false).
+    void setEngineMode(bool engine);
     /// The run ended: the bar stays, the state says how.
     void setFinished(const QString& state);
 
@@ -33,6 +40,8 @@ public:
 private:
     QProgressBar* m_bar;
     QLabel *m_state, *m_step, *m_rate, *m_time, *m_loss, *m_scale, *m_memory;
+    std::vector<QLabel*> m_names;  // the captions above the values
+    bool m_engineMode = true;
     qint64 m_firstStep = -1;
     double m_firstElapsed = 0;
     double m_eta = -1;

@@ -60,6 +60,7 @@ TrainingResultsWidget::TrainingResultsWidget(QWidget* parent)
     // One table at a time, each with the whole width: a 10-class confusion matrix beside the
     // per-class table did not fit next to the runs list.
     auto* tables = new QTabWidget(this);
+    m_tables = tables;
     tables->setDocumentMode(true);
     tables->addTab(m_confusion, tr("Confusion matrix"));
     tables->addTab(m_perClass, tr("Per class"));
@@ -69,6 +70,7 @@ TrainingResultsWidget::TrainingResultsWidget(QWidget* parent)
     l->addWidget(m_detail);
     l->addWidget(tables, 1);
     l->addWidget(m_checkpoints);
+    l->addStretch(0);  // takes the room of the tables when a command run hides them
     clear(tr("Select a run to see its results."));
 }
 
@@ -96,6 +98,46 @@ void TrainingResultsWidget::clear(const QString& message) {
     m_confusion->setColumnCount(0);
     m_checkpoints->clear();
     m_checkpoints->hide();
+    m_tables->show();
+}
+
+void TrainingResultsWidget::showCommandRun(const ts::run::RunSummary& r) {
+    const QLocale loc;
+    QStringList parts;
+    parts << tr("Command: %1").arg(QString::fromStdString(r.commandLine));
+    if (r.hasSummary) {
+        const QString end = r.signal     ? tr("ended by signal %1").arg(*r.signal)
+                            : r.exitCode ? tr("exit code %1").arg(*r.exitCode)
+                                         : tr("did not start");
+        QString line = tr("%1 after %2, %3 lines")
+                           .arg(end, TrainingProgressWidget::duration(r.durationS),
+                                loc.toString(static_cast<qlonglong>(r.logLines)));
+        if (r.processes > 1) line += tr(" from %1 processes").arg(r.processes);
+        parts << line;
+        QStringList traces;
+        for (const auto& t : r.traces) traces << QFileInfo(QString::fromStdString(t)).fileName();
+        if (!traces.isEmpty())
+            parts << tr("traces imported (Timeline, Op statistics, Steps): %1")
+                         .arg(traces.join(QStringLiteral(", ")));
+        if (r.overflowFindings > 0)
+            parts << tr("NaN/Inf findings: %1 (Overflow view)").arg(r.overflowFindings);
+    } else if (r.status == "running") {
+        parts << tr("still running");
+    }
+    for (const auto& w : r.warnings) parts << QStringLiteral("⚠ ") + QString::fromStdString(w);
+    m_detail->setText(parts.join('\n'));
+    m_tables->hide();
+    auto add = [&](const std::string& path, const QString& what) {
+        const QString p = QString::fromStdString(path);
+        auto* item = new QListWidgetItem(what + QStringLiteral(": ") + QFileInfo(p).fileName(),
+                                         m_checkpoints);
+        item->setData(Qt::UserRole, p);
+        item->setToolTip(p);
+    };
+    for (const auto& d : r.dumps) add(d, tr("dump"));
+    for (const auto& c : r.crashRecords) add(c, tr("crash record"));
+    m_checkpoints->setMaximumHeight(QWIDGETSIZE_MAX);
+    m_checkpoints->setVisible(m_checkpoints->count() > 0);
 }
 
 void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
@@ -105,6 +147,11 @@ void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
                        .arg(QString::fromStdString(r.name), QString::fromStdString(r.status));
     if (!r.reason.empty()) head += QStringLiteral(" — ") + QString::fromStdString(r.reason);
     m_head->setText(head);
+    if (r.isCommand()) {
+        showCommandRun(r);
+        return;
+    }
+    m_checkpoints->setMaximumHeight(70);
     const QLocale loc;
     QStringList parts;
     auto ev = [&](const char* k) { return r.eval.count(k) ? r.eval.at(k) : -1.0; };

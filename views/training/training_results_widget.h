@@ -2,13 +2,16 @@
 // TrainingResultsWidget: the outcome of one run: how it ended, the test-split evaluation
 // (accuracy, loss, macro precision/recall/F1), per-class precision/recall/F1 beside the
 // confusion matrix (cells shaded by count), memory peak, overflowed steps, warnings and the
-// checkpoints it kept (double-click one to open it).
+// checkpoints it kept (double-click one to open it). A command run shows how its processes
+// ended, what it printed and what it left: imported traces, dumps and crash records
+// (double-click one to open it).
 #include <QWidget>
 
 #include "core/run/run_summary.h"
 
 class QLabel;
 class QListWidget;
+class QTabWidget;
 class QTableWidget;
 
 class TrainingResultsWidget : public QWidget {
@@ -36,4 +39,7 @@ private:
     QTableWidget* m_perClass;
     QTableWidget* m_confusion;
     QListWidget* m_checkpoints;
+    QTabWidget* m_tables;
+
+    void showCommandRun(const ts::run::RunSummary& run);
 };

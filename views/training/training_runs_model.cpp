@@ -67,6 +67,7 @@ QVariant TrainingRunsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DecorationRole && index.column() == RunCol) return runColour(r.id);
     if (role == Qt::ForegroundRole && index.column() == StatusCol) {
         if (r.status == "failed") return QColor(200, 40, 40);
+        if (r.status == "interrupted") return QColor(200, 110, 0);
         if (r.status == "running") return QColor(30, 110, 200);
     }
     if (role == Qt::ToolTipRole) {
@@ -83,14 +84,18 @@ QVariant TrainingRunsModel::data(const QModelIndex& index, int role) const {
         case StatusCol:
             return QString::fromStdString(r.status);
         case ModelCol:
+            if (r.isCommand()) return tr("command");
             return r.hasConfig ? QString::fromStdString(r.config.model) : QString();
         case DatasetCol:
+            if (r.isCommand()) return QString::fromStdString(r.commandLine);
             return r.hasConfig ? QString::fromStdString(r.config.dataset) : QString();
         case EpochsCol:
-            return r.hasSummary ? QStringLiteral("%1/%2").arg(r.epochs).arg(r.config.epochs)
-                                : QString();
+            return r.hasSummary && !r.isCommand()
+                       ? QStringLiteral("%1/%2").arg(r.epochs).arg(r.config.epochs)
+                       : QString();
         case StepsCol:
-            return r.hasSummary ? loc.toString(static_cast<qlonglong>(r.steps)) : QString();
+            return r.hasSummary && !r.isCommand() ? loc.toString(static_cast<qlonglong>(r.steps))
+                                                  : QString();
         case AccuracyCol: {
             const double a = evalValue("accuracy");
             return a >= 0 ? QStringLiteral("%1%").arg(a * 100, 0, 'f', 2) : QString();

@@ -14,15 +14,19 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "core/engine/dataset.h"
 #include "core/store/trace_store.h"
+#include "importers/run_artifacts.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_view.h"
 #include "views/rdr/rdr_auto_open.h"
+#include "views/training/command_form.h"
+#include "views/training/command_run_controller.h"
 #include "views/training/training_form.h"
 #include "views/training/training_progress_widget.h"
 #include "views/training/training_results_widget.h"
@@ -68,7 +72,10 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
       m_ctx(ctx),
       m_form(new TrainingForm(this)),
+      m_commandForm(new CommandForm(this)),
+      m_kinds(new QTabWidget(this)),
       m_controller(new TrainingRunController(this)),
+      m_commands(new CommandRunController(this)),
       m_progress(new TrainingProgressWidget(this)),
       m_curves(new CurvesView(ctx, this)),
       m_runs(new TrainingRunsModel(this)),
@@ -150,22 +157,45 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     right->setSizes({560, 380});  // the results: a 10-class confusion matrix without scrolling
+    m_kinds->addTab(m_form, tr("Engine"));
+    m_kinds->addTab(m_commandForm, tr("Command"));
+    m_kinds->setTabToolTip(0, tr("Train with the built-in engine"));
+    m_kinds->setTabToolTip(1, tr("Run your own training command (PyTorch, MindSpore, any program) "
+                                 "and watch it live"));
+    m_kinds->setDocumentMode(true);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_form);
+    split->addWidget(m_kinds);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, false);
-    split->setSizes({m_form->minimumWidth(), 1200});
+    split->setSizes({std::max(m_form->minimumWidth(), m_commandForm->minimumWidth()), 1200});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
 
-    connect(m_start, &QPushButton::clicked, this, [this] { startTraining(); });
+    connect(m_start, &QPushButton::clicked, this, [this] {
+        if (m_kinds->currentWidget() == m_commandForm)
+            startCommand();
+        else
+            startTraining();
+    });
     connect(m_pause, &QPushButton::clicked, this, [this] {
-        if (m_controller->paused())
+        if (m_controller->paused() || m_commands->paused())
             resumeTraining();
         else
             pauseTraining();
+    });
+    connect(m_commands, &CommandRunController::started, this, &TrainingView::onCommandStarted);
+    connect(m_commands, &CommandRunController::progress, m_progress,
+            &TrainingProgressWidget::setCommandProgress);
+    connect(m_commands, &CommandRunController::artifactsChanged, m_ctx,
+            &SessionContext::notifyDataChanged);
+    connect(m_commands, &CommandRunController::finished, this, &TrainingView::onCommandFinished);
+    connect(m_ctx, &SessionContext::sessionChanged, this,
+            [this] { m_commandForm->setSessionPath(m_ctx->sessionPath()); });
+    m_commandForm->setSessionPath(m_ctx->sessionPath());
+    connect(m_kinds, &QTabWidget::currentChanged, this, [this](int kind) {
+        if (!running()) m_progress->setEngineMode(kind == 0);
     });
     connect(m_stop, &QPushButton::clicked, this, &TrainingView::stopTraining);
     connect(m_load, &QPushButton::clicked, this, [this] { loadRunSettings(selectedRunId()); });
@@ -221,8 +251,46 @@ void TrainingView::resolveDumpPath(ts::run::JobOptions& o) {
     o.dumpConfigJson = QJsonDocument(dump).toJson(QJsonDocument::Compact).toStdString();
 }
 
+bool TrainingView::running() const {
+    return m_controller->running() || m_commands->running();
+}
+
+QString TrainingView::sessionForNewRun() {
+    m_pendingSession.clear();
+    if (!m_ctx->sessionPath().isEmpty()) return m_ctx->sessionPath();
+    m_pendingSession = newSessionPath();
+    return m_pendingSession;
+}
+
+void TrainingView::showKind(int kind) {
+    m_kinds->setCurrentIndex(kind);
+}
+
+bool TrainingView::startCommand() {
+    if (running()) {
+        setMessage(tr("A run is going: stop it first."), true);
+        return false;
+    }
+    ts::run::CommandRunOptions o;
+    QString error;
+    if (!m_commandForm->spec(&o.spec, &error)) {
+        setMessage(error, true);
+        return false;
+    }
+    o.sessionPath = sessionForNewRun().toStdString();
+    if (o.spec.cwd.empty())  // the studio's own folder is not one the user chose
+        o.spec.cwd = QFileInfo(QString::fromStdString(o.sessionPath)).absolutePath().toStdString();
+    o.importArtifact = ts::importers::runArtifactImporter();
+    m_progress->setEngineMode(false);
+    m_progress->reset(tr("Starting"));
+    m_commands->start(std::move(o));
+    setMessage(tr("Starting the command…"));
+    updateButtons();
+    return true;
+}
+
 bool TrainingView::startTraining() {
-    if (m_controller->running()) {
+    if (running()) {
         setMessage(tr("A run is going: stop it first."), true);
         return false;
     }
@@ -232,12 +300,7 @@ bool TrainingView::startTraining() {
         setMessage(error, true);
         return false;
     }
-    o.sessionPath = m_ctx->sessionPath().toStdString();
-    m_pendingSession.clear();
-    if (o.sessionPath.empty()) {
-        m_pendingSession = newSessionPath();
-        o.sessionPath = m_pendingSession.toStdString();
-    }
+    o.sessionPath = sessionForNewRun().toStdString();
     const QString name =
         QStringLiteral("%1 on %2, %3 lr %4")
             .arg(QString::fromStdString(o.train.model), QString::fromStdString(o.train.dataset),
@@ -246,6 +309,7 @@ bool TrainingView::startTraining() {
     o.runName = name.toStdString();
     resolveDumpPath(o);
     m_controller->start(std::move(o));
+    m_progress->setEngineMode(true);
     m_progress->reset(tr("Preparing"));
     setMessage(tr("Loading the data and building the model…"));
     updateButtons();
@@ -274,6 +338,14 @@ bool TrainingView::startTraining(const QString& settingsJson, QString* error) {
 }
 
 void TrainingView::pauseTraining() {
+    if (m_commands->running()) {
+        m_commands->pause();
+        setMessage(
+            tr("Paused: the command's processes are held (SIGSTOP). Resume lets them go on."));
+        m_pause->setText(tr("Resume"));
+        m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+        return;
+    }
     m_controller->pause();
     m_progress->setFinished(tr("Pausing"));
     setMessage(tr("Paused after the current step. Resume continues the same run."));
@@ -282,6 +354,7 @@ void TrainingView::pauseTraining() {
 }
 
 void TrainingView::resumeTraining() {
+    if (m_commands->running()) m_commands->resume();
     m_controller->resume();
     setMessage(tr("Training"));
     m_pause->setText(tr("Pause"));
@@ -289,6 +362,12 @@ void TrainingView::resumeTraining() {
 }
 
 void TrainingView::stopTraining() {
+    if (m_commands->running()) {
+        m_commands->stop();
+        setMessage(tr("Stopping: SIGINT, then SIGTERM and SIGKILL if the command does not end…"));
+        m_stop->setEnabled(false);
+        return;
+    }
     if (!m_controller->running()) return;
     m_controller->stop();
     m_progress->setFinished(tr("Stopping"));
@@ -307,6 +386,45 @@ void TrainingView::onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 paramete
     // The curves and the history pick the new run up from the session; the results keep
     // showing the run the user selected until this one ends.
     m_ctx->notifyDataChanged();
+}
+
+void TrainingView::onCommandStarted(qint64 runId) {
+    if (!m_pendingSession.isEmpty() && m_ctx->sessionPath().isEmpty())
+        m_ctx->setSessionPath(m_pendingSession);
+    m_pendingSession.clear();
+    const auto& p = m_commands->lastProgress();
+    setMessage(p.processes.size() == 1
+                   ? tr("Run #%1: pid %2 started").arg(runId).arg(p.processes.front().pid)
+                   : tr("Run #%1: %2 processes started").arg(runId).arg(p.processes.size()));
+    m_ctx->notifyDataChanged();
+}
+
+void TrainingView::onCommandFinished(const ts::run::CommandResult& r) {
+    if (!m_pendingSession.isEmpty() && m_ctx->sessionPath().isEmpty() && r.runId > 0)
+        m_ctx->setSessionPath(m_pendingSession);
+    m_pendingSession.clear();
+    const QString status = QString::fromStdString(r.status);
+    m_progress->setFinished(status.left(1).toUpper() + status.mid(1));
+    QStringList notes;
+    if (!r.traces.empty()) notes << tr("traces imported: %1").arg(r.traces.size());
+    if (r.overflowFindings > 0)
+        notes << tr("NaN/Inf findings: %1 (Overflow view)").arg(r.overflowFindings);
+    if (!r.rdr.empty()) notes << tr("crash record written");
+    QString text =
+        r.runId > 0
+            ? tr("Run #%1 %2: %3").arg(r.runId).arg(status, QString::fromStdString(r.reason))
+            : QString::fromStdString(r.reason);
+    if (!notes.isEmpty()) text += QStringLiteral(" — ") + notes.join(QStringLiteral("; "));
+    setMessage(text, status == QLatin1String("failed"));
+    if (!r.rdr.empty()) openRdrAfterRun(m_ctx, status, QString::fromStdString(r.rdr.front()));
+    m_pause->setText(tr("Pause"));
+    m_pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    updateButtons();
+    if (r.runId > 0) {
+        m_selectAfterReload = r.runId;
+        m_ctx->notifyDataChanged();
+    }
+    emit runFinished(r.runId, status);
 }
 
 void TrainingView::onFinished(qint64 runId, const QString& status, const QString& reason,
@@ -343,17 +461,25 @@ void TrainingView::onFinished(qint64 runId, const QString& status, const QString
 }
 
 void TrainingView::updateButtons() {
-    const bool running = m_controller->running();
+    const bool running = this->running();
     m_start->setEnabled(!running);
     m_pause->setEnabled(running);
     m_stop->setEnabled(running);
     const auto* run = m_runs->run(selectedRunId());
-    m_load->setEnabled(run && run->hasConfig);
+    m_load->setEnabled(run && (run->hasConfig || run->isCommand()));
     m_continue->setEnabled(run && run->hasConfig && !run->checkpoints.empty() && !running);
 }
 
 bool TrainingView::loadRunSettings(qint64 runId) {
     const auto* run = m_runs->run(runId);
+    if (run && run->isCommand()) {
+        auto spec = ts::run::launchSpecFromJson(run->configJson);
+        if (!spec) return false;
+        m_commandForm->setSpec(spec.value());
+        m_kinds->setCurrentWidget(m_commandForm);
+        setMessage(tr("Settings of run #%1 loaded").arg(runId));
+        return true;
+    }
     if (!run || !run->hasConfig) return false;
     ts::run::JobOptions o;
     QString error;
@@ -361,6 +487,7 @@ bool TrainingView::loadRunSettings(qint64 runId) {
     o.train = run->config;
     o.train.resumeFrom.clear();
     m_form->setOptions(o);
+    m_kinds->setCurrentWidget(m_form);
     setMessage(tr("Settings of run #%1 loaded").arg(runId));
     return true;
 }

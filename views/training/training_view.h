@@ -3,14 +3,21 @@
 // run (TrainingForm). Right: Start / Pause / Resume / Stop, the progress of the running run
 // (TrainingProgressWidget), its curves live (an embedded CurvesView: the session's runs,
 // the new one ticked), and below them the session's run history (TrainingRunsModel) with the
-// selected run's results (TrainingResultsWidget). The run goes through ts::run::TrainingJob,
-// the same class as `trainscope-cli train`, on TrainingRunController's QThread, and is
-// recorded in the open session (a new session is created when none is open).
+// selected run's results (TrainingResultsWidget). Two kinds of run, one tab each on the left:
+//   - Engine: the built-in engine through ts::run::TrainingJob, the same class as
+//     `trainscope-cli train`, on TrainingRunController's QThread;
+//   - Command: a user's program (CommandForm) through ts::run::CommandRun, the same class as
+//     `trainscope-cli launch`, on CommandRunController (docs/RUNS.md).
+// Either is recorded in the open session (a new session is created when none is open).
 #include <QWidget>
 
+#include "core/run/command_run.h"
 #include "core/run/training_job.h"
 
+class CommandForm;
+class CommandRunController;
 class CurvesView;
+class QTabWidget;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -39,6 +46,11 @@ public:
     /// Starts a run with the form's settings changed by `settingsJson` (TrainConfig keys, as
     /// runs.config holds them); false with `error` set when it is not valid.
     bool startTraining(const QString& settingsJson, QString* error);
+    /// Starts the Command tab's command; false (see message()) when its settings are invalid
+    /// or a run is going.
+    bool startCommand();
+    /// Shows the Engine (0) or Command (1) tab.
+    void showKind(int kind);
     void pauseTraining();
     void resumeTraining();
     void stopTraining();
@@ -48,7 +60,12 @@ public:
     /// The last error or state line under the buttons.
     QString message() const;
     TrainingForm* form() const { return m_form; }
+    CommandForm* commandForm() const { return m_commandForm; }
+    QTabWidget* kindTabs() const { return m_kinds; }
     TrainingRunController* controller() const { return m_controller; }
+    CommandRunController* commandController() const { return m_commands; }
+    /// True while either kind of run goes.
+    bool running() const;
     TrainingProgressWidget* progress() const { return m_progress; }
     CurvesView* curves() const { return m_curves; }
     TrainingRunsModel* runs() const { return m_runs; }
@@ -65,6 +82,9 @@ signals:
 
 private:
     void onStarted(qint64 runId, qint64 stepsPerEpoch, qint64 parameters);
+    void onCommandStarted(qint64 runId);
+    void onCommandFinished(const ts::run::CommandResult& r);
+    QString sessionForNewRun();
     static void resolveDumpPath(ts::run::JobOptions& o);
     void onFinished(qint64 runId, const QString& status, const QString& reason,
                     const QString& summaryJson);
@@ -76,7 +96,10 @@ private:
 
     SessionContext* m_ctx;
     TrainingForm* m_form;
+    CommandForm* m_commandForm;
+    QTabWidget* m_kinds;
     TrainingRunController* m_controller;
+    CommandRunController* m_commands;
     TrainingProgressWidget* m_progress;
     CurvesView* m_curves;
     TrainingRunsModel* m_runs;
