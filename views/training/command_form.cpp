@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -33,12 +32,14 @@ QGroupBox* group(const QString& title, QWidget* parent) {
     return new QGroupBox(title, parent);
 }
 
+// One argument as a POSIX shell reads it back: bare when it can be, else in single quotes
+// (a single quote inside becomes '\'').
 QString quoteArg(const QString& a) {
-    if (!a.isEmpty() && !a.contains(QRegularExpression(QStringLiteral("[\\s\"'\\\\]")))) return a;
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (plain.match(a).hasMatch()) return a;
     QString q = a;
-    q.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
-        .replace(QLatin1Char('"'), QStringLiteral("\\\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
+    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
 }
 
 }  // namespace
@@ -251,6 +252,57 @@ QWidget* CommandForm::crashBox() {
     return box;
 }
 
+QStringList CommandForm::splitArguments(const QString& text, QString* error) {
+    QStringList out;
+    QString cur;
+    bool inArg = false;
+    enum { None, Single, Double } quote = None;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quote == Single) {
+            if (c == QLatin1Char('\''))
+                quote = None;
+            else
+                cur += c;
+        } else if (quote == Double) {
+            if (c == QLatin1Char('"')) {
+                quote = None;
+            } else if (c == QLatin1Char('\\') && i + 1 < text.size() &&
+                       QStringLiteral("\"\\$`").contains(text[i + 1])) {
+                cur += text[++i];
+            } else {
+                cur += c;
+            }
+        } else if (c.isSpace()) {
+            if (inArg) out << cur;
+            cur.clear();
+            inArg = false;
+        } else {
+            inArg = true;
+            if (c == QLatin1Char('\''))
+                quote = Single;
+            else if (c == QLatin1Char('"'))
+                quote = Double;
+            else if (c == QLatin1Char('\\') && i + 1 < text.size())
+                cur += text[++i];
+            else
+                cur += c;
+        }
+    }
+    if (quote != None) {
+        if (error) *error = quote == Single ? tr("a ' is not closed") : tr("a \" is not closed");
+        return {};
+    }
+    if (inArg) out << cur;
+    return out;
+}
+
+QString CommandForm::joinArguments(const QStringList& args) {
+    QStringList q;
+    for (const QString& a : args) q << quoteArg(a);
+    return q.join(QLatin1Char(' '));
+}
+
 void CommandForm::addEnvRow(const QString& name, const QString& value) {
     const int row = m_env->rowCount();
     m_env->insertRow(row);
@@ -266,10 +318,10 @@ bool CommandForm::spec(ts::run::LaunchSpec* out, QString* error) const {
     ts::run::LaunchSpec s;
     s.program = m_program->path().toStdString();
     if (s.program.empty()) return fail(tr("Program: which program to run (python3, a script, …)"));
-    const QString argText = m_args->text().trimmed();
-    if (argText.count(QLatin1Char('"')) % 2 != 0)
-        return fail(tr("Arguments: a quote is not closed"));
-    for (const QString& a : QProcess::splitCommand(argText)) s.args.push_back(a.toStdString());
+    QString argError;
+    const QStringList args = splitArguments(m_args->text(), &argError);
+    if (!argError.isEmpty()) return fail(tr("Arguments: %1").arg(argError));
+    for (const QString& a : args) s.args.push_back(a.toStdString());
     s.cwd = m_cwd->path().toStdString();
     s.name = m_name->text().trimmed().toStdString();
     s.nproc = m_nproc->value();
@@ -316,8 +368,8 @@ void CommandForm::setSpec(const ts::run::LaunchSpec& s) {
     m_loading = true;
     m_program->setPath(QString::fromStdString(s.program));
     QStringList args;
-    for (const auto& a : s.args) args << quoteArg(QString::fromStdString(a));
-    m_args->setText(args.join(QLatin1Char(' ')));
+    for (const auto& a : s.args) args << QString::fromStdString(a);
+    m_args->setText(joinArguments(args));
     m_cwd->setPath(QString::fromStdString(s.cwd));
     m_name->setText(QString::fromStdString(s.name));
     m_nproc->setValue(s.nproc);
@@ -359,7 +411,7 @@ void CommandForm::applyPreset(Preset p) {
     if (!spec(&s, &why)) {  // keep what the user typed where the form can read it
         s = ts::run::LaunchSpec();
         s.program = m_program->path().toStdString();
-        for (const QString& a : QProcess::splitCommand(m_args->text()))
+        for (const QString& a : splitArguments(m_args->text(), nullptr))
             s.args.push_back(a.toStdString());
         s.cwd = m_cwd->path().toStdString();
     }

@@ -50,6 +50,11 @@ public:
     QCheckBox* crashRecordCheck() const { return m_rdr; }
     CommandLogLevels* logLevels() const { return m_levels; }
     QPlainTextEdit* environmentPreview() const { return m_preview; }
+    /// Arguments as a POSIX shell splits them (single quotes, double quotes with \\ escapes,
+    /// backslashes); `error` says which quote is not closed.
+    static QStringList splitArguments(const QString& text, QString* error);
+    /// The inverse: each argument bare or single-quoted.
+    static QString joinArguments(const QStringList& args);
     /// The session the preview shows paths for.
     void setSessionPath(const QString& path);
 

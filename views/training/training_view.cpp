@@ -173,12 +173,7 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
 
-    connect(m_start, &QPushButton::clicked, this, [this] {
-        if (m_kinds->currentWidget() == m_commandForm)
-            startCommand();
-        else
-            startTraining();
-    });
+    connect(m_start, &QPushButton::clicked, this, [this] { startTraining(); });
     connect(m_pause, &QPushButton::clicked, this, [this] {
         if (m_controller->paused() || m_commands->paused())
             resumeTraining();
@@ -290,6 +285,7 @@ bool TrainingView::startCommand() {
 }
 
 bool TrainingView::startTraining() {
+    if (m_kinds->currentWidget() == m_commandForm) return startCommand();
     if (running()) {
         setMessage(tr("A run is going: stop it first."), true);
         return false;

@@ -40,8 +40,9 @@ public:
     /// after every epoch, the end state saved.
     static ts::run::JobOptions defaultOptions();
 
-    /// Starts a run with the form's settings; false (see message()) when the settings are
-    /// invalid or a run is going.
+    /// Starts a run of the kind whose tab is shown (the engine with the form's settings, or
+    /// the Command tab's command); false (see message()) when the settings are invalid or a
+    /// run is going.
     bool startTraining();
     /// Starts a run with the form's settings changed by `settingsJson` (TrainConfig keys, as
     /// runs.config holds them); false with `error` set when it is not valid.
