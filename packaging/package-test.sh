@@ -95,7 +95,7 @@ appstreamcli validate --no-net --explain "$ROOT/usr/share/metainfo/$APP_ID.metai
   fail "appstreamcli validate"
 grep -q "<release version=\"$VERSION\"" "$ROOT/usr/share/metainfo/$APP_ID.metainfo.xml" ||
   fail "the metainfo has no release $VERSION"
-[[ $(zcat "$ROOT/usr/share/doc/trainscope/changelog.gz" | head -1) == "trainscope ($VERSION)"* ]] ||
+[[ $(zcat "$ROOT/usr/share/doc/trainscope/changelog.gz" | sed -n 1p) == "trainscope ($VERSION)"* ]] ||
   fail "the changelog's newest entry is not $VERSION"
 
 step "MIME types (update-mime-database on a copy of the shared database)"
@@ -126,12 +126,13 @@ done
 
 step "binaries"
 for exe in trainscope trainscope-cli; do
-  if readelf -d "$ROOT/usr/bin/$exe" | grep -qE 'RPATH|RUNPATH'; then fail "$exe has an RPATH"; fi
-  if ldd "$ROOT/usr/bin/$exe" | grep -q 'not found'; then
-    ldd "$ROOT/usr/bin/$exe" | grep 'not found' >&2
-    fail "$exe needs libraries that are not installed"
-  fi
-  if readelf -S "$ROOT/usr/bin/$exe" | grep -q '\.debug_info'; then fail "$exe is not stripped"; fi
+  # (Outputs are captured before grep reads them: with pipefail, `cmd | grep -q` can fail
+  # when grep stops reading early.)
+  dyn=$(readelf -d "$ROOT/usr/bin/$exe")
+  [[ $dyn != *RPATH* && $dyn != *RUNPATH* ]] || fail "$exe has an RPATH"
+  libs=$(ldd "$ROOT/usr/bin/$exe")
+  [[ $libs != *"not found"* ]] || fail "$exe needs libraries that are not installed: $libs"
+  [[ $(readelf -S "$ROOT/usr/bin/$exe") != *.debug_info* ]] || fail "$exe is not stripped"
 done
 
 # ---- 4. run the installed programs from the throw-away root ----
@@ -151,7 +152,7 @@ step "trainscope-cli --version, trainscope --version"
 out=$(run_installed trainscope-cli --version)
 echo "   $out"
 [[ $out == "trainscope-cli $VERSION" ]] || fail "trainscope-cli --version says '$out'"
-out=$(run_installed trainscope --version 2>&1)
+out=$(run_installed trainscope --version 2>"$T/version.err")
 echo "   $out"
 [[ $out == "TrainScope $VERSION" ]] || fail "trainscope --version says '$out'"
 
@@ -224,13 +225,16 @@ if [[ $(id -u) -ne 0 ]]; then
   echo "package-test: not root: dpkg -i is skipped (the dpkg -x checks above ran)"
 elif [[ ${TRAINSCOPE_PACKAGE_TEST_NO_DPKG:-0} == 1 ]]; then
   echo "package-test: TRAINSCOPE_PACKAGE_TEST_NO_DPKG=1: dpkg -i is skipped"
-elif dpkg-query -W -f='${Status}' trainscope 2>/dev/null | grep -q 'ok installed'; then
+elif ! { mkdir -p /run/lock && exec 9>/run/lock/trainscope-package-test.lock && flock -w 300 9; }; then
+  # One install at a time on this machine (two build folders testing at once).
+  echo "package-test: another package test holds /run/lock/trainscope-package-test.lock: dpkg -i is skipped"
+elif [[ $(dpkg-query -W -f='${Status}' trainscope 2>/dev/null) == *"ok installed"* ]]; then
   echo "package-test: a trainscope package is installed already; dpkg -i is skipped to leave it alone"
 else
   step "dpkg -i, then dpkg --purge"
   t0=$(now_ms)
   if ! dpkg -i "$DEB" >"$T/dpkg.log" 2>&1; then
-    if grep -q 'lock' "$T/dpkg.log"; then
+    if grep -q 'locked by another process' "$T/dpkg.log"; then
       echo "package-test: dpkg is locked by another process: dpkg -i is skipped"
     else
       DPKG_INSTALLED=1
@@ -241,7 +245,12 @@ else
     DPKG_INSTALLED=1
     out=$(env -i PATH=/usr/bin:/bin HOME="$T/home" trainscope-cli --version)
     [[ $out == "trainscope-cli $VERSION" ]] || fail "/usr/bin/trainscope-cli --version says '$out'"
-    dpkg -L trainscope | grep -qx /usr/bin/trainscope || fail "dpkg -L lists no /usr/bin/trainscope"
+    # A user, not root, reads the installed demo session where it lies.
+    runuser -u nobody -- env -i PATH=/usr/bin:/bin HOME=/nonexistent \
+      trainscope-cli info /usr/share/trainscope/demo.tscope --json >"$T/info-user.json" ||
+      fail "a user cannot read /usr/share/trainscope/demo.tscope: $(cat "$T/info-user.json")"
+    dpkg -L trainscope >"$T/dpkg-L"
+    grep -qx /usr/bin/trainscope "$T/dpkg-L" || fail "dpkg -L lists no /usr/bin/trainscope"
     # The shared-mime-info trigger made the session type known system-wide.
     [[ -f /usr/share/mime/application/x-trainscope-session.xml ]] ||
       fail "update-mime-database did not run on dpkg -i"
@@ -249,7 +258,8 @@ else
       grep -q "^application/x-trainscope-session=.*$APP_ID.desktop" /usr/share/applications/mimeinfo.cache ||
         fail "the desktop database does not open sessions with TrainScope"
     fi
-    echo "   installed: $out; /usr/share/mime knows application/x-trainscope-session"
+    echo "   installed: $out; a user reads the demo session; /usr/share/mime knows" \
+      "application/x-trainscope-session"
     dpkg --purge trainscope >>"$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log" >&2; fail "dpkg --purge"; }
     DPKG_INSTALLED=0
     [[ ! -e /usr/bin/trainscope && ! -e /usr/share/trainscope ]] || fail "dpkg --purge left files"
