@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,6 +40,11 @@ MainWindow::MainWindow(QWidget* parent)
       m_tabs(new QTabWidget(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("TrainScope"));
+    // The installed menu entry and icon (packaging/desktop, packaging/icons): the desktop file
+    // name lets Wayland compositors and docks match the window to its entry; the theme icon is
+    // absent when running from a build folder, and Qt then keeps its default.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.trainscope.TrainScope"));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.trainscope.TrainScope")));
     setAcceptDrops(true);
     resize(1600, 950);
 

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "core/common/data_paths.h"
 #include "core/store/trace_store.h"
 #include "importers/common/source_labels.h"
 #include "importers/registry.h"
@@ -67,15 +68,20 @@ QString SessionDocument::newSession(const QString& stem) {
 }
 
 bool SessionDocument::openDemo() {
-    const QString built = QStringLiteral(TRAINSCOPE_DEMO_SESSION);
-    if (!QFileInfo::exists(built)) {
+    // Installed as <prefix>/share/trainscope/demo.tscope; in a build folder, the build's
+    // resources/demo.tscope. $TRAINSCOPE_DEMO_SESSION overrides both.
+    const QString demo =
+        QString::fromStdString(ts::findDataPath("demo.tscope", "TRAINSCOPE_DEMO_SESSION"));
+    if (demo.isEmpty()) {
         emit failed(
-            tr("The demo session was not built (%1). Build the 'demo_session' target.").arg(built));
+            tr("The demo session was not found: it is installed as "
+               "share/trainscope/demo.tscope, or built by the 'demo_session' target (or "
+               "set TRAINSCOPE_DEMO_SESSION)."));
         return false;
     }
     const QString copy = sessionsDir() + "/demo.tscope";
     for (const char* ext : {"", "-wal", "-shm"}) QFile::remove(copy + ext);
-    if (!QFile::copy(built, copy)) {
+    if (!QFile::copy(demo, copy)) {
         emit failed(tr("Cannot copy the demo session to %1").arg(copy));
         return false;
     }
