@@ -203,7 +203,11 @@ TEST(TrainingViewCommand, RunFromThePanelIsRecordedAndShown) {
     EXPECT_TRUE(view.results()->headline().contains("completed"));
     // The curves show the printed loss.
     (void)QTest::qWaitFor(
-        [&] { return view.curves()->chart()->rawGraph(run.id, "train/loss") != nullptr; }, 10000);
+        [&] {
+            QCPGraph* g = view.curves()->chart()->rawGraph(run.id, "train/loss");
+            return g != nullptr && g->dataCount() == 6;
+        },
+        10000);
     QCPGraph* loss = view.curves()->chart()->rawGraph(run.id, "train/loss");
     ASSERT_NE(loss, nullptr);
     EXPECT_EQ(loss->dataCount(), 6);

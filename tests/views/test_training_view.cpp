@@ -186,8 +186,13 @@ TEST(TrainingView, RunTrainsRecordsAndShowsResults) {
     EXPECT_EQ(view.results()->checkpointList()->count(), 1);
 
     // The embedded curves list the run and drew its loss.
+    // The chart may have drawn the run while it was live: wait for the last reload's points.
     (void)QTest::qWaitFor(
-        [&] { return view.curves()->chart()->rawGraph(run.id, "train/loss") != nullptr; }, 10000);
+        [&] {
+            QCPGraph* g = view.curves()->chart()->rawGraph(run.id, "train/loss");
+            return g != nullptr && g->dataCount() == 40;
+        },
+        10000);
     QCPGraph* loss = view.curves()->chart()->rawGraph(run.id, "train/loss");
     ASSERT_NE(loss, nullptr);
     EXPECT_EQ(loss->dataCount(), 40);
