@@ -66,6 +66,7 @@ class EventWriter:
         self._hello = None  # the hello record written, re-sent by a forked child
         self._broken = False
         self._forked = False  # set in a forked child until its own file is open
+        self._inherited = None  # in a forked child: the parent's file object
 
     @property
     def path(self):
@@ -107,18 +108,21 @@ class EventWriter:
     def after_fork_in_child(self):
         """Called in a forked child: its events go to a file of its own pid."""
         self._lock = threading.Lock()
-        self._file = None  # the parent's object stays open in the child; never written
+        # The parent's file object is kept, never written (every line was flushed before
+        # the fork); close() releases the child's copy of its descriptor.
+        self._inherited, self._file = self._file, None
         self._pid = None
         self._forked = True
 
     def close(self):
         with self._lock:
-            if self._file is not None:
-                try:
-                    self._file.close()
-                except OSError:
-                    pass
-                self._file = None
+            for f in (self._file, self._inherited):
+                if f is not None:
+                    try:
+                        f.close()
+                    except OSError:
+                        pass
+            self._file = self._inherited = None
 
     # -- internals --------------------------------------------------------------
 
