@@ -129,8 +129,11 @@ def _on_torch(rt, torch, dump_config):
 
         profiler = rt.guarded("profile", Profiler, rt, torch, s.profile, s.profile_dir,
                               s.profile_options)
-        if profiler is not None:
+        if profiler is not None and rt.guarded("profile", profiler.patch, torch) is None \
+                and rt.is_on("profile"):
             features.append("profile")
+        else:
+            profiler = None
     from .steps import StepTracker
 
     steps = StepTracker(rt, profiler.start if profiler is not None else None)

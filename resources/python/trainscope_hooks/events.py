@@ -17,12 +17,14 @@ Each line goes out in one ``write`` on a file opened in append mode, so a killed
 leaves whole lines; a process forked from ours (a DataLoader worker that emits) reopens
 the file under its own pid and starts it with its own ``hello``.
 """
-import json
+import _thread
 import math
 import os
 import sys
-import threading
 import time
+
+# json is imported when the first line is written: a process that never imports torch
+# writes only at exit, and its start-up stays free of json's imports (re, enum, ...).
 
 
 def now_ns():
@@ -45,7 +47,18 @@ def _finite(value):
 
 def encode(record):
     """One event as its line (without the newline)."""
-    return json.dumps(_finite(record), separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    global _encoder
+    if _encoder is None:
+        import json
+
+        _encoder = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    try:
+        return _encoder.encode(record)
+    except ValueError:  # a NaN or an infinity somewhere (rare): spell them out
+        return _encoder.encode(_finite(record))
+
+
+_encoder = None
 
 
 def expand_path(template, pid, rank):
@@ -59,7 +72,7 @@ class EventWriter:
     def __init__(self, template, rank):
         self._template = template or None
         self._rank = rank
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._file = None
         self._pid = None
         self._held = []
@@ -107,7 +120,7 @@ class EventWriter:
 
     def after_fork_in_child(self):
         """Called in a forked child: its events go to a file of its own pid."""
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         # The parent's file object is kept, never written (every line was flushed before
         # the fork); close() releases the child's copy of its descriptor.
         self._inherited, self._file = self._file, None

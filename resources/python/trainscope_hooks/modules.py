@@ -5,12 +5,18 @@ every module call of the process, so nothing in the user's script changes. Only 
 modules (no children) are ops. Calls with grad disabled (``torch.no_grad`` evaluation,
 inference mode) are ignored, as the engine dumps and checks training steps only.
 
+Frames (the leaf calls in progress) are per thread, so replicas run by threads
+(DataParallel) pair their pre- and post-hook calls right. In a process forked from ours
+(a DataLoader worker) the hooks do nothing: the dump file belongs to the parent.
+
 Scopes: the first time a module runs and is not known yet, it is taken as a root and its
 whole tree is named, ``<root class>/<qualified name>`` (``Net/fc1``,
 ``Net/features.0``; a leaf run on its own is just its class, ``CrossEntropyLoss``).
 DistributedDataParallel and DataParallel are looked through, so a DDP run has the scopes
 of a single-process one and their dumps compare. Modules are held weakly.
 """
+import os
+import threading
 import weakref
 
 
@@ -33,7 +39,8 @@ class ModuleTracker:
         self._dumper = dumper
         self._overflow = overflow
         self._infos = weakref.WeakKeyDictionary()
-        self._frames = []  # (module, info, per-step seqid, dump token) of running leaves
+        self._local = threading.local()  # .frames: (module, info, seqid, dump token)
+        self._enabled = True
         self._step_counts = {}  # op -> calls in the current step
         self._handles = []
         self._grad_enabled = torch.is_grad_enabled
@@ -54,16 +61,27 @@ class ModuleTracker:
         self._handles = [m.register_module_forward_pre_hook(self._pre),
                          m.register_module_forward_hook(self._post)]
         self._rt.on_step_end(self.PART, self._end_step)
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._disable)
 
     def remove(self):
         for h in self._handles:
             h.remove()
         self._handles = []
 
+    def _disable(self):
+        self._enabled = False
+
+    def _frames(self):
+        frames = getattr(self._local, "frames", None)
+        if frames is None:
+            frames = self._local.frames = []
+        return frames
+
     # -- hooks (each one guarded: an error of ours removes the hooks) -------------
 
     def _pre(self, module, inputs):
-        if not self._grad_enabled():
+        if not self._grad_enabled() or not self._enabled:
             return None
         try:
             info = self._infos.get(module)
@@ -80,13 +98,13 @@ class ModuleTracker:
                 else:
                     with self._label("trainscope::dump"):
                         token = self._rt.guarded("dump", self._dumper.before, info, inputs)
-            self._frames.append((module, info, seqid, token))
+            self._frames().append((module, info, seqid, token))
         except Exception as err:
             self._fail(err)
         return None
 
     def _post(self, module, inputs, output):
-        frames = self._frames
+        frames = getattr(self._local, "frames", None)
         if not frames:
             return None
         try:
@@ -138,7 +156,7 @@ class ModuleTracker:
 
     def _end_step(self, _step):
         self._step_counts.clear()
-        del self._frames[:]
+        self._local.frames = []
 
     def _fail(self, err):
         self.remove()

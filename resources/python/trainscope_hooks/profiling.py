@@ -14,6 +14,11 @@ Each completed cycle is written as ``rank<R>.<pid>.<n>.pt.trace.json`` (n = 1, 2
 TRAINSCOPE_PROFILE_DIR: first under ``.rank<R>.<pid>.<n>.pt.trace.json.tmp`` in the same
 folder, completed (see chrome_trace.py), then renamed into place with ``os.replace`` and
 announced by a ``trace`` event, so a folder watcher never reads half a file.
+
+Only one torch profiler can run in a thread. When the script starts its own (a
+``torch.profiler.profile`` or ``torch.autograd.profiler.profile``), ours steps aside: it
+is not started when the script's runs already, and it stops (writing the cycle it was
+recording) when the script's starts, so the script's profiler works as without us.
 """
 import os
 import warnings
@@ -42,10 +47,40 @@ class Profiler:
         runtime.on_step_end(self.PART, self.end_step)
         runtime.on_exit(self.PART, self.stop)
 
+    def patch(self, torch):
+        """Makes a profiler of the script's own stop ours before it starts."""
+        session = self
+
+        def yielding(original):
+            def start(prof, *args, **kwargs):
+                if session._prof is not None and prof is not session._prof:
+                    session._rt.guarded(session.PART, session.yield_to_script)
+                return original(prof, *args, **kwargs)
+
+            start.__wrapped__ = original
+            start.__name__ = original.__name__
+            start.__doc__ = original.__doc__
+            return start
+
+        kineto_cls = torch.profiler.profile
+        kineto_cls.start = yielding(kineto_cls.start)
+        legacy_cls = torch.autograd.profiler.profile
+        legacy_cls.__enter__ = yielding(legacy_cls.__enter__)
+
+    def yield_to_script(self):
+        self.stop()
+        self._rt.events.warning("profile: the script started its own torch profiler at step %d; "
+                                "TRAINSCOPE_PROFILE stops there" % self._rt.step)
+
     def start(self):
         """At the creation of the first optimizer: step 1 begins."""
         torch = self._torch
         profiler = torch.profiler
+        enabled = getattr(torch.autograd, "_profiler_enabled", None)
+        if enabled is not None and enabled():  # the script's own: two cannot run at once
+            self._rt.events.warning("profile: the script's own torch profiler is running; "
+                                    "TRAINSCOPE_PROFILE is ignored")
+            return
         s = self._schedule
         os.makedirs(self._folder, exist_ok=True)
         activities = [profiler.ProfilerActivity.CPU]

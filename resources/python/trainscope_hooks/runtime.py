@@ -6,7 +6,6 @@ what it does at the end of every step and at exit. Every call into a part goes t
 becomes one ``warning`` event, so the user's run goes on untouched.
 """
 import sys
-import traceback
 
 from .events import now_ns
 
@@ -37,6 +36,8 @@ class Runtime:
         if part in self._off:
             return
         self._off.add(part)
+        import traceback
+
         where = ""
         tb = traceback.extract_tb(err.__traceback__) if err.__traceback__ else []
         if tb:

@@ -41,10 +41,12 @@ def strict_json(line):
 
 
 class Result:
+    """A finished run (`proc` a CompletedProcess, or None for the events of a folder)."""
+
     def __init__(self, proc, folder):
-        self.rc = proc.returncode
-        self.stdout = proc.stdout
-        self.stderr = proc.stderr
+        self.rc = proc.returncode if proc else None
+        self.stdout = proc.stdout if proc else ""
+        self.stderr = proc.stderr if proc else ""
         self.folder = folder
 
     def event_files(self):

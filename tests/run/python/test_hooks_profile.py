@@ -3,6 +3,7 @@ follow the schedule, the profiler's options, a cycle still open at exit."""
 import json
 import os
 import re
+import textwrap
 import unittest
 
 import hookrun
@@ -77,6 +78,33 @@ class ProfileTest(TempDirTest):
         self.assertFalse(any(e.get("name") == "[memory]" for e in docs[0]["traceEvents"]))
         stacks = [e["args"]["Call stack"] for e in ops if "Call stack" in e["args"]]
         self.assertTrue(any("mlp_fashion.py" in s for s in stacks))
+
+    def test_scripts_own_profiler_wins(self):
+        code = textwrap.dedent("""
+            import torch
+            w = torch.zeros(3, requires_grad=True)
+            opt = torch.optim.SGD([w], lr=0.1)
+            for step in range(1, 7):
+                if step == 4:  # the script profiles steps 4-5 itself
+                    own = torch.profiler.profile()
+                    own.start()
+                (w * 2).sum().backward()
+                opt.step()
+                if step == 5:
+                    own.stop()
+                    print("own profile:", len(own.key_averages()) > 0)
+            """)
+        traces = os.path.join(self.dir, "traces")
+        env = hookrun.hooks_env(self.dir, {"TRAINSCOPE_PROFILE": "wait=0,warmup=0,active=100",
+                                           "TRAINSCOPE_PROFILE_DIR": traces})
+        r = hookrun.run(["-c", code], env, self.dir)
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertIn("own profile: True", r.stdout)
+        self.assertEqual([w["message"] for w in r.of("warning")],
+                         ["profile: the script started its own torch profiler at step 4; "
+                          "TRAINSCOPE_PROFILE stops there"])
+        docs = self.load_traces(r, traces)
+        self.assertEqual([step_labels(d) for d in docs], [[1, 2, 3, 4]])
 
     def test_bad_schedule_is_a_warning(self):
         r, traces = self.profile_run("wait=0,active=0", 2)
