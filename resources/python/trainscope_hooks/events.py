@@ -23,8 +23,6 @@ import os
 import sys
 import time
 
-# json is imported when the first line is written: a process that never imports torch
-# writes only at exit, and its start-up stays free of json's imports (re, enum, ...).
 
 
 def now_ns():
@@ -32,12 +30,38 @@ def now_ns():
     return time.time_ns()
 
 
+_ESCAPES = {i: "\\u%04x" % i for i in range(32)}
+_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f",
+                 13: "\\r"})
+
+
+def _nonfinite(value):
+    return '"NaN"' if value != value else ('"Infinity"' if value > 0 else '"-Infinity"')
+
+
+def _encode_value(v):
+    """A small strict-JSON encoder for the events' plain values (no json import)."""
+    if isinstance(v, str):
+        return '"' + v.translate(_ESCAPES) + '"'
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float):
+        return float.__repr__(v) if math.isfinite(v) else _nonfinite(v)
+    if isinstance(v, dict):
+        return "{" + ",".join(_encode_value(str(k)) + ":" + _encode_value(x) for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_encode_value(x) for x in v) + "]"
+    return _encode_value(str(v))
+
+
 def _finite(value):
     """`value` with every non-finite float replaced by its JSON-safe spelling."""
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, float) and not math.isfinite(value):
+        return _nonfinite(value)[1:-1]
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -46,12 +70,17 @@ def _finite(value):
 
 
 def encode(record):
-    """One event as its line (without the newline)."""
+    """One event as its line (without the newline).
+
+    json's C encoder when json is loaded (torch loads it), else our own encoder, so a
+    process that never imports torch does not pay json's imports (re, enum, ...)."""
     global _encoder
     if _encoder is None:
-        import json
-
-        _encoder = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+        json = sys.modules.get("json")
+        if json is None:
+            return _encode_value(record)
+        _encoder = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False,
+                                    default=str)
     try:
         return _encoder.encode(record)
     except ValueError:  # a NaN or an infinity somewhere (rare): spell them out
@@ -161,7 +190,7 @@ class EventWriter:
         parent = os.path.dirname(path)
         if parent:
             os.makedirs(parent, exist_ok=True)
-        self._file = open(path, "a", buffering=1, encoding="utf-8")
+        self._file = open(path, "a", buffering=1, encoding="utf-8", errors="replace")
         self._pid = pid
         if self._forked and self._hello is not None and record is not self._hello:
             # A forked child: its own file starts with its own hello.

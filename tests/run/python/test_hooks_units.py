@@ -164,6 +164,18 @@ class EventsTest(unittest.TestCase):
         self.assertEqual(hookrun.strict_json(line),
                          {"type": "scalar", "value": "NaN", "list": ["Infinity", "-Infinity", 1.5]})
 
+    def test_own_encoder_matches_json(self):
+        # Without json loaded (a process that never imports torch) events are encoded by
+        # hand: the same text as json's encoder gives.
+        records = [{"type": "hello", "pid": 12, "torch": None, "features": ["steps", "loss"]},
+                   {"type": "warning", "message": 'quote " backslash \\ tab \t nl \n \x01 é'},
+                   {"type": "scalar", "value": float("nan"), "ok": True, "no": False, "x": [1e-05, -0.0]},
+                   {"type": "overflow", "nan": 3, "ts": 1795594418884565956, "v": float("-inf")}]
+        for record in records:
+            own = ev._encode_value(record)
+            self.assertEqual(own, ev.encode(record))
+            hookrun.strict_json(own)
+
     def test_hello_first_and_path_template(self):
         w = ev.EventWriter(os.path.join(self.dir, "sub", "e.rank{rank}.{pid}.jsonl"), 3)
         w.warning("early")
