@@ -40,10 +40,12 @@ class StartUpTest(TempDirTest):
     def test_debian_sitecustomize_still_runs(self):
         # Debian's sitecustomize imports apport_python_hook and calls install(): a fake
         # one after ours on PYTHONPATH shows by its effect that Debian's file was run.
-        debian = "/usr/lib/python3.11/sitecustomize.py"
-        text = hookrun.read_text(debian) if os.path.exists(debian) else ""
+        own = hookrun.run(["-c", "import sitecustomize; print(sitecustomize.__file__)"],
+                          dict(hookrun.base_env(), PYTHONPATH=""), self.dir)
+        debian = own.stdout.strip()
+        text = hookrun.read_text(debian) if own.rc == 0 and os.path.isfile(debian) else ""
         if "apport_python_hook" not in text:
-            self.skipTest("no Debian sitecustomize importing apport_python_hook here")
+            self.skipTest("%s has no Debian sitecustomize importing apport_python_hook" % hookrun.PYTHON)
         marker = os.path.join(self.dir, "apport.marker")
         fake = self.folder("fake_apport")
         self.write("fake_apport/apport_python_hook.py", """

@@ -219,6 +219,7 @@ class EventsTest(unittest.TestCase):
         w.close()
 
 
+@unittest.skipUnless(hookrun.importable("numpy"), "numpy is not importable")
 class FashionDataTest(unittest.TestCase):
     def test_read_idx(self):
         import numpy as np
