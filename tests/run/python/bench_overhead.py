@@ -19,7 +19,7 @@ import time
 
 import hookrun
 
-STEP_RE = re.compile(r"\(([\d.]+) ms/step\)")
+STEP_RE = re.compile(r"\(([\d.]+) ms/step, ([\d.]+) ms CPU/step\)")
 
 
 def step_variants(folder):
@@ -117,22 +117,25 @@ def main():
         for name, _, _ in variants:
             print("  %-55s %8.2f" % (name, statistics.median(times[name])))
 
-        print("mlp_fashion.py --steps %d, median ms/step of %d rounds:" % (args.steps, args.rounds))
+        print("mlp_fashion.py --steps %d, medians of %d rounds:" % (args.steps, args.rounds))
         variants = step_variants(folder)
-        per_step = {name: [] for name, _ in variants}
+        wall = {name: [] for name, _ in variants}
+        cpu = {name: [] for name, _ in variants}
         for _ in range(args.rounds):
             for name, env in variants:
                 r = hookrun.run(["--steps", str(args.steps), "--log-every", str(args.steps + 1)],
                                 env, folder, script="mlp_fashion.py")
                 if r.rc != 0:
                     raise SystemExit(r.describe())
-                per_step[name].append(float(STEP_RE.search(r.stderr).group(1)))
-        base = statistics.median(per_step[variants[0][0]])
-        base_min = min(per_step[variants[0][0]])
+                m = STEP_RE.search(r.stderr)
+                wall[name].append(float(m.group(1)))
+                cpu[name].append(float(m.group(2)))
+        base_wall = statistics.median(wall[variants[0][0]])
+        base_cpu = statistics.median(cpu[variants[0][0]])
         for name, _ in variants:
-            m, lo = statistics.median(per_step[name]), min(per_step[name])
-            print("  %-42s median %6.3f ms/step (%+6.1f us)   min %6.3f (%+6.1f us)"
-                  % (name, m, 1000 * (m - base), lo, 1000 * (lo - base_min)))
+            w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+            print("  %-42s wall %6.3f ms/step (%+6.1f us)   CPU %6.3f ms/step (%+6.1f us)"
+                  % (name, w, 1000 * (w - base_wall), c, 1000 * (c - base_cpu)))
 
 
 if __name__ == "__main__":
