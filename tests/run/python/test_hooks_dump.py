@@ -96,6 +96,25 @@ class DumpTest(TempDirTest):
         with h5py.File(path, "r") as f:
             self.assertEqual(datasets(f), ["Linear/0/input/0", "Linear/2/input/0"])
 
+    def test_no_grad_evaluation_is_not_dumped(self):
+        # mlp_fashion.py evaluates under torch.no_grad() after training: none of it is dumped.
+        r = self.dump_run({"dump_path": "dumps", "file_per": "run", "dump_list": ["Linear"]}, steps=2)
+        with h5py.File(r.of("dump_file")[0]["path"], "r") as f:
+            self.assertEqual(sorted(f["Linear"].keys()), ["0", "1", "2", "3"])
+            self.assertEqual({f["Linear/%d/input/0" % s].shape[0] for s in range(4)}, {64})
+
+    def test_without_h5py_one_warning(self):
+        fake = self.folder("fake_h5py")
+        self.write("fake_h5py/h5py/__init__.py", "raise ImportError('no h5py in this test')\n")
+        path = hookrun.write_json(os.path.join(self.dir, "dump.json"), {"dump_path": "dumps"})
+        env = hookrun.hooks_env(self.dir, {"TRAINSCOPE_DUMP_CONFIG": path}, extra_path=[fake])
+        r = hookrun.run(["--steps", "2"], env, self.dir, script="mlp_fashion.py")
+        self.assertEqual(r.rc, 0, r.describe())
+        self.assertEqual([w["message"] for w in r.of("warning")],
+                         ["dump: h5py is not importable (no h5py in this test); no dumps"])
+        self.assertEqual(r.events()[0]["features"], ["steps"])
+        self.assertEqual(r.of("dump_file"), [])
+
     def test_switch_off_dumps_nothing(self):
         r = self.dump_run({"dump_path": "dumps", "dump_op_switch": "off"}, steps=2)
         self.assertEqual(r.of("dump_file"), [])

@@ -1,5 +1,6 @@
 """TRAINSCOPE_OVERFLOW on nan_script.py: findings, the stop, the switch in dump.json."""
 import os
+import textwrap
 import unittest
 
 import hookrun
@@ -46,6 +47,28 @@ class OverflowTest(TempDirTest):
         self.assertIn("TrainScope: run stopped: " + reason, r.stderr)
         self.assertNotIn("Traceback", r.stderr)
         self.assertNotIn("loss is NaN at step 4", r.stderr)
+
+    def test_at_most_64_events_per_step(self):
+        code = textwrap.dedent("""
+            import torch
+            from torch import nn
+            net = nn.Sequential(*[nn.Identity() for _ in range(70)])
+            w = torch.ones(2, requires_grad=True)
+            opt = torch.optim.SGD([w], lr=0.1)
+            for step in range(2):
+                x = w * torch.tensor([1.0, float("nan")])
+                net(x).sum().backward()
+                opt.step()
+            """)
+        r = hookrun.run(["-c", code], hookrun.hooks_env(self.dir, {"TRAINSCOPE_OVERFLOW": "1"}), self.dir)
+        self.assertEqual(r.rc, 0, r.describe())
+        found = r.of("overflow")
+        self.assertEqual([len([e for e in found if e["step"] == s]) for s in (1, 2)], [64, 64])
+        self.assertEqual([e["seqid"] for e in found[:64]], list(range(64)))
+        self.assertEqual([e["scope"] for e in found[:2]], ["Sequential/0", "Sequential/1"])
+        self.assertEqual([w["message"] for w in r.of("warning")],
+                         ["overflow check: 6 more tensors with NaN/Inf in step %d were not reported "
+                          "(at most 64 per step)" % s for s in (1, 2)])
 
     @needs_h5py
     def test_stop_on_overflow_from_dump_json(self):
