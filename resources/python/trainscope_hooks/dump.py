@@ -11,8 +11,9 @@ global_seq); the ``<seqid>`` group carries seq_id and global_seq; groups track c
 order; the file has the ``dump_format`` attribute (core/debug/dump_writer.cpp).
 
 A file is closed at the end of its step (file_per step) or at exit (file_per run), then
-announced with a ``dump_file`` event. A write error is one warning: dumping stops, the
-run goes on.
+announced with a ``dump_file`` event; a whole-run file is flushed at the end of every
+step that wrote to it, so a process killed later (SIGTERM runs no exit handlers) leaves
+it readable up to there. A write error is one warning: dumping stops, the run goes on.
 """
 import os
 import time
@@ -74,6 +75,9 @@ class DumpFile:
             a["torch_dtype"] = attrs["torch_dtype"]
         self.tensors += 1
 
+    def flush(self):
+        self._file.flush()
+
     def close(self):
         self._groups.clear()
         self._file.close()
@@ -93,6 +97,7 @@ class Dumper:
         self._global_seq = 0
         self._stopped = False
         self._skipped = 0  # tensors numpy could not hold
+        self._flushed_at = 0  # tensors in the whole-run file at its last flush
         runtime.on_step_end("dump", self.end_step)
         runtime.on_exit("dump", self.close_file)
 
@@ -126,6 +131,12 @@ class Dumper:
             self.close_file()
             self._counts.clear()
             self._global_seq = 0
+        elif self._file is not None and self._file.tensors != self._flushed_at:
+            self._flushed_at = self._file.tensors
+            try:
+                self._file.flush()
+            except Exception as err:
+                self._stop("flushing %s failed: %s" % (self._file.path, err))
 
     def close_file(self):
         f, self._file = self._file, None
