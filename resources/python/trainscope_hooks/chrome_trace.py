@@ -10,14 +10,16 @@ Without Kineto (Debian's torch 1.13, ``torch.autograd.kineto_available()`` False
 falls back to a Python exporter that writes a bare JSON array: no ``distributedInfo``
 (there is no object to hold it), times relative to the start of the recording, no input
 shapes and no memory events, and names not JSON-escaped. ``write_legacy_trace`` writes the
-cycle's events itself instead, in Kineto's object layout: ``cpu_op`` slices with absolute
-times (Unix microseconds), ``Input Dims``/``Input type`` args when shapes were recorded,
+cycle's events itself instead, in Kineto's object layout: ``cpu_op`` slices (and
+``user_annotation`` ones for record_function ranges such as ``ProfilerStep#N``) with
+absolute times (Unix microseconds), ``Input Dims``/``Input type`` args when shapes were recorded,
 ``[memory]`` instants with ``Bytes``/``Device Type``/``Device Id`` when memory was
 profiled, ``Call stack`` with stacks, and ``distributedInfo``.
 """
 import json
 import os
 
+_USER_SCOPE = 7  # at::RecordScope::USER_SCOPE: a record_function range
 _FILTERED_NAMES = frozenset((
     "[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
     "profiler::_record_function_enter_new", "profiler::_record_function_exit",
@@ -105,7 +107,8 @@ def write_legacy_trace(result, path, pid, dist_info, record_shapes, with_stack):
                     args["Input type"] = e.dtypes()
                 if with_stack and e.stack():
                     args["Call stack"] = ";".join(e.stack())
-                ev = {"ph": "X", "cat": "cpu_op", "name": name, "pid": pid, "tid": tid,
+                cat = "user_annotation" if _enum_int(e.scope()) == _USER_SCOPE else "cpu_op"
+                ev = {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
                       "ts": e.start_us(), "dur": e.duration_us(), "args": args}
             threads.add(tid)
             f.write(("" if first else ",\n") + json.dumps(ev))

@@ -64,6 +64,8 @@ class ProfileTest(TempDirTest):
             # The step slices lie on the Unix clock, in microseconds.
             steps = [e for e in d["traceEvents"] if e["name"].startswith("ProfilerStep#")]
             self.assertGreater(steps[0]["ts"], 1.5e15)
+            self.assertEqual({e["cat"] for e in steps}, {"user_annotation"})  # as Kineto has them
+            self.assertEqual({e["cat"] for e in ops}, {"cpu_op"})
 
     def test_open_cycle_is_written_at_exit_and_options(self):
         r, traces = self.profile_run("wait=0,warmup=1,active=3", 6, options="with_stack")
