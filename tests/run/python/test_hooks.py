@@ -74,7 +74,8 @@ class StartUpTest(TempDirTest):
             builtins.later_sitecustomize_in_modules = sys.modules.get("sitecustomize") is not None
             """)
         code = ("import builtins, sitecustomize; print(builtins.later_sitecustomize_runs, "
-                "builtins.later_sitecustomize_name, sitecustomize.__file__.endswith('resources/python/sitecustomize.py'))")
+                "builtins.later_sitecustomize_name, "
+                "sitecustomize.__file__.endswith('resources/python/sitecustomize.py'))")
         r = hookrun.run(["-c", code], hookrun.base_env([later]), self.dir)
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(r.stdout.split(), ["1", "sitecustomize", "True"])
@@ -102,7 +103,8 @@ class StartUpTest(TempDirTest):
         self.assertEqual(sorted(os.listdir(self.dir)), ["dump.json"])
 
     def test_process_that_never_imports_torch_does_not_load_it(self):
-        code = "import sys, trainscope_hooks; print('torch' in sys.modules, trainscope_hooks.runtime() is not None)"
+        code = ("import sys, trainscope_hooks; "
+                "print('torch' in sys.modules, trainscope_hooks.runtime() is not None)")
         r = hookrun.run(["-c", code], hookrun.hooks_env(self.dir), self.dir)
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(r.stdout.split(), ["False", "True"])

@@ -47,7 +47,8 @@ class DdpTest(TempDirTest):
             # One trace: steps 3-4, with the rank in distributedInfo.
             trace_paths = [e["path"] for e in events if e["type"] == "trace"]
             self.assertEqual(len(trace_paths), 1)
-            self.assertTrue(os.path.basename(trace_paths[0]).startswith("rank%d.%d.1." % (rank, hello["pid"])))
+            self.assertEqual(os.path.basename(trace_paths[0]),
+                             "rank%d.%d.1.pt.trace.json" % (rank, hello["pid"]))
             with open(trace_paths[0], encoding="utf-8") as f:
                 trace = json.load(f)
             self.assertEqual(trace["distributedInfo"], {"backend": "gloo", "rank": rank, "world_size": WORLD})

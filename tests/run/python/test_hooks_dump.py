@@ -27,8 +27,8 @@ def datasets(f):
 class DumpTest(TempDirTest):
     def dump_run(self, config, steps=3):
         path = hookrun.write_json(os.path.join(self.dir, "dump.json"), config)
-        r = hookrun.run(["--steps", str(steps)], hookrun.hooks_env(self.dir, {"TRAINSCOPE_DUMP_CONFIG": path}),
-                        self.dir, script="mlp_fashion.py")
+        env = hookrun.hooks_env(self.dir, {"TRAINSCOPE_DUMP_CONFIG": path})
+        r = hookrun.run(["--steps", str(steps)], env, self.dir, script="mlp_fashion.py")
         self.assertEqual(r.rc, 0, r.describe())
         self.assertEqual(r.of("warning"), [])
         self.assertIn("dump", r.events()[0]["features"])

@@ -58,7 +58,8 @@ class SettingsTest(unittest.TestCase):
                          ({"record_shapes": True, "profile_memory": True, "with_stack": False}, []))
         self.assertEqual(parse_profile_options("with_stack,bogus"),
                          ({"record_shapes": False, "profile_memory": False, "with_stack": True}, ["bogus"]))
-        self.assertEqual(parse_profile_options("")[0], dict.fromkeys(("record_shapes", "profile_memory", "with_stack"), False))
+        self.assertEqual(parse_profile_options("")[0],
+                         dict.fromkeys(("record_shapes", "profile_memory", "with_stack"), False))
 
     def test_rank_and_world(self):
         s = Settings({"RANK": "2", "RANK_ID": "5", "WORLD_SIZE": "4"})
@@ -160,7 +161,8 @@ class EventsTest(unittest.TestCase):
             return [hookrun.strict_json(line) for line in f]
 
     def test_strict_json_for_non_finite_values(self):
-        line = ev.encode({"type": "scalar", "value": float("nan"), "list": [float("inf"), -float("inf"), 1.5]})
+        inf = float("inf")
+        line = ev.encode({"type": "scalar", "value": float("nan"), "list": [inf, -inf, 1.5]})
         self.assertEqual(hookrun.strict_json(line),
                          {"type": "scalar", "value": "NaN", "list": ["Infinity", "-Infinity", 1.5]})
 

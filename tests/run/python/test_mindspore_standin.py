@@ -77,7 +77,8 @@ class MindSporeStandInTest(TempDirTest):
             index = json.load(f)
         self.assertEqual((index["format"], index["version"], index["reason"]),
                          ("trainscope-rdr", 1, "op_exception"))
-        self.assertEqual((index["epoch"], index["step"], index["failing_step"], index["rank_id"]), (2, 7, 7, 3))
+        self.assertEqual((index["epoch"], index["step"], index["failing_step"], index["rank_id"]),
+                         (2, 7, 7, 3))
         self.assertTrue(index["failing_op"].endswith("fc2-Dense/MatMul-op3"))
         self.assertEqual(index["files"], RDR_FILES)
         self.assertRegex(index["time"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")

@@ -105,7 +105,8 @@ class MsLog:
     def _time():
         now = time.time()
         us = int((now - math.floor(now)) * 1e6)
-        return time.strftime("%Y-%m-%d-%H:%M:%S", time.localtime(now)) + ".%03d.%03d" % (us // 1000, us % 1000)
+        stamp = time.strftime("%Y-%m-%d-%H:%M:%S", time.localtime(now))
+        return stamp + ".%03d.%03d" % (us // 1000, us % 1000)
 
     def _out(self, line):
         self.tail.append(line)
@@ -294,7 +295,7 @@ def main():
             break
 
     if failing:
-        seqid, op, scope = failing[0], failing[1], failing[2]
+        seqid, scope = failing[0], failing[2]
         detail = "Launch kernel %s failed: device task exception, retCode=0x91" % scope
         log.cpp(3, "DEVICE", "mindspore/ccsrc/plugin/device/cpu/hal/hardware/cpu_device_context.cc:412",
                 "LaunchKernel", detail)
