@@ -1,5 +1,3 @@
-#include <chrono>
-#include <cstdio>
 // ChromeTraceBuilder, second half: async and flow events, and the end of the import
 // (closing unmatched begins, sorting tracks, depth, slice rows, flow binding).
 #include <algorithm>
@@ -121,7 +119,6 @@ void ChromeTraceBuilder::writeTracks() {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return m_tracks[a].slices.size() > m_tracks[b].slices.size();
     });
-    auto T0 = std::chrono::steady_clock::now();
     std::vector<store::TrackChunks> encoded(m_tracks.size());
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -135,12 +132,8 @@ void ChromeTraceBuilder::writeTracks() {
     } else {
         work();
     }
-    fprintf(stderr, "prepared %.3f\n",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
     for (const store::TrackChunks& e : encoded)
         if (e.slices) m_w.addTrackChunks(e);
-    fprintf(stderr, "written %.3f\n",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
 }
 
 int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
