@@ -18,13 +18,15 @@ PACKAGES=(
   xvfb xauth fonts-dejavu-core fonts-wqy-zenhei
   dataset-fashion-mnist
   python3 python3-numpy python3-h5py
+  # a real PyTorch (1.13, CPU, gloo) for the command-run tests: scripts, hooks, 2-rank DDP
+  python3-torch
   # the .deb and its test (make package, make test): dpkg-shlibdeps and CPack's use of `file`,
   # man pages from --help, the freedesktop validators, the shared MIME database the test copies
   dpkg-dev file help2man desktop-file-utils appstream shared-mime-info
 )
 # Peers for benchmarks only (large; installed by `make bench`, not by make run/test).
 if [[ "${1:-}" == "--bench" ]]; then
-  PACKAGES+=(python3-torch hyperfine)
+  PACKAGES+=(hyperfine)
 fi
 
 missing=()

@@ -1,5 +1,6 @@
 #include "core/log/log_tokenizer.h"
 
+#include <cctype>
 #include <ctime>
 
 #include "core/log/log_line_parser.h"
@@ -13,6 +14,25 @@ bool isIndented(std::string_view s) {
 
 bool isBlank(std::string_view s) {
     return s.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// The lines MindSpore appends to an exception's message after the traceback's last line:
+// a ruler, "- C++ Call Stack: (For framework developers)", and source locations
+// ("mindspore/ccsrc/runtime/.../graph_scheduler.cc:1031 Run").
+bool isExceptionDetail(std::string_view s) {
+    if (s.size() >= 10 && s.find_first_not_of('-') == std::string_view::npos) return true;
+    if (s.starts_with("- ") && s.find(':') != std::string_view::npos && s.size() < 120) return true;
+    size_t i = 0;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
+                            s[i] == '/' || s[i] == '.' || s[i] == '-'))
+        ++i;
+    const std::string_view path = s.substr(0, i);
+    const bool source = path.ends_with(".cc") || path.ends_with(".cpp") || path.ends_with(".h") ||
+                        path.ends_with(".py") || path.ends_with(".cxx") || path.ends_with(".hpp");
+    if (!source || i >= s.size() || s[i] != ':') return false;
+    size_t d = i + 1;
+    while (d < s.size() && std::isdigit(static_cast<unsigned char>(s[d]))) ++d;
+    return d > i + 1 && (d == s.size() || s[d] == ' ');
 }
 
 }  // namespace
@@ -95,7 +115,7 @@ void LogTokenizer::addLine(std::string_view raw) {
                     m_tb = Tb::AwaitChained;
                     return;
                 }
-                if (isIndented(line) && m_tb == Tb::AfterException) {
+                if ((isIndented(line) || isExceptionDetail(line)) && m_tb == Tb::AfterException) {
                     append(line);
                     return;
                 }

@@ -1,5 +1,6 @@
 // CommandRun's recorder thread: the only user of the session connection. It writes what the
 // supervisor hands over, imports what appears in the watched folders, and closes the run.
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -77,6 +78,11 @@ private:
             if (s.fromHooks && m_hookTags.insert(s.point.tag).second)
                 if (auto r = dropPrinted(s.point.tag); !r) return r;
             if (!s.fromHooks && m_hookTags.count(s.point.tag)) continue;
+            if (std::isnan(s.point.value)) {  // SQLite has no NaN (it would be NULL): counted
+                if (m_nanPoints++ == 0)
+                    m_firstNan = s.point.tag + " at step " + std::to_string(s.point.step);
+                continue;
+            }
             q.bind(1, m_runId).bind(2, m_store.intern(s.point.tag)).bind(3, s.point.step);
             q.bind(4, s.wallNs).bind(5, s.point.value);
             if (auto r = q.run(); !r) return r;
@@ -248,6 +254,10 @@ private:
         CommandResult r;
         {
             std::lock_guard<std::mutex> lock(m_st.mu);
+            if (m_nanPoints > 0)
+                m_st.warnings.push_back(
+                    std::to_string(m_nanPoints) +
+                    " scalar values were NaN and are not drawn (the first: " + m_firstNan + ")");
             if (m_st.droppedRecords > 0)
                 m_st.warnings.push_back(std::to_string(m_st.droppedRecords) +
                                         " log lines were dropped: the session could not keep up");
@@ -278,6 +288,8 @@ private:
     std::map<std::string, int64_t> m_scalarCounts;
     std::map<std::string, std::vector<int64_t>> m_printed;  // rowids of printed scalars by tag
     size_t m_printedTracked = 0;
+    int64_t m_nanPoints = 0;  // scalar values that were NaN (not stored)
+    std::string m_firstNan;
     std::vector<TraceImportInfo> m_traces;
     std::vector<std::string> m_dumpList, m_rdr;
     std::map<std::string, TfTail> m_tf;

@@ -57,18 +57,26 @@ struct EventTail {
     int rank;
 };
 
-// The exception line of a traceback record: its last non-blank line.
+// The exception line of a traceback record: the first line after its last frame
+// ("RuntimeError: boom"); MindSpore's call stack may follow it.
 std::string exceptionLine(const std::string& message) {
-    size_t end = message.size();
-    while (end > 0) {
-        size_t start = message.rfind('\n', end - 1);
-        start = start == std::string::npos ? 0 : start + 1;
-        std::string line = message.substr(start, end - start);
-        if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
-        if (start == 0) break;
-        end = start - 1;
+    std::vector<std::string_view> lines;
+    std::string_view rest(message);
+    while (!rest.empty()) {
+        const size_t nl = rest.find('\n');
+        lines.push_back(rest.substr(0, nl));
+        if (nl == std::string_view::npos) break;
+        rest.remove_prefix(nl + 1);
     }
-    return {};
+    size_t after = 0;
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].starts_with("  File ") || lines[i].starts_with("Traceback ")) after = i + 1;
+    for (size_t i = after; i < lines.size(); ++i) {
+        const std::string_view l = lines[i];
+        if (l.find_first_not_of(" \t\r") != std::string_view::npos && l[0] != ' ' && l[0] != '\t')
+            return std::string(l);
+    }
+    return lines.empty() ? std::string() : std::string(lines.back());
 }
 
 class Supervisor {
