@@ -96,8 +96,10 @@ run::LaunchSpec launchSpec(const Args& args) {
 }
 
 void printSummary(const run::CommandResult& r) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f", r.durationS);
     std::cerr << "trainscope-cli launch: run " << r.runId << " " << r.status << " (" << r.reason
-              << ") in " << r.durationS << " s, " << r.logLines << " lines";
+              << ") in " << seconds << " s, " << r.logLines << " lines";
     for (const auto& [tag, n] : r.scalars) std::cerr << ", " << tag << ": " << n << " points";
     std::cerr << "\n";
     for (const auto& t : r.traces)

@@ -88,6 +88,12 @@ int main(int argc, char** argv) {
                                             "session keeps them, e.g. '{\"model\":\"lenet5\"}'."),
                              QStringLiteral("JSON"));
 
+    QCommandLineOption launch(
+        QStringLiteral("launch"),
+        QStringLiteral("Start a command run in the Training panel's Command tab: a JSON object of "
+                       "its settings as the session keeps them, e.g. '{\"program\":\"python3\","
+                       "\"args\":[\"train.py\"],\"profile\":true}' (docs/RUNS.md)."),
+        QStringLiteral("JSON"));
     QCommandLineOption find(QStringLiteral("find"),
                             QStringLiteral("Select the first timeline slice whose name contains "
                                            "TEXT and zoom to it and its flows."),
@@ -95,7 +101,7 @@ int main(int argc, char** argv) {
     QCommandLineOption whole(QStringLiteral("window"),
                              QStringLiteral("With --screenshot and --view: save the whole window "
                                             "with that view in front."));
-    parser.addOptions({shot, view, size, range, tab, delay, train, find, whole});
+    parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, whole});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -129,17 +135,21 @@ int main(int argc, char** argv) {
         else
             QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
     }
-    if (parser.isSet(train)) {
+    if (parser.isSet(train) || parser.isSet(launch)) {
         // Into the session named on the command line once it is open (openPaths works on a
         // job), else into a new one.
         auto once = std::make_shared<bool>(false);
-        auto startRun = [&window, &parser, &train, &view, once] {
+        auto startRun = [&window, &parser, &train, &launch, &view, once] {
             if (*once) return;
             *once = true;
             auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
             QString error;
-            if (!panel || !panel->startTraining(parser.value(train), &error)) {
-                QTextStream(stderr) << "trainscope: --train: " << error << "\n";
+            const bool command = parser.isSet(launch);
+            const bool ok = panel && (command ? panel->startCommand(parser.value(launch), &error)
+                                              : panel->startTraining(parser.value(train), &error));
+            if (!ok) {
+                QTextStream(stderr) << (command ? "trainscope: --launch: " : "trainscope: --train: ")
+                                    << error << "\n";
                 QApplication::exit(1);
                 return;
             }

@@ -273,6 +273,7 @@ private:
         if (auto s = m_store.finishRun(m_runId, r.status, r.reason, r.toJson()); !s)
             r.warnings.push_back("the end of the run could not be recorded: " + s.error());
         std::lock_guard<std::mutex> lock(m_st.mu);
+        m_st.progress.elapsedS = r.durationS;
         m_st.result = std::move(r);
         m_st.progress.state = "ended";
     }

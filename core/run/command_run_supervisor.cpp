@@ -477,6 +477,12 @@ private:
     // Appends the batch to the shared queue (records beyond kMaxQueuedRecords are dropped
     // and counted: the session could not keep up). Caller holds m_st.mu.
     void handOverLocked() {
+        // The two streams of each process are read one after the other: in time order (the
+        // time a record carries, else when its line was read) they read as they were printed.
+        std::stable_sort(m_batch.records.begin(), m_batch.records.end(),
+                         [](const log::LogRecord& a, const log::LogRecord& b) {
+                             return a.tsNs.value_or(0) < b.tsNs.value_or(0);
+                         });
         RunBatch& q = m_st.queue;
         if (m_st.queuedRecords + m_batch.records.size() > kMaxQueuedRecords) {
             m_st.droppedRecords += static_cast<int64_t>(m_batch.records.size());

@@ -37,14 +37,14 @@ void CommandRunController::stop() {
 void CommandRunController::poll() {
     if (!m_run) return;
     ts::run::CommandProgress p = m_run->progress();
-    if (m_runId == 0 && p.runId > 0 && p.state != "starting") {
-        m_runId = p.runId;
-        emit started(m_runId);
-    }
     const bool more = p.traces != m_last.traces || p.dumpFiles != m_last.dumpFiles ||
                       p.overflowFindings != m_last.overflowFindings ||
                       p.rdrRecords != m_last.rdrRecords;
     m_last = p;
+    if (m_runId == 0 && p.runId > 0 && p.state != "starting") {
+        m_runId = p.runId;
+        emit started(m_runId);
+    }
     if (m_runId > 0) emit progress(p);
     if (more) emit artifactsChanged();
     if (p.state != "ended") return;

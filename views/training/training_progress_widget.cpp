@@ -160,7 +160,7 @@ void TrainingProgressWidget::setCommandProgress(const ts::run::CommandProgress& 
                               .arg(pids.join(QStringLiteral(", "))));
     m_time->setText(tr("%1 elapsed").arg(duration(p.elapsedS)));
     m_loss->setText(p.loss ? QString::number(*p.loss, 'g', 5) : QStringLiteral("–"));
-    m_scale->setText(tr("%1 traces · %2 dumps").arg(p.traces).arg(p.dumpFiles));
+    m_scale->setText(tr("traces %1 · dumps %2").arg(p.traces).arg(p.dumpFiles));
     m_memory->setText(
         tr("%1 NaN/Inf · %2 crash records").arg(p.overflowFindings).arg(p.rdrRecords));
     const QString state = p.state == "paused" ? tr("Paused")

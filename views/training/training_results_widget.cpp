@@ -136,7 +136,7 @@ void TrainingResultsWidget::showCommandRun(const ts::run::RunSummary& r) {
     };
     for (const auto& d : r.dumps) add(d, tr("dump"));
     for (const auto& c : r.crashRecords) add(c, tr("crash record"));
-    m_checkpoints->setMaximumHeight(QWIDGETSIZE_MAX);
+    m_checkpoints->setMaximumHeight(std::min(160, 24 + 20 * m_checkpoints->count()));
     m_checkpoints->setVisible(m_checkpoints->count() > 0);
 }
 

@@ -284,6 +284,21 @@ bool TrainingView::startCommand() {
     return true;
 }
 
+bool TrainingView::startCommand(const QString& specJson, QString* error) {
+    auto spec = ts::run::launchSpecFromJson(specJson.toStdString());
+    if (!spec) {
+        if (error) *error = QString::fromStdString(spec.error());
+        return false;
+    }
+    m_commandForm->setSpec(spec.value());
+    m_kinds->setCurrentWidget(m_commandForm);
+    if (!startCommand()) {
+        if (error) *error = message();
+        return false;
+    }
+    return true;
+}
+
 bool TrainingView::startTraining() {
     if (m_kinds->currentWidget() == m_commandForm) return startCommand();
     if (running()) {

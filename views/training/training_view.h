@@ -50,6 +50,9 @@ public:
     /// Starts the Command tab's command; false (see message()) when its settings are invalid
     /// or a run is going.
     bool startCommand();
+    /// Shows the command run whose settings `specJson` holds (a LaunchSpec as runs.config
+    /// keeps it) in the Command tab and starts it; false with `error` set when it is not valid.
+    bool startCommand(const QString& specJson, QString* error);
     /// Shows the Engine (0) or Command (1) tab.
     void showKind(int kind);
     void pauseTraining();
