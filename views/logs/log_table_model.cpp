@@ -22,7 +22,7 @@ int LogTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 const ts::log::LogRecord& LogTableModel::record(int row) const {
-    return m_records[static_cast<size_t>(m_visible[static_cast<size_t>(row)])];
+    return m_records[static_cast<size_t>(m_visible[static_cast<size_t>(row)] - m_first)];
 }
 
 QColor LogTableModel::levelColor(ts::log::Level level) {
@@ -98,32 +98,36 @@ QVariant LogTableModel::headerData(int section, Qt::Orientation o, int role) con
     return {};
 }
 
+void LogTableModel::dropOldest(size_t n) {
+    n = std::min(n, m_records.size());
+    if (n == 0) return;
+    const int64_t end = m_first + static_cast<int64_t>(n);
+    const auto cut = std::lower_bound(m_visible.begin(), m_visible.end(), end);
+    const int rows = static_cast<int>(cut - m_visible.begin());
+    if (rows > 0) beginRemoveRows({}, 0, rows - 1);
+    m_visible.erase(m_visible.begin(), cut);
+    m_records.erase(m_records.begin(), m_records.begin() + static_cast<ptrdiff_t>(n));
+    m_first = end;
+    if (rows > 0) endRemoveRows();
+}
+
 void LogTableModel::append(std::vector<ts::log::LogRecord> records) {
     if (records.empty()) return;
     for (const auto& r : records) {
-        const QString m = QString::fromStdString(r.module);
-        if (!m.isEmpty() && !m_modules.contains(m)) {
-            m_modules.append(m);
-            m_modules.sort();
-        }
+        if (r.module.empty() || m_moduleSet.count(r.module)) continue;
+        m_moduleSet.insert(r.module);
+        m_modules.append(QString::fromStdString(r.module));
+        m_modules.sort();
     }
     const size_t limit = static_cast<size_t>(maxRecords());
-    if (m_records.size() + records.size() > limit) {
-        // Drop the oldest: simplest correct path is a full reset.
-        beginResetModel();
-        for (auto& r : records) m_records.push_back(std::move(r));
-        const size_t excess = m_records.size() > limit ? m_records.size() - limit : 0;
-        m_records.erase(m_records.begin(), m_records.begin() + static_cast<ptrdiff_t>(excess));
-        m_visible.clear();
-        for (size_t i = 0; i < m_records.size(); ++i)
-            if (m_matcher.matches(m_records[i])) m_visible.push_back(static_cast<int>(i));
-        endResetModel();
-        return;
-    }
-    std::vector<int> added;
-    const size_t base = m_records.size();
+    if (records.size() > limit)
+        records.erase(records.begin(), records.end() - static_cast<ptrdiff_t>(limit));
+    if (m_records.size() + records.size() > limit)
+        dropOldest(m_records.size() + records.size() - limit);
+    std::vector<int64_t> added;
+    const int64_t base = m_first + static_cast<int64_t>(m_records.size());
     for (size_t i = 0; i < records.size(); ++i)
-        if (m_matcher.matches(records[i])) added.push_back(static_cast<int>(base + i));
+        if (m_matcher.matches(records[i])) added.push_back(base + static_cast<int64_t>(i));
     for (auto& r : records) m_records.push_back(std::move(r));
     if (added.empty()) return;
     const int first = rowCount();
@@ -136,7 +140,9 @@ void LogTableModel::clear() {
     beginResetModel();
     m_records.clear();
     m_visible.clear();
+    m_first = 0;
     m_modules.clear();
+    m_moduleSet.clear();
     endResetModel();
 }
 
@@ -152,7 +158,7 @@ void LogTableModel::rebuild() {
     beginResetModel();
     m_visible.clear();
     for (size_t i = 0; i < m_records.size(); ++i)
-        if (m_matcher.matches(m_records[i])) m_visible.push_back(static_cast<int>(i));
+        if (m_matcher.matches(m_records[i])) m_visible.push_back(m_first + static_cast<int64_t>(i));
     endResetModel();
 }
 

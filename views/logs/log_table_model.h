@@ -1,9 +1,14 @@
 #pragma once
 // LogTableModel: log records as table rows (time, level, module, location, pid, tid,
 // message), filtered by a ts::log::LogFilter. Holds at most maxRecords() records; the
-// oldest are dropped when more arrive.
+// oldest are dropped when more arrive (rows removed from the top, not a reset: a view
+// following a command run's 100,000 lines a second keeps its place and stays fluid).
 #include <QAbstractTableModel>
 #include <QString>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/log/log_filter.h"
@@ -52,8 +57,11 @@ public:
 
 private:
     void rebuild();
-    std::vector<ts::log::LogRecord> m_records;
-    std::vector<int> m_visible;  // indexes into m_records
+    void dropOldest(size_t n);
+    std::deque<ts::log::LogRecord> m_records;
+    std::deque<int64_t> m_visible;  // logical indexes: m_first is m_records[0]'s
+    int64_t m_first = 0;
     ts::log::LogMatcher m_matcher;
     QStringList m_modules;
+    std::set<std::string> m_moduleSet;  // the same, to test a record's module cheaply
 };

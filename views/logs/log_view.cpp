@@ -33,6 +33,7 @@ namespace {
 struct TailResult {
     std::vector<ts::log::LogRecord> records;
     int64_t lastId = 0;
+    bool more = false;  // the read was full: more rows wait
     QString error;
 };
 
@@ -220,11 +221,17 @@ void LogView::startTail() {
             ts::log::LogQuery q;
             q.afterId = afterId;
             q.limit = 50000;
+            // Far behind (a command printing 100,000 lines a second): the model keeps the
+            // newest maxRecords() anyway, so read from there.
+            if (auto maxId = store.value()->db().queryInt("SELECT coalesce(max(id), 0) FROM logs");
+                maxId && maxId.value() - afterId > LogTableModel::maxRecords())
+                q.afterId = maxId.value() - LogTableModel::maxRecords();
             auto rows = ts::log::queryLogs(*store.value(), q);
             if (!rows) {
                 out.error = QString::fromStdString(rows.error());
                 return out;
             }
+            out.more = static_cast<int64_t>(rows.value().size()) == q.limit;
             for (auto& row : rows.value()) {
                 out.lastId = row.id;
                 // Records this process logged while the view listened came through the queue.
@@ -239,16 +246,39 @@ void LogView::startTail() {
             m_tailRunning = false;
             m_lastId = r.lastId;
             if (!r.error.isEmpty()) m_fileNote = r.error;
-            if (!r.records.empty()) {
-                m_model->append(std::move(r.records));
-                refreshModules();
+            // Into the model a slice per event-loop turn: 50,000 rows at once would hold the
+            // UI thread for tens of milliseconds.
+            constexpr size_t kSlice = 4000;
+            for (size_t i = 0; i < r.records.size(); i += kSlice) {
+                const auto from = r.records.begin() + static_cast<ptrdiff_t>(i);
+                const auto to = r.records.begin() +
+                                static_cast<ptrdiff_t>(std::min(r.records.size(), i + kSlice));
+                m_tailSlices.emplace_back(std::make_move_iterator(from),
+                                          std::make_move_iterator(to));
             }
-            updateStatus();
+            m_tailMore = r.more;
+            drainTail(generation);
         });
     // A superseded or dropped job never calls back: allow the next poll to start one.
     QTimer::singleShot(5000, this, [this, generation] {
         if (generation == m_generation) m_tailRunning = false;
     });
+}
+
+void LogView::drainTail(quint64 generation) {
+    if (generation != m_generation) {
+        m_tailSlices.clear();
+        return;
+    }
+    if (m_tailSlices.empty()) {
+        updateStatus();
+        if (m_tailMore) QTimer::singleShot(0, this, &LogView::startTail);  // keep up with the tail
+        return;
+    }
+    m_model->append(std::move(m_tailSlices.front()));
+    m_tailSlices.pop_front();
+    refreshModules();
+    QTimer::singleShot(0, this, [this, generation] { drainTail(generation); });
 }
 
 void LogView::openFile(const QString& path) {

@@ -9,7 +9,11 @@
 // file imports it into the session (or, with no session, shows it directly).
 #include <QPointer>
 #include <QWidget>
+#include <deque>
 #include <memory>
+#include <vector>
+
+#include "core/log/log_record.h"
 
 #include "views/common/view_registry.h"
 
@@ -64,6 +68,8 @@ private:
     void startTail();
     void refreshModules();
     void updateStatus();
+    /// Appends the next slice of a tail read; the rest on later event-loop turns.
+    void drainTail(quint64 generation);
 
     SessionContext* m_ctx;
     LogTableModel* m_model;
@@ -91,5 +97,7 @@ private:
     qint64 m_rangeStart = 0, m_rangeEnd = 0;
     bool m_haveRange = false;
     QString m_filterError;
+    std::deque<std::vector<ts::log::LogRecord>> m_tailSlices;  // read, not yet in the model
+    bool m_tailMore = false;
     QString m_fileNote;
 };
