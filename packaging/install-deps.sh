@@ -15,6 +15,8 @@ PACKAGES=(
   zlib1g-dev
   rapidjson-dev
   libopenblas-dev
+  # data-parallel training's collectives (docs/DISTRIBUTED.md)
+  libgloo-dev
   xvfb xauth fonts-dejavu-core fonts-wqy-zenhei
   dataset-fashion-mnist
   python3 python3-numpy python3-h5py

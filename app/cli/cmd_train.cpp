@@ -4,11 +4,15 @@
 //  "eval":{"accuracy","loss","precision","recall","f1"}, ...} with --json.
 // --profile, --dump, --overflow-check and --rdr attach the profiler, the dumper, the overflow
 // check and the crash recorder (see JobOptions in core/run/training_job.h).
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "app/cli/command.h"
+#include "app/cli/train_ranks.h"
 #include "core/run/training_job.h"
 
 namespace ts::cli {
@@ -65,42 +69,59 @@ void instrumentation(const Args& args, run::JobOptions& o) {
 }
 
 engine::TrainConfig trainConfig(const Args& args) {
+    // --settings: a whole configuration (keys as runs.config holds them; the studio passes
+    // its form this way); the options given beside it win.
     engine::TrainConfig c;
-    c.model = args.valueOr("model", "mlp");
-    c.dataset = args.valueOr("dataset", "fashion-mnist");
-    c.datasetDir = args.valueOr("data-dir", "");
-    c.csvPath = args.valueOr("csv", "");
-    c.csvTestPath = args.valueOr("csv-test", "");
-    c.csvLabel = args.valueOr("label-column", "label");
-    c.epochs = static_cast<int>(parseInt(args, "epochs", 1, 1));
-    c.batchSize = parseInt(args, "batch-size", 64, 1);
-    c.optimizer = args.valueOr("optimizer", "sgd");
-    c.lr = parseNumber(args, "lr", 0.05);
-    c.momentum = parseNumber(args, "momentum", c.optimizer == "sgd" ? 0.9 : 0.0);
-    c.nesterov = args.has("nesterov");
-    c.weightDecay = parseNumber(args, "weight-decay", 0.0);
-    c.lrSchedule = args.valueOr("lr-schedule", "constant");
-    c.lrStepEpochs = parseInt(args, "lr-step-epochs", 1, 1);
-    c.lrGamma = parseNumber(args, "lr-gamma", 0.1);
-    c.clipNorm = parseNumber(args, "clip-norm", 0.0);
-    c.seed = static_cast<uint64_t>(parseInt(args, "seed", 1, 0));
-    c.amp = args.valueOr("amp", "O0");
-    c.lossScale = args.valueOr("loss-scale", "auto");
-    c.numShards = parseInt(args, "num-shards", 1, 1);
-    c.shardId = parseInt(args, "shard-id", 0, 0);
-    c.limitSteps = parseInt(args, "limit-steps", 0, 0);
-    c.syntheticSamples = parseInt(args, "synthetic-samples", 2048, 1);
-    c.evalLimit = parseInt(args, "eval-limit", 0, 0);
-    c.evalEachEpoch = args.has("eval-each-epoch");
-    const std::string reuse = args.valueOr("mem-reuse", "on");
+    c.dataset = "fashion-mnist";
+    if (auto json = args.value("settings")) {
+        auto parsed = engine::TrainConfig::fromJson(*json, c);
+        if (!parsed) throw CliError{"--settings: " + parsed.error()};
+        c = parsed.value();
+    }
+    c.model = args.valueOr("model", c.model);
+    c.dataset = args.valueOr("dataset", c.dataset);
+    c.datasetDir = args.valueOr("data-dir", c.datasetDir);
+    c.csvPath = args.valueOr("csv", c.csvPath);
+    c.csvTestPath = args.valueOr("csv-test", c.csvTestPath);
+    c.csvLabel = args.valueOr("label-column", c.csvLabel);
+    c.epochs = static_cast<int>(parseInt(args, "epochs", c.epochs, 1));
+    c.batchSize = parseInt(args, "batch-size", c.batchSize, 1);
+    c.optimizer = args.valueOr("optimizer", c.optimizer);
+    c.lr = parseNumber(args, "lr", c.lr);
+    c.momentum = parseNumber(args, "momentum",
+                             args.has("settings")   ? c.momentum
+                             : c.optimizer == "sgd" ? 0.9
+                                                    : 0.0);
+    c.nesterov = c.nesterov || args.has("nesterov");
+    c.weightDecay = parseNumber(args, "weight-decay", c.weightDecay);
+    c.lrSchedule = args.valueOr("lr-schedule", c.lrSchedule);
+    c.lrStepEpochs = parseInt(args, "lr-step-epochs", c.lrStepEpochs, 1);
+    c.lrGamma = parseNumber(args, "lr-gamma", c.lrGamma);
+    c.clipNorm = parseNumber(args, "clip-norm", c.clipNorm);
+    c.seed = static_cast<uint64_t>(parseInt(args, "seed", static_cast<int64_t>(c.seed), 0));
+    c.amp = args.valueOr("amp", c.amp);
+    c.lossScale = args.valueOr("loss-scale", c.lossScale);
+    c.numShards = parseInt(args, "num-shards", c.numShards, 1);
+    c.shardId = parseInt(args, "shard-id", c.shardId, 0);
+    c.limitSteps = parseInt(args, "limit-steps", c.limitSteps, 0);
+    c.syntheticSamples = parseInt(args, "synthetic-samples", c.syntheticSamples, 1);
+    c.evalLimit = parseInt(args, "eval-limit", c.evalLimit, 0);
+    c.evalEachEpoch = c.evalEachEpoch || args.has("eval-each-epoch");
+    const std::string reuse = args.valueOr("mem-reuse", c.memReuse ? "on" : "off");
     if (reuse != "on" && reuse != "off") throw CliError{"--mem-reuse: on or off"};
     c.memReuse = reuse == "on";
-    c.threads = static_cast<int>(parseInt(args, "threads", 0, 0));
-    c.resumeFrom = args.valueOr("resume", "");
+    c.threads = static_cast<int>(parseInt(args, "threads", c.threads, 0));
+    c.resumeFrom = args.valueOr("resume", c.resumeFrom);
+    c.worldSize = 1;  // the environment says which rank this process is (docs/DISTRIBUTED.md)
+    c.rank = 0;
     return c;
 }
 
 int runTrain(const Args& args) {
+    const int nproc = static_cast<int>(parseInt(args, "nproc", 1, 1));
+    if (nproc > 1024) throw CliError{"--nproc: at most 1024 processes"};
+    if (nproc > 1) return runTrainRanks(args, nproc);
+    installTrainInterruptHandler();
     run::JobOptions o;
     o.train = trainConfig(args);
     o.sessionPath = args.valueOr("output", "");
@@ -137,7 +158,21 @@ int runTrain(const Args& args) {
         r.reason = s.error();
     } else {
         if (maxMemoryMb > 0) job.trainer().memoryPool().setLimit(maxMemoryMb << 20);
+        // Ctrl-C (or the launcher's SIGINT) ends the run after its current step, as the
+        // studio's Stop does; the ranks of a job then agree to stop together.
+        std::atomic<bool> done{false};
+        std::thread watch([&] {
+            while (!done.load()) {
+                if (trainInterrupted()) {
+                    job.trainer().requestStop("interrupted (SIGINT or SIGTERM)");
+                    break;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
         r = job.run();
+        done = true;
+        watch.join();
     }
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
 
@@ -176,6 +211,11 @@ TS_CLI_COMMAND(
     "[--profile [--profile-schedule W,U,A,R]] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] "
     "[--json]",
     {{"model", true, "mlp | lenet5"},
+     {"nproc", true,
+      "data parallel: start N local ranks (Gloo allreduce); -o names a folder, each rank records "
+      "FOLDER/rank_<r>.tscope (docs/DISTRIBUTED.md)"},
+     {"settings", true,
+      "a whole configuration as JSON (keys as runs.config holds them); options beside it win"},
      {"dataset", true, "fashion-mnist | synthetic | csv (default fashion-mnist)"},
      {"data-dir", true, "folder with the IDX .gz files (default: the Debian package's)"},
      {"csv", true, "csv dataset: training file (header row, numeric columns)"},

@@ -47,7 +47,7 @@ struct Command {
     std::vector<OptionSpec> options;
     int (*run)(const Args& args);
     int minPositional = 0;
-    int maxPositional = -1;  // -1 = any
+    int maxPositional = -1;     // -1 = any
     bool takesCommand = false;  // accepts "-- COMMAND [ARGS...]" (Args::rest)
 };
 

@@ -31,10 +31,11 @@ public:
     bool observed() const { return !m_observers.empty(); }
 
     /// Runs `kernel(inputs) -> outputs` as op `opType`. Observers see it before and after;
-    /// in onOpBegin they may replace inputs (load mode).
+    /// in onOpBegin they may replace inputs (load mode). `attrs`: the op's attributes as the
+    /// members of a JSON object (collectives: "bytes":...,"algorithm":...), or empty.
     template <class Kernel>
     std::vector<Tensor> run(std::string_view opType, std::vector<Tensor> inputs, Kernel&& kernel,
-                            bool backward = false) {
+                            bool backward = false, std::string_view attrs = {}) {
         const int64_t seq = m_seq++;
         const int64_t idx = backward ? m_bwdIndex++ : m_fwdIndex++;
         if (m_observers.empty()) return kernel(inputs);
@@ -47,6 +48,7 @@ public:
         ev.step = m_step;
         ev.epoch = m_epoch;
         ev.inputs = &inputs;
+        ev.attrs = attrs;
         ev.startNs = nowNs();
         for (OpObserver* o : m_observers) o->onOpBegin(ev);
         std::vector<Tensor> outputs;

@@ -31,6 +31,9 @@ struct OpEvent {
     std::vector<Tensor>* inputs = nullptr;
     /// Outputs; empty in onOpBegin.
     const std::vector<Tensor>* outputs = nullptr;
+    /// The op's attributes as members of a JSON object ("bytes":400,"algorithm":"ring"),
+    /// empty for most ops; collectives carry theirs (the profile shows them as args).
+    std::string_view attrs;
 };
 
 /// Training phases a step splits into.

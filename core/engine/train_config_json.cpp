@@ -80,6 +80,8 @@ const std::vector<Field>& fields() {
         s("loss_scale", &C::lossScale),
         i("num_shards", &C::numShards),
         i("shard_id", &C::shardId),
+        i("world_size", &C::worldSize),
+        i("rank", &C::rank),
         i("limit_steps", &C::limitSteps),
         b("eval_each_epoch", &C::evalEachEpoch),
         b("eval_at_end", &C::evalAtEnd),

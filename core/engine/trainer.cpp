@@ -1,5 +1,7 @@
 #include "core/engine/trainer.h"
 
+#include "core/dist/process_group.h"
+
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -104,6 +106,10 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
     m_opt->zeroGrad();
     loss.backward(static_cast<float>(m_lossScale));
     loss = Tensor();
+    if (m_group) {  // data parallel: the mean gradient of every rank (trainer_parallel.cpp)
+        ScopeGuard dp("DataParallel");
+        allreduceGradients();
+    }
     notifyPhase(Phase::Backward, false);
 
     notifyPhase(Phase::Optimizer, true);
@@ -183,10 +189,13 @@ TrainResult Trainer::run() {
     int64_t samples = 0;
     bool failed = false;
     std::string failReason;
+    // A data-parallel rank stops only when the ranks agreed to (after the same step).
+    bool agreedStop = false;
+    auto stopping = [&] { return m_group ? agreedStop : (m_stop || ctx.stopRequested()); };
     try {
+        broadcastParameters();
         for (auto& cb : m_callbacks) cb->begin(ctx);
-        for (int epoch = m_startEpoch; epoch <= m_config.epochs && !m_stop && !ctx.stopRequested();
-             ++epoch) {
+        for (int epoch = m_startEpoch; epoch <= m_config.epochs && !stopping(); ++epoch) {
             a.cur_epoch_num = epoch;
             m_train->startEpoch(epoch);
             int64_t first = 0;
@@ -196,7 +205,7 @@ TrainResult Trainer::run() {
             }
             for (OpObserver* o : m_dispatcher.observers()) o->onEpochBegin(epoch);
             for (auto& cb : m_callbacks) cb->epochBegin(ctx);
-            const int64_t batches = m_train->batchesPerEpoch();
+            const int64_t batches = agreeOnBatches(m_train->batchesPerEpoch());
             bool epochComplete = true;
             for (int64_t b = first; b < batches; ++b) {
                 if (m_paused && !m_stop) {
@@ -205,8 +214,7 @@ TrainResult Trainer::run() {
                         std::this_thread::sleep_for(std::chrono::milliseconds(10));
                     m_holding.store(false);
                 }
-                if (m_stop || ctx.stopRequested() ||
-                    (m_config.limitSteps > 0 && m_stepsDone >= m_config.limitSteps)) {
+                if (stopping() || (m_config.limitSteps > 0 && m_stepsDone >= m_config.limitSteps)) {
                     epochComplete = false;
                     break;
                 }
@@ -243,6 +251,7 @@ TrainResult Trainer::run() {
                 for (auto& cb : m_callbacks) cb->stepEnd(ctx);
                 notifyPhase(Phase::Callbacks, false);
                 for (OpObserver* o : m_dispatcher.observers()) o->onStepEnd(info);
+                if (m_group) agreedStop = agreeToStop(ctx);
                 publish(ctx);
                 if (m_config.limitSteps > 0 && m_stepsDone >= m_config.limitSteps) {
                     epochComplete = b + 1 == batches;
@@ -250,7 +259,7 @@ TrainResult Trainer::run() {
                 }
             }
             if (epochComplete) m_epochsDone = epoch;
-            if (m_config.evalEachEpoch && epochComplete && !ctx.stopRequested()) {
+            if (m_config.evalEachEpoch && epochComplete && !stopping() && !ctx.stopRequested()) {
                 auto ev = evaluate();
                 if (ev) a.eval_results = ev.value();
             }
@@ -267,6 +276,7 @@ TrainResult Trainer::run() {
         failReason = std::string("training failed at step ") + std::to_string(a.cur_step_num) +
                      ": " + e.what();
         TS_LOG(ENGINE, ERROR) << failReason;
+        if (m_group) m_group->reportFailure("failed: " + failReason);
     }
     result.steps = m_stepsDone;
     result.epochs = m_epochsDone;

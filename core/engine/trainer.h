@@ -21,6 +21,10 @@
 #include "core/engine/memory_pool.h"
 #include "core/engine/optimizer.h"
 
+namespace ts::dist {
+class ProcessGroup;
+}
+
 namespace ts::engine {
 
 struct TrainConfig {
@@ -50,6 +54,9 @@ struct TrainConfig {
     /// 2000 good ones; a static scale skips overflowing steps and stays.
     std::string lossScale = "auto";
     int64_t numShards = 1, shardId = 0;
+    // Data parallel (docs/DISTRIBUTED.md): this process's rank in a world of worldSize; set by
+    // Trainer::setDataParallel (every rank reads its shard: numShards = worldSize).
+    int worldSize = 1, rank = 0;
     int64_t limitSteps = 0;      // stop after this many global steps (0 = off)
     bool evalEachEpoch = false;  // evaluate on the test split after every epoch
     bool evalAtEnd = true;       // evaluate on the test split after the last epoch
@@ -108,6 +115,14 @@ public:
     void setEvalData(std::unique_ptr<DataPipeline> data);
 
     void addCallback(std::shared_ptr<Callback> cb);
+    /// Trains this process's share of a data-parallel job over `group` (before prepare()):
+    /// it reads shard rank of world, starts from rank 0's parameters, averages the gradients
+    /// with an allreduce after backward (an "AllReduce" op the observers see), stops when
+    /// any rank stops (with that rank's reason), and evaluates on rank 0 only.
+    void setDataParallel(dist::ProcessGroup* group);
+    /// Intra-op threads of this run (before run(); 0 = the default).
+    void setThreads(int threads) { m_config.threads = threads; }
+    dist::ProcessGroup* processGroup() const { return m_group; }
     /// The dispatcher all ops of this trainer run through: attach OpObservers here.
     Dispatcher& dispatcher() { return m_dispatcher; }
     MemoryPool& memoryPool() { return m_pool; }
@@ -134,6 +149,11 @@ public:
 
 private:
     bool trainStep(std::vector<Tensor>& batch, RunContext& ctx);
+    // Data parallel (trainer_parallel.cpp).
+    void broadcastParameters();
+    int64_t agreeOnBatches(int64_t local);
+    void allreduceGradients();
+    bool agreeToStop(RunContext& ctx);
     void notifyPhase(Phase p, bool begin);
     void publish(const RunContext& ctx);
 
@@ -163,6 +183,9 @@ private:
     TrainProgress m_progress;
     std::string m_stopReason;
     std::vector<std::string> m_resumeWarnings;
+    dist::ProcessGroup* m_group = nullptr;  // null: a single process
+    Tensor m_gradBuffer;                    // the flat gradients of one allreduce
+    std::string m_commAttrs;                // the AllReduce op's attributes for the profile
 };
 
 }  // namespace ts::engine

@@ -253,6 +253,11 @@ int64_t ProfileRecorder::opBegin(std::string_view opType, std::string_view scope
     return index;
 }
 
+void ProfileRecorder::setAttrs(int64_t token, std::string_view attrs) {
+    if (token < 0 || token >= static_cast<int64_t>(m_slices.size()) || attrs.empty()) return;
+    m_slices[token].attrs = intern(attrs);
+}
+
 void ProfileRecorder::opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes,
                             int64_t steadyNs) {
     if (token < 0 || token >= static_cast<int64_t>(m_slices.size())) return;
@@ -341,6 +346,10 @@ std::string ProfileRecorder::opArgs(const Slice& s) const {
     if (m_options.profileMemory) {
         appendField(out, "alloc_bytes", s.allocBytes);
         appendField(out, "free_bytes", s.freeBytes);
+    }
+    if (s.attrs != UINT32_MAX) {
+        out += ',';
+        out += m_strings[s.attrs];
     }
     out += '}';
     return out;

@@ -71,6 +71,9 @@ public:
     /// Adds an input (shape `dims[0..rank)`, dtype name) to the op opBegin just returned;
     /// call right after opBegin, before any other op begins. Ignored without recordShapes.
     void addInput(int64_t token, const int64_t* dims, size_t rank, std::string_view dtype);
+    /// The op's attributes (members of a JSON object, e.g. a collective's bytes and
+    /// algorithm), written into its args.
+    void setAttrs(int64_t token, std::string_view attrs);
     /// Older form: shapes and dtypes at once; a backward op links to the forward op with
     /// seqid `forwardSeqId` (>= 0) of the same step.
     int64_t opBegin(std::string_view opType, std::string_view scope, int64_t seqid, bool backward,
@@ -128,8 +131,9 @@ private:
         int64_t seqid = -1;
         int64_t allocBytes = 0;
         int64_t freeBytes = 0;
-        uint32_t shapesBegin = 0;  // into m_dims: per input [rank, d...]
-        uint32_t dtypesBegin = 0;  // into m_dtypeRefs: per input one string id
+        uint32_t shapesBegin = 0;     // into m_dims: per input [rank, d...]
+        uint32_t dtypesBegin = 0;     // into m_dtypeRefs: per input one string id
+        uint32_t attrs = UINT32_MAX;  // string id of the op's attributes (none: UINT32_MAX)
     };
     struct Alloc {
         int64_t ts = 0;

@@ -106,6 +106,7 @@ void ProfilerObserver::onOpBegin(engine::OpEvent& op) {
                 m_rec.addInput(token, nullptr, 0, "undefined");
         }
     }
+    if (!op.attrs.empty()) m_rec.setAttrs(token, op.attrs);
     m_ops.push_back({token, m_allocated, m_freed, m_rec.recordedAllocations()});
 }
 

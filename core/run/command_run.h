@@ -54,7 +54,7 @@ using ArtifactImporter = std::function<ArtifactImport(
 
 struct CommandRunOptions {
     LaunchSpec spec;
-    std::string sessionPath;          // created when missing
+    std::string sessionPath;          // created when missing; "" = supervise only, record nothing
     std::string pythonDir;            // the Python package ("" = pythonHooksDir())
     ArtifactImporter importArtifact;  // null: traces are listed, not imported
     /// Called on the supervisor thread with every line the processes print (the CLI echoes

@@ -37,7 +37,7 @@ struct TfTail {
 class Recorder {
 public:
     explicit Recorder(CommandRun::State& st)
-        : m_st(st), m_store(*st.store), m_runId(st.result.runId) {}
+        : m_st(st), m_store(st.store.get()), m_runId(st.result.runId) {}
 
     void run() {
         for (;;) {
@@ -71,7 +71,7 @@ private:
 
     Status insertScalars(const std::vector<QueuedScalar>& rows) {
         if (rows.empty()) return {};
-        auto q = m_store.db().prepare(
+        auto q = m_store->db().prepare(
             "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
         if (!q.ok()) return Error{q.error()};
         for (const QueuedScalar& s : rows) {
@@ -83,13 +83,13 @@ private:
                     m_firstNan = s.point.tag + " at step " + std::to_string(s.point.step);
                 continue;
             }
-            q.bind(1, m_runId).bind(2, m_store.intern(s.point.tag)).bind(3, s.point.step);
+            q.bind(1, m_runId).bind(2, m_store->intern(s.point.tag)).bind(3, s.point.step);
             q.bind(4, s.wallNs).bind(5, s.point.value);
             if (auto r = q.run(); !r) return r;
             ++m_scalarCounts[s.point.tag];
             ++m_scalarPoints;
             if (!s.fromHooks && m_printedTracked < kTrackPrinted) {
-                m_printed[s.point.tag].push_back(m_store.db().lastInsertId());
+                m_printed[s.point.tag].push_back(m_store->db().lastInsertId());
                 ++m_printedTracked;
             }
         }
@@ -102,7 +102,7 @@ private:
     Status dropPrinted(const std::string& tag) {
         auto it = m_printed.find(tag);
         if (it == m_printed.end()) return {};
-        auto del = m_store.db().prepare("DELETE FROM scalars WHERE rowid = ?");
+        auto del = m_store->db().prepare("DELETE FROM scalars WHERE rowid = ?");
         for (int64_t rowid : it->second) {
             del.bind(1, rowid);
             if (auto r = del.run(); !r) return r;
@@ -115,20 +115,25 @@ private:
     }
 
     void write(RunBatch& b) {
+        if (!m_store) {  // supervising only: nothing is recorded
+            m_records += static_cast<int64_t>(b.records.size());
+            publish();
+            return;
+        }
         if (!b.records.empty() || !b.scalars.empty() || !b.findings.empty() ||
             !b.dumpFiles.empty()) {
-            Status s = m_store.begin();
-            if (s) s = log::insertLogs(m_store, b.records, std::nullopt, m_runId);
+            Status s = m_store->begin();
+            if (s) s = log::insertLogs(*m_store, b.records, std::nullopt, m_runId);
             if (s) s = insertScalars(b.scalars);
-            if (s) s = debug::insertOverflowFindings(m_store, b.findings);
+            if (s) s = debug::insertOverflowFindings(*m_store, b.findings);
             for (const auto& [path, step] : b.dumpFiles) {
                 if (!s) break;
                 s = addDumpFile(path, step);
             }
             if (s)
-                s = m_store.commit();
+                s = m_store->commit();
             else
-                (void)m_store.rollback();
+                (void)m_store->rollback();
             if (!s) {
                 if (m_writeErrors++ == 0) warn("the session could not be written: " + s.error());
             } else {
@@ -145,7 +150,7 @@ private:
         if (!m_dumps.insert(c).second) return {};
         m_st.watcher.markHandled(c);
         m_dumpList.push_back(c);
-        return debug::insertDumpFile(m_store, m_runId, c, step);
+        return debug::insertDumpFile(*m_store, m_runId, c, step);
     }
 
     void importTrace(const std::string& path) {
@@ -156,12 +161,12 @@ private:
             m_traces.push_back({c, 0, 0, "not imported"});
             return;
         }
-        ArtifactImport a = m_st.options.importArtifact(c, m_store, m_st.importControl);
+        ArtifactImport a = m_st.options.importArtifact(c, *m_store, m_st.importControl);
         if (!a.recognised) return;  // a JSON file that is not a trace: not the run's business
         if (a.sourceId > 0) {
-            (void)m_store.setSourceRun(a.sourceId, m_runId);
+            (void)m_store->setSourceRun(a.sourceId, m_runId);
             if (!m_profileSet && a.status != "failed") {
-                (void)m_store.setRunProfileSource(m_runId, a.sourceId);
+                (void)m_store->setRunProfileSource(m_runId, a.sourceId);
                 m_profileSet = true;
             }
         }
@@ -176,7 +181,7 @@ private:
             warn("crash record " + folder + " cannot be read: " + e.error());
             return;
         }
-        if (auto s = rdr::insertRdrRecord(m_store, m_runId, e.value()); !s) {
+        if (auto s = rdr::insertRdrRecord(*m_store, m_runId, e.value()); !s) {
             warn("crash record " + folder + " was not recorded: " + s.error());
             return;
         }
@@ -204,16 +209,17 @@ private:
         }
         t.pending.erase(0, consumed);
         if (rows.empty()) return;
-        Status s = m_store.begin();
+        Status s = m_store->begin();
         if (s) s = insertScalars(rows);
         if (s)
-            s = m_store.commit();
+            s = m_store->commit();
         else
-            (void)m_store.rollback();
+            (void)m_store->rollback();
         if (!s && m_writeErrors++ == 0) warn("the session could not be written: " + s.error());
     }
 
     void scanFolders(int64_t now, bool all) {
+        if (!m_store) return;
         for (const ArtifactWatcher::Found& f : m_st.watcher.scan(now, all)) {
             switch (f.kind) {
                 case ArtifactKind::Trace:
@@ -270,8 +276,9 @@ private:
         r.rdr = m_rdr;
         r.overflowFindings = m_findings;
         r.logLines = std::max(r.logLines, m_records);
-        if (auto s = m_store.finishRun(m_runId, r.status, r.reason, r.toJson()); !s)
-            r.warnings.push_back("the end of the run could not be recorded: " + s.error());
+        if (m_store)
+            if (auto s = m_store->finishRun(m_runId, r.status, r.reason, r.toJson()); !s)
+                r.warnings.push_back("the end of the run could not be recorded: " + s.error());
         std::lock_guard<std::mutex> lock(m_st.mu);
         m_st.progress.elapsedS = r.durationS;
         m_st.result = std::move(r);
@@ -279,7 +286,7 @@ private:
     }
 
     CommandRun::State& m_st;
-    store::TraceStore& m_store;
+    store::TraceStore* m_store;  // null: supervising only
     int64_t m_runId;
     int64_t m_lastScan = 0;
     int64_t m_records = 0, m_findings = 0, m_scalarPoints = 0;

@@ -113,19 +113,25 @@ private:
     }
 
     bool prepare() {
-        auto store =
-            store::TraceStore::open(m_st.options.sessionPath, store::TraceStore::Mode::Create);
-        if (!store) return fail("cannot open the session: " + store.error());
-        m_st.store = std::move(store.value());
-        const std::string name = m_spec.name.empty() ? m_spec.displayName() : m_spec.name;
-        auto id = m_st.store->beginRun(name, launchSpecToJson(m_spec), "command");
-        if (!id) return fail("cannot record the run in the session: " + id.error());
-        m_runId = id.value();
-        m_paths = runPathsFor(m_st.options.sessionPath, m_runId, m_st.options.pythonDir);
-        std::error_code ec;
-        fs::create_directories(m_paths.profileDir, ec);
-        if (ec)
-            return fail("cannot create the run's folder " + m_paths.runDir + ": " + ec.message());
+        if (!m_st.options.sessionPath.empty()) {
+            auto store =
+                store::TraceStore::open(m_st.options.sessionPath, store::TraceStore::Mode::Create);
+            if (!store) return fail("cannot open the session: " + store.error());
+            m_st.store = std::move(store.value());
+            const std::string name = m_spec.name.empty() ? m_spec.displayName() : m_spec.name;
+            auto id = m_st.store->beginRun(name, launchSpecToJson(m_spec), "command");
+            if (!id) return fail("cannot record the run in the session: " + id.error());
+            m_runId = id.value();
+            m_paths = runPathsFor(m_st.options.sessionPath, m_runId, m_st.options.pythonDir);
+            std::error_code ec;
+            fs::create_directories(m_paths.profileDir, ec);
+            if (ec)
+                return fail("cannot create the run's folder " + m_paths.runDir + ": " +
+                            ec.message());
+        } else {
+            m_spec.pythonHooks = false;  // supervising only: no folder for the package's events
+            m_spec.profile = false;
+        }
         const bool needsPort = m_spec.ranks == RankScheme::Torch;
         const int port = m_spec.masterPort > 0 ? m_spec.masterPort
                          : needsPort           ? pickFreePort(m_spec.masterAddr)
@@ -574,7 +580,7 @@ private:
     }
 
     CommandRun::State& m_st;
-    const LaunchSpec& m_spec;
+    LaunchSpec m_spec;  // a copy: supervising only switches the Python package off
     int64_t m_runId = 0;
     RunPaths m_paths;
     std::vector<Proc> m_procs;

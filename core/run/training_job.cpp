@@ -5,11 +5,18 @@
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "core/debug/debug_job.h"
 #include "core/debug/rdr/rdr_run.h"
+#include "core/dist/process_group.h"
 #include "core/engine/callbacks.h"
 #include "core/engine/run_recorder.h"
+#include "core/log/logger.h"
 #include "core/log/run_log_capture.h"
 
 namespace ts::run {
@@ -48,11 +55,98 @@ std::vector<std::string> TrainingJob::checkpoints() const {
     return {m_checkpoint->saved().begin(), m_checkpoint->saved().end()};
 }
 
+namespace {
+
+// <folder>/rank_<rank>.tscope: every rank records its own session (no writer shares a file).
+std::string rankSessionPath(const std::string& folder, int rank) {
+    std::filesystem::path p(folder);
+    if (p.extension() == ".tscope") p.replace_extension("");  // "-o run.tscope": folder run/
+    return (p / ("rank_" + std::to_string(rank) + ".tscope")).string();
+}
+
+}  // namespace
+
+Status TrainingJob::joinWorld() {
+    if (!m_options.joinWorldFromEnvironment) return {};
+    auto cfg = dist::distConfigFromEnv(dist::processEnvironment());
+    if (!cfg) return Error{cfg.error()};
+    if (!cfg->distributed()) return {};
+    JobOptions& o = m_options;
+    o.sessionPath = rankSessionPath(o.sessionPath, cfg->rank);
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(o.sessionPath).parent_path(), ec);
+    if (ec)
+        return Error{"cannot create the ranks' folder for " + o.sessionPath + ": " + ec.message()};
+    // Dumps: each rank into a folder of its own (<dump_path>/rank_<r>), as MindSpore does.
+    const std::string rankDir = "rank_" + std::to_string(cfg->rank);
+    if (!o.dumpConfigJson.empty() || !o.dumpConfig.empty()) {
+        std::string text = o.dumpConfigJson;
+        if (text.empty()) {
+            std::ifstream in(o.dumpConfig);
+            if (!in) return Error{"--dump: cannot read '" + o.dumpConfig + "'"};
+            std::stringstream ss;
+            ss << in.rdbuf();
+            text = ss.str();
+        }
+        rapidjson::Document d;
+        d.Parse(text.c_str());
+        if (d.IsObject()) {
+            rapidjson::Value& fields = d.HasMember("dump") && d["dump"].IsObject() ? d["dump"] : d;
+            std::string path = fields.HasMember("dump_path") && fields["dump_path"].IsString()
+                                   ? fields["dump_path"].GetString()
+                                   : "./dump";
+            if (path.size() > 3 && path.ends_with(".h5")) {
+                const std::filesystem::path p(path);
+                path = (p.parent_path() / rankDir / p.filename()).string();
+            } else {
+                path = (std::filesystem::path(path) / rankDir).string();
+            }
+            fields.RemoveMember("dump_path");
+            fields.AddMember("dump_path", rapidjson::Value(path.c_str(), d.GetAllocator()),
+                             d.GetAllocator());
+            rapidjson::StringBuffer buf;
+            rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+            d.Accept(w);
+            o.dumpConfigJson = buf.GetString();
+        }
+    }
+    if (!o.overflowDumpDir.empty())
+        o.overflowDumpDir = (std::filesystem::path(o.overflowDumpDir) / rankDir).string();
+    if (cfg->rank != 0) {  // checkpoints once, by rank 0 (every rank holds the same model)
+        o.checkpointDir.clear();
+        o.saveOnStop = false;
+        o.saveBestMetric.clear();
+        o.tensorboardDir.clear();
+    }
+    o.runName = (o.runName.empty() ? o.train.model + " on " + o.train.dataset : o.runName) +
+                " (rank " + std::to_string(cfg->rank) + " of " + std::to_string(cfg->worldSize) +
+                ")";
+    // The crash recorder's folder is rank_<RANK_ID>: the same rank as the job's.
+    ::setenv("RANK_ID", std::to_string(cfg->rank).c_str(), 1);
+    if (o.train.threads == 0) {
+        // The ranks of this host share its cores: each gets its part for intra-op threads.
+        int local = cfg->worldSize;
+        if (const char* l = std::getenv("LOCAL_WORLD_SIZE")) local = std::max(1, std::atoi(l));
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        o.train.threads = std::max(1, cores / local);
+        m_trainer->setThreads(o.train.threads);
+    }
+    TS_LOG(ENGINE, INFO) << "joining " << cfg->describe();
+    auto group = dist::connectProcessGroup(cfg.value());
+    if (!group) return Error{group.error()};
+    m_group = std::move(group.value());
+    m_trainer->setDataParallel(m_group.get());
+    o.train = m_trainer->config();
+    return {};
+}
+
 Status TrainingJob::prepare() {
     if (m_prepared) return Status::success();
     const JobOptions& o = m_options;
     if (o.sessionPath.empty())
         return Error{"no session file given: the run must be recorded in a session (-o SESSION)"};
+    if (!m_group)
+        if (auto s = joinWorld(); !s) return s;
     if (!o.saveBestMetric.empty() && (o.checkpointDir.empty() || !o.train.evalEachEpoch))
         return Error{
             "saving the best checkpoint needs a checkpoint folder and evaluation "
@@ -174,6 +268,12 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.EndObject();
     w.Key("run_id");
     w.Int64(runId());
+    if (worldSize() > 1) {
+        w.Key("world_size");
+        w.Int(worldSize());
+        w.Key("rank");
+        w.Int(rank());
+    }
     w.Key("rdr_export");
     w.String(rdrExportDir().c_str());
     w.Key("overflow_steps");

@@ -31,6 +31,9 @@ class RdrRun;
 namespace ts::log {
 class RunLogCapture;
 }
+namespace ts::dist {
+class ProcessGroup;
+}
 
 namespace ts::run {
 
@@ -89,6 +92,13 @@ struct JobOptions {
     bool rdrUseEnvironment = true;  // honour MS_RDR_* (and RANK_ID)
     // Copy the process's log records into the session's logs table while the run lives.
     bool logsToSession = true;
+
+    // ---- Data parallel (issue 15; docs/DISTRIBUTED.md) ----
+    // When the environment makes this process a rank of a larger world (RANK / WORLD_SIZE,
+    // mpirun's or srun's variables, RANK_ID / RANK_SIZE), prepare() connects it to the other
+    // ranks and trains its share; sessionPath is then a folder and this rank records into
+    // <folder>/rank_<rank>.tscope. Off: always a single process.
+    bool joinWorldFromEnvironment = true;
 };
 
 class TrainingJob {
@@ -128,6 +138,11 @@ public:
     std::string summaryJson(const engine::TrainResult& r) const;
     /// What the profiler wrote (sourceId 0 when off or nothing was recorded); after run().
     const profiler::RunProfileOutcome& profileOutcome() const { return m_profileOutcome; }
+    /// This process's rank and the world's size (0 and 1 for a single process); after prepare().
+    int rank() const { return m_options.train.rank; }
+    int worldSize() const { return m_options.train.worldSize; }
+    /// The session this process records into (for a rank: <folder>/rank_<rank>.tscope).
+    const std::string& sessionPath() const { return m_options.sessionPath; }
 
 private:
     JobOptions m_options;
@@ -140,6 +155,8 @@ private:
     std::string m_checkpointDir;
     bool m_prepared = false;
     std::unique_ptr<profiler::RunProfiler> m_profiler;  // while profiling (options.profile)
+    std::unique_ptr<dist::ProcessGroup> m_group;        // data parallel (null: one process)
+    Status joinWorld();
     profiler::RunProfileOutcome m_profileOutcome;
 };
 

@@ -171,7 +171,8 @@ Status TraceStore::recoverDeadWriters() {
     if (!r.error().empty()) return Error{r.error()};
     for (int64_t id : deadRuns) {
         Statement u = m_db.prepare(
-            "UPDATE runs SET status='interrupted', writer_pid=NULL, ended_at=coalesce(ended_at, ?), "
+            "UPDATE runs SET status='interrupted', writer_pid=NULL, ended_at=coalesce(ended_at, "
+            "?), "
             "reason=coalesce(nullif(reason, ''), 'interrupted: the process recording the run "
             "ended without closing it (killed or crashed); what it recorded before is kept') "
             "WHERE id=?");
@@ -407,6 +408,30 @@ Result<std::optional<std::pair<int64_t, int64_t>>> TraceStore::timeRange() {
 }
 
 Status TraceStore::buildIndexes() {
+    // Only when one is missing: CREATE INDEX IF NOT EXISTS takes the write lock even when the
+    // index is there, and a session opened while another process records into it (the studio
+    // following a CLI run, a test) would make that writer wait in SQLite's busy handler.
+    const std::string_view sql = indexSql();
+    int64_t wanted = 0;
+    for (size_t at = 0; (at = sql.find("CREATE INDEX", at)) != std::string_view::npos; ++at)
+        ++wanted;
+    auto present = m_db.queryInt(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE INDEX %'");
+    if (present && present.value() >= wanted) {
+        // Every index of the list exists when each of its names does.
+        bool all = true;
+        for (size_t at = 0;
+             all && (at = sql.find("IF NOT EXISTS ", at)) != std::string_view::npos;) {
+            at += 14;
+            const size_t end = sql.find(' ', at);
+            const std::string name(sql.substr(at, end - at));
+            auto n = m_db.queryInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '" + name +
+                "'");
+            all = n && n.value() == 1;
+        }
+        if (all) return {};
+    }
     return m_db.exec(indexSql());
 }
 Status TraceStore::dropIndexes() {
