@@ -63,7 +63,7 @@ int runTrainRanks(const Args& args, int nproc) {
         throw CliError{"-o FOLDER is required: each rank records FOLDER/rank_<r>.tscope"};
     const std::string folder = folderOf(output);
     run::CommandRunOptions o;
-    o.spec.program = (fs::path(executableDir()) / "trainscope-cli").string();
+    o.spec.program = siblingProgram("trainscope-cli");
     o.spec.args = rankArguments(args);
     o.spec.nproc = nproc;
     o.spec.ranks = run::RankScheme::Torch;

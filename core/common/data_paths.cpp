@@ -38,6 +38,17 @@ std::string findDataPath(const std::string& relative, const char* envVar) {
     return {};
 }
 
+std::string siblingProgram(const std::string& name) {
+    std::error_code ec;
+    if (const std::string dir = executableDir(); !dir.empty())
+        if (fs::path p = fs::path(dir) / name; fs::exists(p, ec)) return p.string();
+#ifdef TRAINSCOPE_BINARY_DIR
+    if (fs::path p = fs::path(TRAINSCOPE_BINARY_DIR) / "app" / name; fs::exists(p, ec))
+        return p.string();
+#endif
+    return name;
+}
+
 std::string pythonHooksDir() {
     return findDataPath("python", "TRAINSCOPE_PYTHON_DIR");
 }

@@ -17,6 +17,10 @@ std::string executableDir();
 /// or "" when none exists.
 std::string findDataPath(const std::string& relative, const char* envVar = nullptr);
 
+/// One of TrainScope's programs ("trainscope-cli"): beside the running one (installed, or a
+/// build's app/ folder), else in the build tree, else the bare name (looked up on PATH).
+std::string siblingProgram(const std::string& name);
+
 /// The folder holding the Python package of command runs (sitecustomize.py and
 /// trainscope_hooks/): findDataPath("python", "TRAINSCOPE_PYTHON_DIR").
 std::string pythonHooksDir();

@@ -108,7 +108,7 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
     loss = Tensor();
     if (m_group) {  // data parallel: the mean gradient of every rank (trainer_parallel.cpp)
         ScopeGuard dp("DataParallel");
-        allreduceGradients();
+        allreduceGradients(ctx);
     }
     notifyPhase(Phase::Backward, false);
 

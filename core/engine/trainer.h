@@ -152,7 +152,8 @@ private:
     // Data parallel (trainer_parallel.cpp).
     void broadcastParameters();
     int64_t agreeOnBatches(int64_t local);
-    void allreduceGradients();
+    void allreduceGradients(RunContext& ctx);
+    std::pair<float, float> stopVote(RunContext& ctx);
     bool agreeToStop(RunContext& ctx);
     void notifyPhase(Phase p, bool begin);
     void publish(const RunContext& ctx);
@@ -186,6 +187,8 @@ private:
     dist::ProcessGroup* m_group = nullptr;  // null: a single process
     Tensor m_gradBuffer;                    // the flat gradients of one allreduce
     std::string m_commAttrs;                // the AllReduce op's attributes for the profile
+    std::pair<float, float> m_votes{0, 0};  // the last allreduce's (stopping, failing) ranks
+    bool m_voted = false;                   // this rank said why it stops
 };
 
 }  // namespace ts::engine

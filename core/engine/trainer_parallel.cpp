@@ -1,9 +1,10 @@
 // Trainer, data parallel (docs/DISTRIBUTED.md): every rank trains the same model on its shard;
 // rank 0's parameters are broadcast at the start; after backward the gradients of all ranks
 // are summed by one allreduce over a flat buffer (one bucket, after backward: not overlapped
-// with it) and divided by the world size, so each rank applies the same mean gradient; at the
-// end of each step the ranks vote on stopping, so a stop or a failure on one rank ends every
-// rank after the same step, with that rank's reason.
+// with it) and divided by the world size, so each rank applies the same mean gradient; the
+// same allreduce carries each rank's vote on stopping, so a stop or a failure on one rank
+// (asked after step k) ends every rank after step k + 1, the same step, with that rank's
+// reason.
 #include <cstring>
 #include <stdexcept>
 
@@ -62,14 +63,17 @@ int64_t Trainer::agreeOnBatches(int64_t local) {
     return static_cast<int64_t>(least);
 }
 
-void Trainer::allreduceGradients() {
+void Trainer::allreduceGradients(RunContext& ctx) {
     if (!m_group) return;
     int64_t total = 0;
     for (const auto& p : m_opt->params())
         if (p.tensor.defined() && p.tensor.dtype() == DType::Float32) total += p.tensor.numel();
-    if (!m_gradBuffer.defined() || m_gradBuffer.numel() != total)
-        m_gradBuffer = Tensor::empty({total});
+    // Two more floats carry the stop vote (ranks stopping, ranks failing): one collective a
+    // step, not two.
+    if (!m_gradBuffer.defined() || m_gradBuffer.numel() != total + 2)
+        m_gradBuffer = Tensor::empty({total + 2});
     const std::string attrs = "\"bytes\":" + std::to_string(total * 4) + "," + m_commAttrs;
+    const auto vote = stopVote(ctx);
     m_dispatcher.run(
         "AllReduce", {m_gradBuffer},
         [&](const std::vector<Tensor>& in) {
@@ -85,8 +89,11 @@ void Trainer::allreduceGradients() {
                     std::memset(flat + at, 0, static_cast<size_t>(n) * sizeof(float));
                 at += n;
             }
-            if (auto s = m_group->allreduceSum(flat, static_cast<size_t>(total)); !s)
+            flat[total] = vote.first;
+            flat[total + 1] = vote.second;
+            if (auto s = m_group->allreduceSum(flat, static_cast<size_t>(total + 2)); !s)
                 throw std::runtime_error(s.error());
+            m_votes = {flat[total], flat[total + 1]};
             const float inv = 1.0f / static_cast<float>(m_group->size());
             for (int64_t i = 0; i < total; ++i) flat[i] *= inv;
             at = 0;
@@ -103,26 +110,30 @@ void Trainer::allreduceGradients() {
         /*backward=*/false, attrs);
 }
 
-bool Trainer::agreeToStop(RunContext& ctx) {
-    if (!m_group) return false;
-    // [ranks stopping, ranks failing]
+std::pair<float, float> Trainer::stopVote(RunContext& ctx) {
     const bool failing = ctx.stopRequested() && ctx.stopIsFailure();
     const bool stopping = m_stop || ctx.stopRequested();
-    double vote[2] = {stopping ? 1.0 : 0.0, failing ? 1.0 : 0.0};
-    if (stopping) {
+    if (stopping && !m_voted) {  // say why, where the other ranks look
         std::string why = ctx.stopRequested() ? ctx.stopReason() : std::string();
         if (why.empty()) {
             std::lock_guard lock(m_progressMutex);
             why = m_stopReason;
         }
         m_group->reportFailure((failing ? "failed: " : "stopped: ") + why);
+        m_voted = true;
     }
-    if (auto s = m_group->allreduceSum(vote, 2); !s) throw std::runtime_error(s.error());
-    if (vote[0] == 0) return false;
-    if (!stopping) {  // another rank stops: this one stops with its reason
+    return {stopping ? 1.0f : 0.0f, failing ? 1.0f : 0.0f};
+}
+
+bool Trainer::agreeToStop(RunContext& ctx) {
+    if (!m_group) return false;
+    const auto [stops, failures] = m_votes;
+    m_votes = {0, 0};
+    if (stops == 0) return false;
+    if (!m_stop && !ctx.stopRequested()) {  // another rank stops: this one with its reason
         std::string why = m_group->peerFailures();
         if (why.empty()) why = "another rank stopped";
-        ctx.requestStop(why, vote[1] > 0);
+        ctx.requestStop(why, failures > 0);
     }
     return true;
 }

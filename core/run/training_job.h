@@ -99,6 +99,9 @@ struct JobOptions {
     // ranks and trains its share; sessionPath is then a folder and this rank records into
     // <folder>/rank_<rank>.tscope. Off: always a single process.
     bool joinWorldFromEnvironment = true;
+    // The Training panel's "Processes": above 1, the studio runs the job as ranks of
+    // `trainscope-cli train` (core/run/rank_command.h) instead of in its own thread.
+    int processes = 1;
 };
 
 class TrainingJob {

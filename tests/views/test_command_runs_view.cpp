@@ -28,6 +28,7 @@
 #include "views/logs/command_log_levels.h"
 #include "views/training/command_form.h"
 #include "views/training/command_run_controller.h"
+#include "views/training/training_form.h"
 #include "views/training/training_progress_widget.h"
 #include "views/training/training_results_widget.h"
 #include "views/training/training_runs_model.h"
@@ -265,4 +266,38 @@ TEST(CommandForm, ArgumentsSplitLikeAShell) {
     EXPECT_FALSE(error.isEmpty());
     const QStringList hard = {"plain", "two words", "it's", "$HOME", "", "a\"b", "x\\y"};
     EXPECT_EQ(CommandForm::splitArguments(CommandForm::joinArguments(hard), &error), hard);
+}
+
+TEST(TrainingViewCommand, EngineRunOfTwoProcessesRecordsBothRanks) {
+    ts::test::ensureQtApp();
+    const auto dir = ts::test::tempDir("training_view_ranks");
+    SessionContext ctx;
+    ctx.setSessionPath(QString::fromStdString((dir / "s.tscope").string()));
+    TrainingView view(&ctx);
+    ts::run::JobOptions o = TrainingView::defaultOptions();
+    o.train.dataset = "synthetic";
+    o.train.syntheticSamples = 512;
+    o.train.batchSize = 16;
+    o.train.epochs = 1;
+    o.train.evalLimit = 64;
+    o.processes = 2;
+    view.form()->setOptions(o);
+    QSignalSpy finished(&view, &TrainingView::runFinished);
+    ASSERT_TRUE(view.startTraining()) << view.message().toStdString();
+    EXPECT_TRUE(view.commandController()->running());
+    ASSERT_TRUE(finished.wait(60000) || finished.count() > 0) << view.message().toStdString();
+    EXPECT_EQ(finished.at(0).at(1).toString(), "completed") << view.message().toStdString();
+    EXPECT_TRUE(view.message().contains("the ranks' sessions")) << view.message().toStdString();
+    // The job is a command run of the open session; the ranks recorded their own sessions.
+    (void)QTest::qWaitFor(
+        [&] { return view.runs()->rowCount() == 1 && view.runs()->at(0).hasSummary; }, 10000);
+    ASSERT_EQ(view.runs()->rowCount(), 1);
+    EXPECT_TRUE(view.runs()->at(0).isCommand());
+    EXPECT_EQ(view.runs()->at(0).processes, 2);
+    int ranks = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (e.path().filename().string().rfind("rank_", 0) == 0 &&
+            e.path().extension() == ".tscope")
+            ++ranks;
+    EXPECT_EQ(ranks, 2);
 }

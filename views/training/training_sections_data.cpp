@@ -65,6 +65,12 @@ public:
             QObject::tr("num_shards / shard_id: this run reads every num_shards-th "
                         "sample starting at shard_id"));
         f->addRow(QObject::tr("Shards"), shards);
+        m_processes = spin(m_w, 1, 64);
+        m_processes->setToolTip(
+            QObject::tr("Data parallel: ranks on this machine, each training on its shard; "
+                        "gradients averaged with Gloo's allreduce. Each rank records "
+                        "<session>-ranks/<time>/rank_<r>.tscope"));
+        f->addRow(QObject::tr("Processes"), m_processes);
         m_evalEach = new QCheckBox(QObject::tr("Evaluate after every epoch"), m_w);
         f->addRow(QString(), m_evalEach);
         m_evalLimit = spin(m_w, 0, 10'000'000);
@@ -104,6 +110,9 @@ public:
         c.evalLimit = m_evalLimit->value();
         c.limitSteps = m_limit->value();
         c.resumeFrom = m_resume->path().toStdString();
+        o.processes = m_processes->value();
+        if (o.processes > 1 && c.numShards > 1)
+            return QObject::tr("Processes: ranks shard the data themselves; set Shards to 1");
         if (c.dataset == "csv" && c.csvPath.empty())
             return QObject::tr("Training CSV: choose the file to train on");
         if (c.dataset == "csv" && c.csvLabel.empty())
@@ -128,6 +137,7 @@ public:
         m_batch->setValue(static_cast<int>(c.batchSize));
         m_drop->setChecked(c.dropRemainder);
         m_seed->setValue(static_cast<int>(c.seed));
+        m_processes->setValue(std::max(1, o.processes));
         m_shards->setValue(static_cast<int>(c.numShards));
         m_shardId->setValue(static_cast<int>(c.shardId));
         m_evalEach->setChecked(c.evalEachEpoch);
@@ -152,8 +162,8 @@ private:
     QComboBox *m_model, *m_dataset;
     PathEdit *m_dataDir, *m_csv, *m_csvTest, *m_resume;
     QLineEdit* m_label;
-    QSpinBox *m_synthetic, *m_epochs, *m_batch, *m_seed, *m_shards, *m_shardId, *m_evalLimit,
-        *m_limit;
+    QSpinBox *m_synthetic, *m_epochs, *m_batch, *m_seed, *m_shards, *m_shardId, *m_processes,
+        *m_evalLimit, *m_limit;
     QCheckBox *m_drop, *m_evalEach;
 };
 

@@ -18,7 +18,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/common/data_paths.h"
 #include "core/engine/dataset.h"
+#include "core/run/rank_command.h"
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"
 #include "views/common/job_tracker.h"
@@ -319,10 +321,36 @@ bool TrainingView::startTraining() {
             .arg(o.train.lr);
     o.runName = name.toStdString();
     resolveDumpPath(o);
+    if (o.processes > 1) return startRanks(std::move(o));
     m_controller->start(std::move(o));
     m_progress->setEngineMode(true);
     m_progress->reset(tr("Preparing"));
     setMessage(tr("Loading the data and building the model…"));
+    updateButtons();
+    return true;
+}
+
+bool TrainingView::startRanks(ts::run::JobOptions o) {
+    // Data parallel: the ranks are processes of trainscope-cli train (the same engine), run
+    // and watched as a command run; each records its own session in a folder beside this one.
+    const QFileInfo session(QString::fromStdString(o.sessionPath));
+    const QString folder = session.absolutePath() + "/" + session.completeBaseName() + "-ranks/" +
+                           QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss");
+    const QString cli = QString::fromStdString(ts::siblingProgram("trainscope-cli"));
+    auto spec =
+        ts::run::rankedTrainingCommand(o, o.processes, folder.toStdString(), cli.toStdString());
+    if (!spec) {
+        setMessage(QString::fromStdString(spec.error()), true);
+        return false;
+    }
+    ts::run::CommandRunOptions c;
+    c.spec = std::move(spec.value());
+    c.sessionPath = o.sessionPath;
+    m_rankFolder = folder;
+    m_progress->setEngineMode(false);
+    m_progress->reset(tr("Starting %1 ranks").arg(o.processes));
+    m_commands->start(std::move(c));
+    setMessage(tr("Starting %1 ranks; their sessions go to %2").arg(o.processes).arg(folder));
     updateButtons();
     return true;
 }
@@ -421,6 +449,8 @@ void TrainingView::onCommandFinished(const ts::run::CommandResult& r) {
     if (r.overflowFindings > 0)
         notes << tr("NaN/Inf findings: %1 (Overflow view)").arg(r.overflowFindings);
     if (!r.rdr.empty()) notes << tr("crash record written");
+    if (!m_rankFolder.isEmpty()) notes << tr("the ranks' sessions: %1").arg(m_rankFolder);
+    m_rankFolder.clear();
     QString text =
         r.runId > 0
             ? tr("Run #%1 %2: %3").arg(r.runId).arg(status, QString::fromStdString(r.reason))

@@ -89,6 +89,7 @@ private:
     void onCommandStarted(qint64 runId);
     void onCommandFinished(const ts::run::CommandResult& r);
     QString sessionForNewRun();
+    bool startRanks(ts::run::JobOptions o);
     static void resolveDumpPath(ts::run::JobOptions& o);
     void onFinished(qint64 runId, const QString& status, const QString& reason,
                     const QString& summaryJson);
@@ -113,5 +114,6 @@ private:
     QPushButton *m_start, *m_pause, *m_stop, *m_load, *m_continue;
     QLabel* m_message;
     QString m_pendingSession;  // session a run creates when none was open
+    QString m_rankFolder;      // where the ranks of a data-parallel run record
     qint64 m_selectAfterReload = 0;
 };
