@@ -1,0 +1,286 @@
+#include "core/analysis/diff_side.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "core/store/trace_store.h"
+
+namespace ts::analysis {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool isHostOpCategory(std::string_view c) {
+    const std::string l = lower(c);
+    return l == "cpu_op" || l == "operator";
+}
+
+bool isDeviceOpCategory(std::string_view c) {
+    const std::string l = lower(c);
+    return l == "kernel" || l == "gpu_memcpy" || l == "memcpy" || l == "gpu_memset" ||
+           l == "memset";
+}
+
+bool isStructuralName(const std::string& name, const std::string& category) {
+    if (profilerStepNumber(name)) return true;
+    return category == "phase" || category == "step";
+}
+
+/// Input shapes of an args JSON object as compact JSON text ("" when absent).
+std::string shapesOf(std::string_view json) {
+    rapidjson::Document d;
+    d.Parse(json.data(), json.size());
+    if (d.HasParseError() || !d.IsObject()) return {};
+    for (const char* key : {"Input Dims", "input_shapes", "Input dims", "input_dims"}) {
+        auto it = d.FindMember(key);
+        if (it == d.MemberEnd()) continue;
+        if (it->value.IsString()) return it->value.GetString();
+        rapidjson::StringBuffer buf;
+        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+        it->value.Accept(w);
+        return buf.GetString();
+    }
+    return {};
+}
+
+/// Which lane the ops of each track belong to: tracks with host op categories are host
+/// tracks, tracks of device streams (or holding only kernels and device copies) device ones.
+void classifyOps(DiffSide& s) {
+    const ProfileData& d = s.data;
+    bool anyOpCategory = false;
+    for (const auto& sl : d.slices) {
+        const std::string& c = d.category(sl);
+        if (isHostOpCategory(c) || isDeviceOpCategory(c)) {
+            anyOpCategory = true;
+            break;
+        }
+    }
+    s.lane.assign(d.slices.size(), OpLane::None);
+    for (const auto& t : d.tracks) {
+        auto [lo, hi] = d.trackRange(t.id);
+        bool host = false, device = t.kind == "gpu_stream";
+        for (size_t i = lo; i < hi && !host; ++i) host = isHostOpCategory(d.category(d.slices[i]));
+        for (size_t i = lo; i < hi && !device && !host; ++i)
+            device = isDeviceOpCategory(d.category(d.slices[i]));
+        const OpLane trackLane = device && !host ? OpLane::Device : OpLane::Host;
+        for (size_t i = lo; i < hi; ++i) {
+            const ProfileSlice& sl = d.slices[i];
+            const std::string& name = d.name(sl);
+            const std::string& cat = d.category(sl);
+            if (isStructuralName(name, cat)) continue;
+            if (anyOpCategory && !isHostOpCategory(cat) && !isDeviceOpCategory(cat)) continue;
+            s.lane[i] = trackLane;
+        }
+    }
+}
+
+/// Self time by containment on each track (slices sorted by start, parents first).
+void computeSelf(DiffSide& s) {
+    const ProfileData& d = s.data;
+    s.self.resize(d.slices.size());
+    std::vector<size_t> stack;
+    for (const auto& t : d.tracks) {
+        auto [lo, hi] = d.trackRange(t.id);
+        stack.clear();
+        for (size_t i = lo; i < hi; ++i) {
+            const ProfileSlice& sl = d.slices[i];
+            s.self[i] = sl.dur;
+            while (!stack.empty() && d.slices[stack.back()].end() <= sl.ts &&
+                   !(d.slices[stack.back()].ts == sl.ts && d.slices[stack.back()].dur == 0 &&
+                     sl.dur == 0))
+                stack.pop_back();
+            if (!stack.empty() && sl.end() <= d.slices[stack.back()].end())
+                s.self[stack.back()] -= sl.dur;
+            stack.push_back(i);
+        }
+    }
+    for (auto& v : s.self) v = std::max<int64_t>(v, 0);
+}
+
+std::string stepRange(const StepAnalysis& a) {
+    if (a.steps.empty()) return "no ProfilerStep#N slices";
+    int64_t lo = a.steps.front().number, hi = lo;
+    for (const auto& st : a.steps) lo = std::min(lo, st.number), hi = std::max(hi, st.number);
+    return lo == hi ? "step " + std::to_string(lo)
+                    : "steps " + std::to_string(lo) + "-" + std::to_string(hi);
+}
+
+Status pickScope(DiffSide& s, const DiffSideSpec& spec, const char* which) {
+    const auto& steps = s.steps.steps;
+    if (spec.step) {
+        for (size_t i = 0; i < steps.size(); ++i)
+            if (steps[i].number == *spec.step) s.scope.push_back(i);
+        if (s.scope.empty())
+            return Error{std::string(which) + " has no step " + std::to_string(*spec.step) + " (" +
+                         stepRange(s.steps) + ")"};
+        s.alignedIndex = static_cast<int32_t>(s.scope.front());
+        return {};
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].warmup && steps.size() > 1) {
+            s.info.warmupSkipped = true;
+            continue;
+        }
+        s.scope.push_back(i);
+    }
+    if (s.scope.empty()) return {};
+    // The representative step: the one closest to the median duration (the earliest on ties).
+    std::vector<double> durs;
+    for (size_t i : s.scope) durs.push_back(static_cast<double>(steps[i].dur));
+    const double med = median(durs);
+    size_t best = s.scope.front();
+    for (size_t i : s.scope)
+        if (std::fabs(static_cast<double>(steps[i].dur) - med) <
+            std::fabs(static_cast<double>(steps[best].dur) - med))
+            best = i;
+    s.alignedIndex = static_cast<int32_t>(best);
+    return {};
+}
+
+void assignSteps(DiffSide& s) {
+    const ProfileData& d = s.data;
+    s.stepOf.assign(d.slices.size(), -1);
+    std::vector<size_t> order = s.scope;
+    std::sort(order.begin(), order.end(),
+              [&](size_t x, size_t y) { return s.steps.steps[x].ts < s.steps.steps[y].ts; });
+    bool any = false;
+    for (size_t i = 0; i < d.slices.size(); ++i) {
+        if (s.lane[i] == OpLane::None) continue;
+        const ProfileSlice& sl = d.slices[i];
+        s.spanStart = any ? std::min(s.spanStart, sl.ts) : sl.ts;
+        s.spanEnd = any ? std::max(s.spanEnd, sl.end()) : sl.end();
+        any = true;
+        auto it = std::upper_bound(order.begin(), order.end(), sl.ts,
+                                   [&](int64_t t, size_t k) { return t < s.steps.steps[k].ts; });
+        if (it == order.begin()) continue;
+        const StepBreakdown& st = s.steps.steps[*(it - 1)];
+        if (sl.ts < st.ts + st.dur) s.stepOf[i] = static_cast<int32_t>(*(it - 1));
+    }
+}
+
+Status readShapes(DiffSide& s, store::TraceStore& st, JobControl* job) {
+    const ProfileData& d = s.data;
+    s.shape.assign(d.slices.size(), 0);
+    std::unordered_map<int64_t, size_t> indexOf;
+    std::map<int64_t, std::pair<int64_t, int64_t>> trackSpan;  // track -> [min ts, max ts]
+    for (size_t i = 0; i < d.slices.size(); ++i) {
+        if (!s.inScope(i)) continue;
+        const ProfileSlice& sl = d.slices[i];
+        indexOf.emplace(sl.id, i);
+        auto [it, fresh] = trackSpan.emplace(sl.trackId, std::make_pair(sl.ts, sl.ts));
+        if (!fresh)
+            it->second = {std::min(it->second.first, sl.ts), std::max(it->second.second, sl.ts)};
+    }
+    store::Statement q = st.db().prepare(
+        "SELECT id, arg_set_id FROM slices WHERE track_id = ? AND ts >= ? AND ts <= ?");
+    store::Statement args = st.db().prepare("SELECT json FROM args WHERE id = ?");
+    if (!q.ok()) return Error{q.error()};
+    std::unordered_map<int64_t, uint32_t> byArg;
+    std::map<std::string, uint32_t> byText{{std::string(), 0u}};
+    for (const auto& [track, span] : trackSpan) {
+        if (job && job->cancelled()) return Error{"cancelled"};
+        q.reset();
+        q.bind(1, track);
+        q.bind(2, span.first);
+        q.bind(3, span.second);
+        while (q.step()) {
+            auto idx = indexOf.find(q.int64(0));
+            if (idx == indexOf.end() || q.isNull(1)) continue;
+            const int64_t argId = q.int64(1);
+            auto known = byArg.find(argId);
+            if (known == byArg.end()) {
+                std::string text;
+                args.reset();
+                args.bind(1, argId);
+                if (args.step()) text = shapesOf(args.textView(0));
+                auto [t, fresh] = byText.emplace(text, static_cast<uint32_t>(s.shapeTexts.size()));
+                if (fresh) s.shapeTexts.push_back(text);
+                known = byArg.emplace(argId, t->second).first;
+            }
+            s.shape[idx->second] = known->second;
+        }
+        if (!q.error().empty()) return Error{q.error()};
+    }
+    return {};
+}
+
+void fillInfo(DiffSide& s, store::TraceStore& st, const DiffSideSpec& spec) {
+    DiffSideInfo& info = s.info;
+    info.path = spec.path;
+    info.sourceId = s.data.sourceId;
+    info.kind = s.data.kind;
+    info.step = spec.step;
+    info.runId = spec.runId;
+    if (auto list = listProfileSources(st))
+        for (const auto& p : list.value())
+            if (p.id == info.sourceId) info.label = p.label;
+    if (!info.runId)
+        if (auto runs = st.runs())
+            for (const auto& r : runs.value())
+                if (r.profileSourceId && *r.profileSourceId == info.sourceId) info.runId = r.id;
+    const auto& steps = s.steps.steps;
+    info.profileSteps = static_cast<int64_t>(steps.size());
+    info.split = s.steps.split;
+    double sum = 0;
+    for (size_t i : s.scope) {
+        info.steps.push_back(steps[i].number);
+        sum += static_cast<double>(steps[i].dur);
+    }
+    info.stepNs = s.scope.empty() ? static_cast<double>(s.spanEnd - s.spanStart)
+                                  : sum / static_cast<double>(s.scope.size());
+    size_t steady = 0;
+    for (const auto& x : steps) steady += x.warmup ? 0 : 1;
+    info.spread = steady >= 3 && s.steps.medianNs > 0 ? s.steps.madNs / s.steps.medianNs : 0;
+    for (size_t i = 0; i < s.data.slices.size(); ++i) info.opSlices += s.inScope(i) ? 1 : 0;
+    if (s.alignedIndex >= 0) {
+        const StepBreakdown& a = steps[static_cast<size_t>(s.alignedIndex)];
+        info.alignedStep = a.number;
+        info.alignedTs = a.ts;
+        info.alignedDur = a.dur;
+        info.alignedSliceId = a.sliceId;
+    } else {
+        info.alignedTs = s.spanStart;
+        info.alignedDur = s.spanEnd - s.spanStart;
+    }
+}
+
+}  // namespace
+
+Result<DiffSide> loadDiffSide(const DiffSideSpec& spec, const char* which, bool shapes,
+                              JobControl* job) {
+    const std::string w(which);
+    auto st = store::TraceStore::open(spec.path, store::TraceStore::Mode::ReadOnly);
+    if (!st) return Error{w + ": " + st.error()};
+    store::TraceStore& store = *st.value();
+    auto source = resolveProfileSource(store, spec.sourceId, spec.runId);
+    if (!source) return Error{w + ": " + source.error()};
+    auto data = loadProfile(store, source.value(), job);
+    if (!data) return Error{w + ": " + data.error()};
+    DiffSide s;
+    s.data = std::move(data.value());
+    s.steps = analyzeSteps(s.data);
+    if (auto p = pickScope(s, spec, which); !p) return Error{p.error()};
+    classifyOps(s);
+    computeSelf(s);
+    assignSteps(s);
+    if (shapes)
+        if (auto r = readShapes(s, store, job); !r) return Error{w + ": " + r.error()};
+    fillInfo(s, store, spec);
+    if (s.info.opSlices == 0)
+        return Error{w + ": the profile (source " + std::to_string(s.info.sourceId) +
+                     ") has no op slices" + (spec.step ? " in that step" : "")};
+    return s;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,137 @@
+// The step split of two profiles side by side, from each side's StepAnalysis (step_analysis.h)
+// plus what a run diff needs beside it: communication, device kernels and device idle.
+#include <algorithm>
+#include <cmath>
+
+#include "core/analysis/diff_side.h"
+
+namespace ts::analysis {
+namespace {
+
+struct Interval {
+    int64_t a, b;
+};
+
+/// Length of the union of `v` clipped to [lo, hi).
+int64_t unionLength(std::vector<Interval>& v, int64_t lo, int64_t hi) {
+    std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
+    int64_t total = 0, curA = 0, curB = 0;
+    bool open = false;
+    for (const Interval& i : v) {
+        const int64_t a = std::max(lo, i.a), b = std::min(hi, i.b);
+        if (b <= a) continue;
+        if (open && a <= curB) {
+            curB = std::max(curB, b);
+            continue;
+        }
+        if (open) total += curB - curA;
+        curA = a, curB = b, open = true;
+    }
+    if (open) total += curB - curA;
+    return total;
+}
+
+struct SideFigures {
+    double gap = 0, forward = 0, backward = 0, optimizer = 0, callbacks = 0, cpuOps = 0, idle = 0,
+           communication = 0, kernels = 0, deviceIdle = 0;
+    bool hasDevice = false;
+};
+
+SideFigures figuresOf(const DiffSide& s) {
+    SideFigures f;
+    const ProfileData& d = s.data;
+    // Intervals of device ops and of communication ops, per step in scope.
+    std::vector<std::vector<Interval>> device(s.steps.steps.size()), comm(s.steps.steps.size());
+    std::vector<Interval> allDevice, allComm;
+    for (size_t i = 0; i < d.slices.size(); ++i) {
+        if (!s.inScope(i)) continue;
+        const ProfileSlice& sl = d.slices[i];
+        const bool dev = s.lane[i] == OpLane::Device;
+        const bool com = isCommunicationName(d.name(sl));
+        f.hasDevice |= dev;
+        if (s.stepOf[i] >= 0) {
+            if (dev) device[static_cast<size_t>(s.stepOf[i])].push_back({sl.ts, sl.end()});
+            if (com) comm[static_cast<size_t>(s.stepOf[i])].push_back({sl.ts, sl.end()});
+        } else {
+            if (dev) allDevice.push_back({sl.ts, sl.end()});
+            if (com) allComm.push_back({sl.ts, sl.end()});
+        }
+    }
+    if (s.scope.empty()) {
+        const double span = static_cast<double>(s.spanEnd - s.spanStart);
+        const double busy = static_cast<double>(unionLength(allDevice, s.spanStart, s.spanEnd));
+        f.kernels = busy;
+        f.communication = static_cast<double>(unionLength(allComm, s.spanStart, s.spanEnd));
+        f.deviceIdle = f.hasDevice ? span - busy : 0;
+        return f;
+    }
+    for (size_t k : s.scope) {
+        const StepBreakdown& b = s.steps.steps[k];
+        f.gap += static_cast<double>(b.iterationGap);
+        f.forward += static_cast<double>(b.forward);
+        f.backward += static_cast<double>(b.backward);
+        f.optimizer += static_cast<double>(b.optimizer);
+        f.callbacks += static_cast<double>(b.callbacks);
+        f.cpuOps += static_cast<double>(b.cpuOps);
+        f.idle += static_cast<double>(b.other);
+        f.kernels += static_cast<double>(b.kernels);
+        f.communication += static_cast<double>(unionLength(comm[k], b.ts, b.ts + b.dur));
+        if (f.hasDevice)
+            f.deviceIdle += static_cast<double>(b.dur - unionLength(device[k], b.ts, b.ts + b.dur));
+    }
+    const double n = s.perStep();
+    for (double* v : {&f.gap, &f.forward, &f.backward, &f.optimizer, &f.callbacks, &f.cpuOps,
+                      &f.idle, &f.kernels, &f.communication, &f.deviceIdle})
+        *v /= n;
+    return f;
+}
+
+}  // namespace
+
+std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, std::string* explains) {
+    const SideFigures fa = figuresOf(a), fb = figuresOf(b);
+    struct Spec {
+        const char* key;
+        const char* label;
+        double SideFigures::*field;
+        bool disjoint;
+    };
+    static const Spec kSpecs[] = {
+        {"iteration_gap", "iteration gap (data loading)", &SideFigures::gap, true},
+        {"forward", "forward", &SideFigures::forward, true},
+        {"backward", "backward", &SideFigures::backward, true},
+        {"optimizer", "optimizer", &SideFigures::optimizer, true},
+        {"callbacks", "callbacks", &SideFigures::callbacks, true},
+        {"cpu_ops", "CPU ops", &SideFigures::cpuOps, true},
+        {"idle", "idle (no phase or op)", &SideFigures::idle, true},
+        {"communication", "communication", &SideFigures::communication, false},
+        {"kernels", "device kernels (concurrent)", &SideFigures::kernels, false},
+        {"device_idle", "device idle", &SideFigures::deviceIdle, false},
+    };
+    std::vector<DiffSplitPart> parts;
+    for (const Spec& s : kSpecs) {
+        const double va = fa.*s.field, vb = fb.*s.field;
+        // Parts neither side has are left out; the partition keeps "idle" whenever it has steps.
+        const bool keep =
+            va != 0 || vb != 0 ||
+            (std::string_view(s.key) == "idle" && !(a.scope.empty() && b.scope.empty()));
+        if (keep) parts.push_back({s.key, s.label, {va, vb}, s.disjoint});
+    }
+    if (explains) {
+        explains->clear();
+        const double stepDelta = b.info.stepNs - a.info.stepNs;
+        double best = 0;
+        for (const auto& p : parts) {
+            if (!p.disjoint) continue;
+            const double delta = p.ns[1] - p.ns[0];
+            // The part that moved most in the direction of the step's change.
+            if (delta * stepDelta > 0 && std::fabs(delta) > best) {
+                best = std::fabs(delta);
+                *explains = p.key;
+            }
+        }
+    }
+    return parts;
+}
+
+}  // namespace ts::analysis
