@@ -148,25 +148,56 @@ Status pickScope(DiffSide& s, const DiffSideSpec& spec, const char* which) {
     return {};
 }
 
-void assignSteps(DiffSide& s) {
+/// The step (index into steps.steps) of each op in scope. Host ops by their start; device
+/// ops by the start of the host slice that launched them (a flow into them: Kineto's
+/// launch -> kernel), since kernels run after their step's host part, else by their start.
+Status assignSteps(DiffSide& s, store::TraceStore& st) {
     const ProfileData& d = s.data;
     s.stepOf.assign(d.slices.size(), -1);
     std::vector<size_t> order = s.scope;
     std::sort(order.begin(), order.end(),
               [&](size_t x, size_t y) { return s.steps.steps[x].ts < s.steps.steps[y].ts; });
+    auto stepAt = [&](int64_t ts) -> int32_t {
+        auto it = std::upper_bound(order.begin(), order.end(), ts,
+                                   [&](int64_t t, size_t k) { return t < s.steps.steps[k].ts; });
+        if (it == order.begin()) return -1;
+        const StepBreakdown& step = s.steps.steps[*(it - 1)];
+        return ts < step.ts + step.dur ? static_cast<int32_t>(*(it - 1)) : -1;
+    };
     bool any = false;
+    std::unordered_map<int64_t, size_t> device;  // slice id -> index
     for (size_t i = 0; i < d.slices.size(); ++i) {
         if (s.lane[i] == OpLane::None) continue;
         const ProfileSlice& sl = d.slices[i];
         s.spanStart = any ? std::min(s.spanStart, sl.ts) : sl.ts;
         s.spanEnd = any ? std::max(s.spanEnd, sl.end()) : sl.end();
         any = true;
-        auto it = std::upper_bound(order.begin(), order.end(), sl.ts,
-                                   [&](int64_t t, size_t k) { return t < s.steps.steps[k].ts; });
-        if (it == order.begin()) continue;
-        const StepBreakdown& st = s.steps.steps[*(it - 1)];
-        if (sl.ts < st.ts + st.dur) s.stepOf[i] = static_cast<int32_t>(*(it - 1));
+        s.stepOf[i] = stepAt(sl.ts);
+        if (s.lane[i] == OpLane::Device) device.emplace(sl.id, i);
     }
+    if (device.empty() || order.empty()) return {};
+    store::Statement q =
+        st.db().prepare("SELECT slice_out, slice_in FROM flows WHERE source_id = ?");
+    if (!q.ok()) return Error{q.error()};
+    q.bind(1, d.sourceId);
+    std::vector<std::pair<int64_t, size_t>> launches;  // (launching slice id, device op)
+    std::unordered_map<int64_t, int64_t> launchTs;
+    while (q.step()) {
+        auto it = device.find(q.int64(1));
+        if (it == device.end()) continue;
+        launches.emplace_back(q.int64(0), it->second);
+        launchTs.emplace(q.int64(0), -1);
+    }
+    if (!q.error().empty()) return Error{q.error()};
+    for (const auto& sl : d.slices) {
+        auto it = launchTs.find(sl.id);
+        if (it != launchTs.end()) it->second = sl.ts;
+    }
+    for (const auto& [out, i] : launches) {
+        const int64_t ts = launchTs[out];
+        if (ts >= 0) s.stepOf[i] = stepAt(ts);
+    }
+    return {};
 }
 
 Status readShapes(DiffSide& s, store::TraceStore& st, JobControl* job) {
@@ -273,7 +304,7 @@ Result<DiffSide> loadDiffSide(const DiffSideSpec& spec, const char* which, bool 
     if (auto p = pickScope(s, spec, which); !p) return Error{p.error()};
     classifyOps(s);
     computeSelf(s);
-    assignSteps(s);
+    if (auto r = assignSteps(s, store); !r) return Error{w + ": " + r.error()};
     if (shapes)
         if (auto r = readShapes(s, store, job); !r) return Error{w + ": " + r.error()};
     fillInfo(s, store, spec);

@@ -12,22 +12,26 @@ struct Interval {
     int64_t a, b;
 };
 
-/// Length of the union of `v` clipped to [lo, hi).
-int64_t unionLength(std::vector<Interval>& v, int64_t lo, int64_t hi) {
+/// `v` as a sorted list of disjoint intervals.
+std::vector<Interval> merged(std::vector<Interval> v) {
     std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
-    int64_t total = 0, curA = 0, curB = 0;
-    bool open = false;
+    std::vector<Interval> out;
     for (const Interval& i : v) {
-        const int64_t a = std::max(lo, i.a), b = std::min(hi, i.b);
-        if (b <= a) continue;
-        if (open && a <= curB) {
-            curB = std::max(curB, b);
-            continue;
-        }
-        if (open) total += curB - curA;
-        curA = a, curB = b, open = true;
+        if (i.b <= i.a) continue;
+        if (!out.empty() && i.a <= out.back().b)
+            out.back().b = std::max(out.back().b, i.b);
+        else
+            out.push_back(i);
     }
-    if (open) total += curB - curA;
+    return out;
+}
+
+/// Length of the part of [lo, hi) covered by the disjoint sorted intervals `m`.
+int64_t covered(const std::vector<Interval>& m, int64_t lo, int64_t hi) {
+    auto it = std::upper_bound(m.begin(), m.end(), lo,
+                               [](int64_t t, const Interval& i) { return t < i.b; });
+    int64_t total = 0;
+    for (; it != m.end() && it->a < hi; ++it) total += std::min(hi, it->b) - std::max(lo, it->a);
     return total;
 }
 
@@ -40,29 +44,21 @@ struct SideFigures {
 SideFigures figuresOf(const DiffSide& s) {
     SideFigures f;
     const ProfileData& d = s.data;
-    // Intervals of device ops and of communication ops, per step in scope.
-    std::vector<std::vector<Interval>> device(s.steps.steps.size()), comm(s.steps.steps.size());
-    std::vector<Interval> allDevice, allComm;
+    // Device ops and communication of the whole profile as unions of intervals; each step
+    // counts the part inside its time range (kernels lag their launches).
+    std::vector<Interval> device, comm;
     for (size_t i = 0; i < d.slices.size(); ++i) {
-        if (!s.inScope(i)) continue;
+        if (s.lane[i] == OpLane::None) continue;
         const ProfileSlice& sl = d.slices[i];
-        const bool dev = s.lane[i] == OpLane::Device;
-        const bool com = isCommunicationName(d.name(sl));
-        f.hasDevice |= dev;
-        if (s.stepOf[i] >= 0) {
-            if (dev) device[static_cast<size_t>(s.stepOf[i])].push_back({sl.ts, sl.end()});
-            if (com) comm[static_cast<size_t>(s.stepOf[i])].push_back({sl.ts, sl.end()});
-        } else {
-            if (dev) allDevice.push_back({sl.ts, sl.end()});
-            if (com) allComm.push_back({sl.ts, sl.end()});
-        }
+        if (s.lane[i] == OpLane::Device) device.push_back({sl.ts, sl.end()}), f.hasDevice = true;
+        if (isCommunicationName(d.name(sl))) comm.push_back({sl.ts, sl.end()});
     }
+    const auto dev = merged(std::move(device)), com = merged(std::move(comm));
     if (s.scope.empty()) {
-        const double span = static_cast<double>(s.spanEnd - s.spanStart);
-        const double busy = static_cast<double>(unionLength(allDevice, s.spanStart, s.spanEnd));
+        const double busy = static_cast<double>(covered(dev, s.spanStart, s.spanEnd));
         f.kernels = busy;
-        f.communication = static_cast<double>(unionLength(allComm, s.spanStart, s.spanEnd));
-        f.deviceIdle = f.hasDevice ? span - busy : 0;
+        f.communication = static_cast<double>(covered(com, s.spanStart, s.spanEnd));
+        f.deviceIdle = f.hasDevice ? static_cast<double>(s.spanEnd - s.spanStart) - busy : 0;
         return f;
     }
     for (size_t k : s.scope) {
@@ -75,9 +71,9 @@ SideFigures figuresOf(const DiffSide& s) {
         f.cpuOps += static_cast<double>(b.cpuOps);
         f.idle += static_cast<double>(b.other);
         f.kernels += static_cast<double>(b.kernels);
-        f.communication += static_cast<double>(unionLength(comm[k], b.ts, b.ts + b.dur));
+        f.communication += static_cast<double>(covered(com, b.ts, b.ts + b.dur));
         if (f.hasDevice)
-            f.deviceIdle += static_cast<double>(b.dur - unionLength(device[k], b.ts, b.ts + b.dur));
+            f.deviceIdle += static_cast<double>(b.dur - covered(dev, b.ts, b.ts + b.dur));
     }
     const double n = s.perStep();
     for (double* v : {&f.gap, &f.forward, &f.backward, &f.optimizer, &f.callbacks, &f.cpuOps,

@@ -9,9 +9,9 @@ Writes OUT_DIR/base.json, OUT_DIR/variant.json and OUT_DIR/pair.json (what was c
 {"slowed", "inserted", "inserted_us", "steps"}). Python's standard library only.
 
 Times are rewritten so the variant stays a consistent trace: every event that starts at or
-after a changed point moves later by the time added there, and the events of the same thread
-that contain that point (the slowed op itself, its parents, the step) grow by it; events on
-other threads that started earlier (kernels already running) keep their duration.
+after a changed point moves later by the time added there; the slowed op, its parents and
+every host slice around the point (the step, on whichever thread) grow by it; device events
+that started earlier (kernels already running) keep their duration.
 """
 import argparse
 import bisect
@@ -39,6 +39,13 @@ def thread_key(e):
 
 def is_slice(e):
     return e.get("ph") == "X" and "dur" in e
+
+
+DEVICE_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "gpu_user_annotation"}
+
+
+def is_device(e):
+    return str(e.get("cat", "")).lower() in DEVICE_CATEGORIES
 
 
 def self_times(events):
@@ -108,12 +115,12 @@ def apply_points(events, points):
             lo = bisect.bisect_left(times, ts)
             hi = bisect.bisect_right(times, end)
             for T, extra, thread, kind, op_ts in points[lo:hi]:
-                if thread != thread_key(e):
-                    continue
-                if kind == "slow" and ts <= op_ts and end >= T:
-                    grow += extra
-                elif kind == "insert" and ts < T < end:
-                    grow += extra
+                if is_device(e):
+                    continue  # a kernel already running keeps its duration
+                if thread == thread_key(e) and kind == "slow" and ts <= op_ts and end >= T:
+                    grow += extra  # the slowed op and its parents
+                elif ts < T < end:
+                    grow += extra  # host slices around the point (the step waits for it)
             e["dur"] = e["dur"] + grow
         e["ts"] = ts + shift(ts)
         out.append(e)
