@@ -109,16 +109,16 @@ std::string scopeLayer(const std::string& scope) {
             if (i > start) parts.push_back(s.substr(start, i - start));
             start = i + 1;
         }
-    // The op instance: "<Type>-op<N>".
-    if (!parts.empty()) {
-        const std::string& last = parts.back();
-        const size_t k = last.rfind("-op");
-        if (k != std::string::npos && k + 3 < last.size() &&
-            std::all_of(last.begin() + static_cast<long>(k) + 3, last.end(),
-                        [](char c) { return c >= '0' && c <= '9'; }))
-            parts.pop_back();
-    }
-    if (parts.empty()) return {};
+    // Op instances ("<Type>-op<N>") at the end: the backward op under its forward op, too.
+    auto isOpInstance = [](const std::string& seg) {
+        const size_t k = seg.rfind("-op");
+        return k != std::string::npos && k + 3 < seg.size() &&
+               std::all_of(seg.begin() + static_cast<long>(k) + 3, seg.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+    };
+    while (!parts.empty() && isOpInstance(parts.back())) parts.pop_back();
+    // A layer sits below a root (the network, "Default", "Net"); the root alone is none.
+    if (parts.size() < 2) return {};
     std::string layer = parts.back();
     const size_t dash = layer.rfind('-');
     if (dash != std::string::npos && dash > 0) layer = layer.substr(0, dash);

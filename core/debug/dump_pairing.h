@@ -53,8 +53,10 @@ TensorPairing pairByPath(const std::vector<DumpTensorRef>& a, const std::vector<
 TensorPairing pairByAlignment(const std::vector<DumpTensorRef>& a,
                               const std::vector<DumpTensorRef>& b, const DumpAlignOptions& o);
 
-/// The layer a scope names: the last segment before the op instance ("<Type>-op<N>"),
-/// without its "-<Class>" suffix; "grad:" in front for "Gradients/..." scopes; "" for none.
+/// The layer a scope names: the last segment before the op instances ("<Type>-op<N>"),
+/// without its "-<Class>" suffix, below a root ("Default/.../fc1-Dense/MatMul-op1" -> "fc1",
+/// "Net/fc1" -> "fc1"); "grad:" in front for "Gradients/..." scopes; "" when the scope names
+/// no layer below its root ("Default/ApplyMomentum-op10", "Net").
 std::string scopeLayer(const std::string& scope);
 
 }  // namespace ts::debug

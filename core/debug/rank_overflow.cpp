@@ -12,7 +12,9 @@ int64_t rankFromPath(const std::string& path) {
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (size_t k = lower.find("rank"); k != std::string::npos; k = lower.find("rank", k + 1)) {
         size_t i = k + 4;
-        if (i < lower.size() && (lower[i] == '_' || lower[i] == '-' || lower[i] == '.')) ++i;
+        if (i < lower.size() &&
+            (lower[i] == '_' || lower[i] == '-' || lower[i] == '.' || lower[i] == ' '))
+            ++i;
         size_t j = i;
         while (j < lower.size() && std::isdigit(static_cast<unsigned char>(lower[j]))) ++j;
         if (j > i && j - i < 10) found = std::stoll(lower.substr(i, j - i));
