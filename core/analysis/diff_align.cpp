@@ -1,6 +1,6 @@
 // Alignment of the ops of one step of each side (op_alignment.h), lane by lane: host ops in
-// start order (parents before children), device ops in start order. Keys are the fuzzy form
-// of the mapped names, shared by both sides.
+// start order (parents before children), device ops in start order. Tokens are the ids of the
+// fuzzy forms of the mapped names (DiffNames), shared by both sides.
 #include <algorithm>
 #include <chrono>
 #include <unordered_map>
@@ -9,36 +9,6 @@
 
 namespace ts::analysis {
 namespace {
-
-struct Named {
-    uint32_t key = 0, name = 0;
-};
-
-class Namer {
-public:
-    Namer(const NameMap& map, DiffAlignment& out) : m_keys(&map, true), m_out(out) {}
-
-    Named of(const ProfileData& d, const ProfileSlice& s, int side) {
-        auto& memo = m_memo[side];
-        auto it = memo.find(s.nameId);
-        if (it != memo.end()) return it->second;
-        const std::string& raw = d.name(s);
-        Named n;
-        n.key = m_keys.key(raw);
-        const std::string mapped = m_keys.mapped(raw);
-        auto [ni, fresh] = m_names.emplace(mapped, static_cast<uint32_t>(m_out.names.size()));
-        if (fresh) m_out.names.push_back(mapped);
-        n.name = ni->second;
-        memo.emplace(s.nameId, n);
-        return n;
-    }
-
-private:
-    NameKeys m_keys;
-    DiffAlignment& m_out;
-    std::unordered_map<int64_t, Named> m_memo[2];
-    std::unordered_map<std::string, uint32_t> m_names;
-};
 
 /// Slice indexes of one lane of the aligned step (all ops in scope without steps), in order.
 std::vector<size_t> laneOps(const DiffSide& s, OpLane lane) {
@@ -69,10 +39,18 @@ int64_t DiffAlignment::firstPairNamed(const std::string& name) const {
     return -1;
 }
 
-DiffAlignment alignSteps(const DiffSide& a, const DiffSide& b, const NameMap& map,
+DiffAlignment alignSteps(const DiffSide& a, const DiffSide& b, const DiffNames& names,
                          JobControl* job) {
     DiffAlignment out;
-    Namer namer(map, out);
+    // Names used in the aligned steps, numbered in order of appearance.
+    std::vector<uint32_t> used(names.size(), UINT32_MAX);
+    auto nameOf = [&](uint32_t id) {
+        if (used[id] == UINT32_MAX) {
+            used[id] = static_cast<uint32_t>(out.names.size());
+            out.names.push_back(names.text(id));
+        }
+        return used[id];
+    };
     const DiffSide* sides[2] = {&a, &b};
     double seconds = 0;
     for (OpLane lane : {OpLane::Host, OpLane::Device}) {
@@ -83,9 +61,9 @@ DiffAlignment alignSteps(const DiffSide& a, const DiffSide& b, const NameMap& ma
             const DiffSide& s = *sides[side];
             for (size_t i : laneOps(s, lane)) {
                 const ProfileSlice& sl = s.data.slices[i];
-                const Named n = namer.of(s.data, sl, side);
-                tokens[side].push_back(n.key);
-                out.ops[side].push_back({sl.id, sl.trackId, sl.ts, sl.dur, sl.depth, n.name,
+                tokens[side].push_back(names.fuzzy(s.opName[i]));
+                out.ops[side].push_back({sl.id, sl.trackId, sl.ts, sl.dur, sl.depth,
+                                         nameOf(s.opName[i]),
                                          static_cast<uint8_t>(lane == OpLane::Device ? 1 : 0)});
             }
         }

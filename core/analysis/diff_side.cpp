@@ -58,28 +58,37 @@ std::string shapesOf(std::string_view json) {
 /// tracks, tracks of device streams (or holding only kernels and device copies) device ones.
 void classifyOps(DiffSide& s) {
     const ProfileData& d = s.data;
+    // Per category id: 1 host op category, 2 device op category, 0 neither.
+    std::unordered_map<int64_t, uint8_t> kinds;
+    auto kindOf = [&](const ProfileSlice& sl) {
+        auto it = kinds.find(sl.catId);
+        if (it == kinds.end()) {
+            const std::string& c = d.category(sl);
+            it = kinds.emplace(sl.catId, isHostOpCategory(c)     ? 1
+                                         : isDeviceOpCategory(c) ? 2
+                                                                 : 0)
+                     .first;
+        }
+        return it->second;
+    };
     bool anyOpCategory = false;
-    for (const auto& sl : d.slices) {
-        const std::string& c = d.category(sl);
-        if (isHostOpCategory(c) || isDeviceOpCategory(c)) {
+    for (const auto& sl : d.slices)
+        if (kindOf(sl) != 0) {
             anyOpCategory = true;
             break;
         }
-    }
     s.lane.assign(d.slices.size(), OpLane::None);
     for (const auto& t : d.tracks) {
         auto [lo, hi] = d.trackRange(t.id);
         bool host = false, device = t.kind == "gpu_stream";
-        for (size_t i = lo; i < hi && !host; ++i) host = isHostOpCategory(d.category(d.slices[i]));
-        for (size_t i = lo; i < hi && !device && !host; ++i)
-            device = isDeviceOpCategory(d.category(d.slices[i]));
+        for (size_t i = lo; i < hi && !host; ++i) host = kindOf(d.slices[i]) == 1;
+        for (size_t i = lo; i < hi && !device && !host; ++i) device = kindOf(d.slices[i]) == 2;
         const OpLane trackLane = device && !host ? OpLane::Device : OpLane::Host;
         for (size_t i = lo; i < hi; ++i) {
             const ProfileSlice& sl = d.slices[i];
-            const std::string& name = d.name(sl);
-            const std::string& cat = d.category(sl);
-            if (isStructuralName(name, cat)) continue;
-            if (anyOpCategory && !isHostOpCategory(cat) && !isDeviceOpCategory(cat)) continue;
+            const uint8_t kind = kindOf(sl);
+            if (anyOpCategory && kind == 0) continue;
+            if (isStructuralName(d.name(sl), d.category(sl))) continue;
             s.lane[i] = trackLane;
         }
     }
@@ -287,6 +296,40 @@ void fillInfo(DiffSide& s, store::TraceStore& st, const DiffSideSpec& spec) {
 }
 
 }  // namespace
+
+uint32_t DiffNames::intern(const std::string& mapped) {
+    auto it = m_id.find(mapped);
+    if (it != m_id.end()) return it->second;
+    const uint32_t id = static_cast<uint32_t>(m_text.size());
+    m_text.push_back(mapped);
+    m_id.emplace(m_text.back(), id);
+    m_buffer = fuzzyName(mapped);
+    auto fit = m_fuzzyId.find(m_buffer);
+    if (fit == m_fuzzyId.end()) {
+        m_fuzzyText.push_back(m_buffer);
+        fit = m_fuzzyId.emplace(m_fuzzyText.back(), static_cast<uint32_t>(m_fuzzyText.size() - 1))
+                  .first;
+    }
+    m_fuzzyOf.push_back(fit->second);
+    return id;
+}
+
+void nameOps(DiffSide& s, const NameMap& map, DiffNames& names) {
+    const ProfileData& d = s.data;
+    s.opName.assign(d.slices.size(), 0);
+    std::unordered_map<int64_t, uint32_t> memo;
+    memo.reserve(d.strings.size());
+    for (size_t i = 0; i < d.slices.size(); ++i) {
+        if (s.lane[i] == OpLane::None) continue;
+        const int64_t nameId = d.slices[i].nameId;
+        auto it = memo.find(nameId);
+        if (it == memo.end()) {
+            const std::string& raw = d.str(nameId);
+            it = memo.emplace(nameId, names.intern(map.empty() ? raw : map.apply(raw))).first;
+        }
+        s.opName[i] = it->second;
+    }
+}
 
 Result<DiffSide> loadDiffSide(const DiffSideSpec& spec, const char* which, bool shapes,
                               JobControl* job) {

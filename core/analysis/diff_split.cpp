@@ -2,6 +2,7 @@
 // plus what a run diff needs beside it: communication, device kernels and device idle.
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "core/analysis/diff_side.h"
 
@@ -47,11 +48,14 @@ SideFigures figuresOf(const DiffSide& s) {
     // Device ops and communication of the whole profile as unions of intervals; each step
     // counts the part inside its time range (kernels lag their launches).
     std::vector<Interval> device, comm;
+    std::unordered_map<int64_t, bool> isComm;  // by name id
     for (size_t i = 0; i < d.slices.size(); ++i) {
         if (s.lane[i] == OpLane::None) continue;
         const ProfileSlice& sl = d.slices[i];
         if (s.lane[i] == OpLane::Device) device.push_back({sl.ts, sl.end()}), f.hasDevice = true;
-        if (isCommunicationName(d.name(sl))) comm.push_back({sl.ts, sl.end()});
+        auto c = isComm.find(sl.nameId);
+        if (c == isComm.end()) c = isComm.emplace(sl.nameId, isCommunicationName(d.name(sl))).first;
+        if (c->second) comm.push_back({sl.ts, sl.end()});
     }
     const auto dev = merged(std::move(device)), com = merged(std::move(comm));
     if (s.scope.empty()) {

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -44,6 +45,10 @@ std::string_view trim(std::string_view s) {
 std::string fuzzyName(std::string_view name) {
     std::string out;
     out.reserve(name.size());
+    if (std::none_of(name.begin(), name.end(), isDigit)) {
+        out.assign(name);
+        return out;
+    }
     size_t i = 0;
     while (i < name.size()) {
         if (!isDigit(name[i])) {
@@ -70,10 +75,11 @@ bool isCommunicationName(std::string_view name) {
         "nccl",      "hccl",       "hcom",          "allreduce",      "all_reduce",
         "allgather", "all_gather", "reducescatter", "reduce_scatter", "broadcast",
         "alltoall",  "all_to_all", "c10d::",        "sendrecv",       "gloo"};
-    std::string l(name);
-    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    thread_local std::string lower;  // no allocation per name once it has grown
+    lower.assign(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (std::string_view w : kWords)
-        if (l.find(w) != std::string::npos) return true;
+        if (lower.find(w) != std::string::npos) return true;
     return false;
 }
 

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
-#include <map>
-#include <set>
 
 #include "core/analysis/diff_side.h"
 #include "core/timeline/time_axis.h"
@@ -16,115 +14,6 @@ namespace ts::analysis {
 namespace {
 
 using timeline::formatDuration;
-
-struct Acc {
-    double calls = 0, total = 0, self = 0;
-    std::string category;
-    std::set<std::string> names;
-    void merge(const Acc& o) {
-        calls += o.calls, total += o.total, self += o.self;
-        if (category.empty()) category = o.category;
-        names.insert(o.names.begin(), o.names.end());
-    }
-};
-
-constexpr char kSep = '\x1f';
-
-std::string keyOf(const std::string& name, const std::string& shapes) {
-    return name + kSep + shapes;
-}
-
-std::pair<std::string, std::string> splitKey(const std::string& key) {
-    const size_t k = key.find(kSep);
-    return {key.substr(0, k), key.substr(k + 1)};
-}
-
-/// Per mapped name (and shapes), the op figures of one side over its scope.
-std::map<std::string, Acc> accumulate(const DiffSide& s, const RunDiffOptions& o) {
-    std::map<std::string, Acc> out;
-    std::unordered_map<int64_t, std::string> mapped;  // name id -> mapped name
-    const ProfileData& d = s.data;
-    for (size_t i = 0; i < d.slices.size(); ++i) {
-        if (!s.inScope(i)) continue;
-        const ProfileSlice& sl = d.slices[i];
-        auto m = mapped.find(sl.nameId);
-        if (m == mapped.end()) m = mapped.emplace(sl.nameId, o.map.apply(d.name(sl))).first;
-        const std::string& shapes =
-            o.by == DiffGroupBy::Shape && !s.shape.empty() ? s.shapeTexts[s.shape[i]] : "";
-        Acc& a = out[keyOf(m->second, shapes)];
-        a.calls += 1;
-        a.total += static_cast<double>(sl.dur);
-        a.self += static_cast<double>(s.self[i]);
-        if (a.category.empty()) a.category = d.category(sl);
-        if (a.names.size() < 8) a.names.insert(d.name(sl));
-    }
-    return out;
-}
-
-OpDiffRow makeRow(const std::string& key, const Acc& a, const Acc& b, const DiffSide* sides[2]) {
-    OpDiffRow r;
-    std::tie(r.name, r.shapes) = splitKey(key);
-    r.category = a.category.empty() ? b.category : a.category;
-    const Acc* acc[2] = {&a, &b};
-    for (int k = 0; k < 2; ++k) {
-        const double n = sides[k]->perStep();
-        r.calls[k] = acc[k]->calls / n;
-        r.totalNs[k] = acc[k]->total / n;
-        r.selfNs[k] = acc[k]->self / n;
-        r.avgNs[k] = acc[k]->calls > 0 ? acc[k]->total / acc[k]->calls : 0;
-    }
-    for (const auto& n : a.names)
-        if (n != r.name) r.namesA.push_back(n);
-    for (const auto& n : b.names)
-        if (n != r.name) r.namesB.push_back(n);
-    r.deltaNs = r.selfNs[1] - r.selfNs[0];
-    if (r.selfNs[0] > 0)
-        r.ratio = r.selfNs[1] / r.selfNs[0];
-    else
-        r.ratio = r.selfNs[1] > 0 ? std::numeric_limits<double>::infinity()
-                                  : std::numeric_limits<double>::quiet_NaN();
-    return r;
-}
-
-std::vector<OpDiffRow> opTable(const DiffSide& a, const DiffSide& b, const RunDiffOptions& o) {
-    const auto accA = accumulate(a, o), accB = accumulate(b, o);
-    const DiffSide* sides[2] = {&a, &b};
-    std::vector<OpDiffRow> rows;
-    // Names on one side only: joined with the other side's one-sided names of the same fuzzy
-    // form (MatMul-op12 in A with MatMul-op13 in B), else added / removed as they are.
-    struct Group {
-        Acc acc[2];
-        std::vector<std::pair<std::string, int>> keys;  // (key, side)
-    };
-    std::map<std::string, Group> fuzzy;
-    auto oneSided = [&](const std::string& key, const Acc& acc, int side) {
-        auto [name, shapes] = splitKey(key);
-        Group& g = fuzzy[keyOf(fuzzyName(name), shapes)];
-        g.acc[side].merge(acc);
-        g.keys.emplace_back(key, side);
-    };
-    for (const auto& [key, acc] : accA) {
-        auto it = accB.find(key);
-        if (it != accB.end())
-            rows.push_back(makeRow(key, acc, it->second, sides));
-        else
-            oneSided(key, acc, 0);
-    }
-    for (const auto& [key, acc] : accB)
-        if (!accA.count(key)) oneSided(key, acc, 1);
-    for (const auto& [fk, g] : fuzzy) {
-        if (g.acc[0].calls > 0 && g.acc[1].calls > 0) {
-            OpDiffRow r = makeRow(fk, g.acc[0], g.acc[1], sides);
-            r.fuzzy = true;
-            rows.push_back(std::move(r));
-            continue;
-        }
-        for (const auto& [key, side] : g.keys)  // not joined: each name keeps its own row
-            rows.push_back(side == 0 ? makeRow(key, accA.at(key), Acc{}, sides)
-                                     : makeRow(key, Acc{}, accB.at(key), sides));
-    }
-    return rows;
-}
 
 void classify(std::vector<OpDiffRow>& rows, double band, double floorNs) {
     for (auto& r : rows) {
@@ -260,12 +149,15 @@ Result<RunDiff> diffRuns(const DiffSideSpec& specA, const DiffSideSpec& specB,
     d.b = sb.info;
     d.noiseBand = std::max(kDiffMinNoise, kDiffNoiseMads * std::max(d.a.spread, d.b.spread));
     d.floorNs = kDiffMinStepShare * std::max(d.a.stepNs, d.b.stepNs);
-    d.ops = opTable(sa, sb, o);
+    DiffNames names;
+    nameOps(sa, o.map, names);
+    nameOps(sb, o.map, names);
+    d.ops = diffOpTable(sa, sb, names, o.by);
     classify(d.ops, d.noiseBand, d.floorNs);
     d.split = diffSplit(sa, sb, &d.splitExplains);
     if (job) job->addDone(1);
     if (job && job->cancelled()) return Error{"cancelled"};
-    d.aligned = alignSteps(sa, sb, o.map, job);
+    d.aligned = alignSteps(sa, sb, names, job);
     if (job && job->cancelled()) return Error{"cancelled"};
     if (job) job->addDone(1);
     d.explains = explainSentence(d);
