@@ -17,12 +17,13 @@ using timeline::formatDuration;
 
 void classify(std::vector<OpDiffRow>& rows, double band, double floorNs) {
     for (auto& r : rows) {
+        const double x = r.selfNs[0], y = r.selfNs[1];
         if (r.calls[0] == 0 && r.calls[1] > 0)
             r.change = OpChange::Added;
         else if (r.calls[1] == 0 && r.calls[0] > 0)
             r.change = OpChange::Removed;
-        else if (std::fabs(r.deltaNs) <=
-                 std::max(band * std::max(r.selfNs[0], r.selfNs[1]), floorNs))
+        else if (std::fabs(r.deltaNs) <= floorNs ||
+                 (x > 0 && y > 0 && std::max(x / y, y / x) <= 1 + band) || (x == 0 && y == 0))
             r.change = OpChange::Unchanged;
         else
             r.change = r.deltaNs > 0 ? OpChange::Slower : OpChange::Faster;
@@ -47,7 +48,7 @@ std::string explainSentence(const RunDiff& d) {
     std::snprintf(pct, sizeof pct, "%+.1f%%", a > 0 ? 100.0 * delta / a : 0.0);
     const std::string what = d.a.alignedStep >= 0 || d.b.alignedStep >= 0 ? "step" : "profile";
     std::string s;
-    if (std::fabs(delta) <= d.noiseBand * a) {
+    if (a > 0 && b > 0 && std::max(a / b, b / a) <= 1 + d.noiseBand) {
         char band[32];
         std::snprintf(band, sizeof band, "%.1f%%", 100.0 * d.noiseBand);
         s = "B's " + what + " time is within the noise band of A's (" + formatDuration(a) + " -> " +

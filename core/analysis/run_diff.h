@@ -42,10 +42,10 @@ struct RunDiffOptions {
     DiffGroupBy by = DiffGroupBy::Name;
 };
 
-/// Noise band: an op is unchanged when |change of self time per step| <= max(band x the
-/// larger of its two self times, kDiffMinStepShare x the longer step), where band =
-/// max(kDiffMinNoise, kDiffNoiseMads x the larger relative spread (MAD / median) of the two
-/// sides' steady step times).
+/// Noise band: an op is unchanged when its self time per step changes by a factor of at most
+/// 1 + band either way (B/A and A/B both <= 1 + band), or by at most kDiffMinStepShare x the
+/// longer step in absolute terms, where band = max(kDiffMinNoise, kDiffNoiseMads x the larger
+/// relative spread (MAD / median) of the two sides' steady step times).
 inline constexpr double kDiffMinNoise = 0.05;
 inline constexpr double kDiffNoiseMads = 3.0;
 inline constexpr double kDiffMinStepShare = 0.001;
