@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/analysis/run_diff.h"
+#include "core/analysis/scalar_diff.h"
 #include "tests/common/test_support.h"
 #include "tests/diff/diff_fixture.h"
 
@@ -215,4 +216,17 @@ TEST(RunDiff, ParseSide) {
     EXPECT_FALSE(s->runId);
     EXPECT_FALSE(parseDiffSide("x.tscope:run=abc"));
     EXPECT_FALSE(parseDiffSide(":source=1"));
+}
+
+TEST(RunDiff, ScalarDifferenceByStep) {
+    ts::curves::ScalarSeries a, b;
+    a.points = {{1, 10, 2.0}, {2, 20, 1.5}, {3, 30, 1.0}, {3, 31, 0.9}};
+    b.points = {{3, 300, 1.2}, {2, 200, 1.0}, {4, 400, 0.5}};
+    const auto d = differenceByStep(a, b);
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_EQ(d[0].step, 2);
+    EXPECT_DOUBLE_EQ(d[0].value, -0.5);
+    EXPECT_EQ(d[0].wallTimeNs, 200);
+    EXPECT_EQ(d[1].step, 3);
+    EXPECT_NEAR(d[1].value, 0.3, 1e-12);  // the last sample of step 3 in A
 }
