@@ -297,6 +297,11 @@ void fillInfo(DiffSide& s, store::TraceStore& st, const DiffSideSpec& spec) {
 
 }  // namespace
 
+void DiffNames::reserve(size_t n) {
+    m_id.reserve(n);
+    m_fuzzyOf.reserve(n);
+}
+
 uint32_t DiffNames::intern(const std::string& mapped) {
     auto it = m_id.find(mapped);
     if (it != m_id.end()) return it->second;
@@ -306,6 +311,7 @@ uint32_t DiffNames::intern(const std::string& mapped) {
     m_buffer = fuzzyName(mapped);
     auto fit = m_fuzzyId.find(m_buffer);
     if (fit == m_fuzzyId.end()) {
+        m_fuzzyComm.push_back(isCommunicationName(m_buffer) ? 1 : 0);
         m_fuzzyText.push_back(m_buffer);
         fit = m_fuzzyId.emplace(m_fuzzyText.back(), static_cast<uint32_t>(m_fuzzyText.size() - 1))
                   .first;
@@ -319,6 +325,7 @@ void nameOps(DiffSide& s, const NameMap& map, DiffNames& names) {
     s.opName.assign(d.slices.size(), 0);
     std::unordered_map<int64_t, uint32_t> memo;
     memo.reserve(d.strings.size());
+    names.reserve(names.size() + d.strings.size());
     for (size_t i = 0; i < d.slices.size(); ++i) {
         if (s.lane[i] == OpLane::None) continue;
         const int64_t nameId = d.slices[i].nameId;

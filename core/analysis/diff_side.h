@@ -24,16 +24,22 @@ class DiffNames {
 public:
     /// Id of a mapped name.
     uint32_t intern(const std::string& mapped);
+    /// Room for `n` names.
+    void reserve(size_t n);
     const std::string& text(uint32_t id) const { return m_text[id]; }
     /// Id of the fuzzy form of mapped name `id`.
     uint32_t fuzzy(uint32_t id) const { return m_fuzzyOf[id]; }
     const std::string& fuzzyText(uint32_t key) const { return m_fuzzyText[key]; }
+    /// Whether mapped name `id` is a collective (isCommunicationName of its fuzzy form, which
+    /// keeps every letter: computed once per fuzzy name).
+    bool communication(uint32_t id) const { return m_fuzzyComm[m_fuzzyOf[id]] != 0; }
     size_t size() const { return m_text.size(); }
 
 private:
     std::deque<std::string> m_text, m_fuzzyText;  // stable addresses for the views below
     std::unordered_map<std::string_view, uint32_t> m_id, m_fuzzyId;
     std::vector<uint32_t> m_fuzzyOf;
+    std::vector<uint8_t> m_fuzzyComm;
     std::string m_buffer;
 };
 
@@ -74,7 +80,8 @@ std::vector<OpDiffRow> diffOpTable(const DiffSide& a, const DiffSide& b, const D
 
 /// The step split of both sides (means over their steps in scope) and the key of the
 /// disjoint part that explains the change of step time ("" when none does).
-std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, std::string* explains);
+std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, const DiffNames& names,
+                                     std::string* explains);
 
 /// Aligns the ops of the aligned step of each side, lane by lane.
 DiffAlignment alignSteps(const DiffSide& a, const DiffSide& b, const DiffNames& names,

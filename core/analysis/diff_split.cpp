@@ -2,7 +2,6 @@
 // plus what a run diff needs beside it: communication, device kernels and device idle.
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 #include "core/analysis/diff_side.h"
 
@@ -42,20 +41,17 @@ struct SideFigures {
     bool hasDevice = false;
 };
 
-SideFigures figuresOf(const DiffSide& s) {
+SideFigures figuresOf(const DiffSide& s, const DiffNames& names) {
     SideFigures f;
     const ProfileData& d = s.data;
     // Device ops and communication of the whole profile as unions of intervals; each step
     // counts the part inside its time range (kernels lag their launches).
     std::vector<Interval> device, comm;
-    std::unordered_map<int64_t, bool> isComm;  // by name id
     for (size_t i = 0; i < d.slices.size(); ++i) {
         if (s.lane[i] == OpLane::None) continue;
         const ProfileSlice& sl = d.slices[i];
         if (s.lane[i] == OpLane::Device) device.push_back({sl.ts, sl.end()}), f.hasDevice = true;
-        auto c = isComm.find(sl.nameId);
-        if (c == isComm.end()) c = isComm.emplace(sl.nameId, isCommunicationName(d.name(sl))).first;
-        if (c->second) comm.push_back({sl.ts, sl.end()});
+        if (names.communication(s.opName[i])) comm.push_back({sl.ts, sl.end()});
     }
     const auto dev = merged(std::move(device)), com = merged(std::move(comm));
     if (s.scope.empty()) {
@@ -88,8 +84,9 @@ SideFigures figuresOf(const DiffSide& s) {
 
 }  // namespace
 
-std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, std::string* explains) {
-    const SideFigures fa = figuresOf(a), fb = figuresOf(b);
+std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, const DiffNames& names,
+                                     std::string* explains) {
+    const SideFigures fa = figuresOf(a, names), fb = figuresOf(b, names);
     struct Spec {
         const char* key;
         const char* label;

@@ -155,7 +155,7 @@ Result<RunDiff> diffRuns(const DiffSideSpec& specA, const DiffSideSpec& specB,
     nameOps(sb, o.map, names);
     d.ops = diffOpTable(sa, sb, names, o.by);
     classify(d.ops, d.noiseBand, d.floorNs);
-    d.split = diffSplit(sa, sb, &d.splitExplains);
+    d.split = diffSplit(sa, sb, names, &d.splitExplains);
     if (job) job->addDone(1);
     if (job && job->cancelled()) return Error{"cancelled"};
     d.aligned = alignSteps(sa, sb, names, job);
