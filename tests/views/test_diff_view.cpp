@@ -25,6 +25,7 @@
 #include "views/diff/diff_timelines.h"
 #include "views/diff/diff_view.h"
 #include "views/diff/diff_view_info.h"
+#include "views/diff/session_registry.h"
 #include "views/diff/source_timeline.h"
 #include "views/timeline/timeline_canvas.h"
 
@@ -194,4 +195,30 @@ TEST(DiffView, SourceTimelineKeepsOneSource) {
     ASSERT_EQ(two->tracks.size(), 1u);
     EXPECT_EQ(two->groups[0].tracks, std::vector<int>{0});
     EXPECT_EQ(two->find(12).track, 0);
+}
+
+TEST(DiffView, SessionsOpenedBeforeAreListedAndCompared) {
+    ts::test::ensureQtApp();
+    const auto dir = ts::test::tempDir("diff_view_two");
+    DiffProfileSpec a;
+    a.label = "before";
+    a.ops = {{"Conv2D", 400}, {"MatMul", 300}};
+    DiffProfileSpec b = a;
+    b.label = "after";
+    b.ops[1].dur = 600;
+    ts::test::writeDiffProfile(dir / "before.tscope", a);
+    ts::test::writeDiffProfile(dir / "after.tscope", b);
+    // As `trainscope before.tscope after.tscope --view diff`: both registered, the last open.
+    SessionRegistry::instance()->add(QString::fromStdString((dir / "before.tscope").string()));
+    SessionRegistry::instance()->add(QString::fromStdString((dir / "after.tscope").string()));
+    SessionContext ctx;
+    ctx.setSessionPath(QString::fromStdString((dir / "after.tscope").string()));
+    DiffView view(&ctx);
+    view.resize(1200, 800);
+    view.show();
+    QTRY_VERIFY_WITH_TIMEOUT(view.diff() != nullptr && view.diff()->b.label == "after", 15000);
+    EXPECT_EQ(view.diff()->a.label, "before");
+    EXPECT_EQ(view.model()->rows().front().name, "MatMul");
+    EXPECT_EQ(view.model()->rows().front().change, OpChange::Slower);
+    QTRY_VERIFY(ctx.jobs()->idle());
 }

@@ -13,6 +13,7 @@
 #include "core/timeline/op_stats.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/diff/session_registry.h"
 
 namespace {
 
@@ -112,16 +113,22 @@ DiffSidePicker::DiffSidePicker(SessionContext* ctx, QWidget* parent)
                                                        QString(), tr("Sessions (*.tscope)"));
         if (!p.isEmpty()) addSession(p);
     });
-    // Sessions opened one after the other stay listed: "this run against the last one".
+    // Sessions opened in this window stay listed ("this run against the last one"), the open
+    // one last: `trainscope a.tscope b.tscope --view diff` compares a with b.
     auto follow = [this] {
+        for (const QString& s : SessionRegistry::instance()->sessions())
+            if (!m_sessions.contains(s)) m_sessions << s;
         const QString p = m_ctx->sessionPath();
-        if (p.isEmpty()) return;
-        m_sessions.removeAll(p);
-        m_sessions << p;
+        if (!p.isEmpty()) {
+            m_sessions.removeAll(p);
+            m_sessions << p;
+        }
+        if (m_sessions.isEmpty()) return;
         m_chosen = false;
         reload();
     };
     connect(ctx, &SessionContext::sessionChanged, this, follow);
+    connect(SessionRegistry::instance(), &SessionRegistry::sessionsChanged, this, follow);
     connect(ctx, &SessionContext::dataChanged, this, &DiffSidePicker::reload);
     follow();
 }

@@ -49,6 +49,8 @@ DiffTimelines::DiffTimelines(SessionContext* ctx, QWidget* parent)
     lay->addWidget(m_title[1]);
     for (int k = 0; k < 2; ++k)
         connect(m_canvas[k], &TimelineCanvas::viewChanged, this, [this, k] { follow(k); });
+    // A session's content changed (an import, a run's profile written): read its models anew.
+    connect(ctx, &SessionContext::dataChanged, this, [this] { m_models.clear(); });
     clear();
 }
 
