@@ -21,9 +21,12 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+/// Host ops, and the runtime and driver calls they make (a cudaStreamSynchronize that waits
+/// for the device is where a host step loses time to it).
 bool isHostOpCategory(std::string_view c) {
     const std::string l = lower(c);
-    return l == "cpu_op" || l == "operator";
+    return l == "cpu_op" || l == "operator" || l == "cuda_runtime" || l == "runtime" ||
+           l == "cuda_driver" || l == "driver";
 }
 
 bool isDeviceOpCategory(std::string_view c) {
