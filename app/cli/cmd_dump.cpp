@@ -7,7 +7,10 @@
 #include <map>
 
 #include "app/cli/command.h"
+#include "app/cli/dump_ranks.h"
+#include "core/analysis/name_map.h"
 #include "core/debug/overflow_store.h"
+#include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
 #include "importers/hdf5/dump_scan.h"
 
@@ -237,7 +240,21 @@ int runCompare(const Args& args) {
     if (auto v = args.value("cos")) t.minCosine = parseNumber(*v, "cos");
     if (auto v = args.value("max-rel")) t.maxRel = parseNumber(*v, "max-rel");
     if (auto v = args.value("max-abs")) t.maxAbs = parseNumber(*v, "max-abs");
-    auto rep = h5::compareDumps(a, b, t);
+    if (auto v = args.value("rule"); v && !debug::parsePassRule(*v, t.rule))
+        throw CliError{"--rule takes cosine or combined, got '" + *v + "'"};
+    h5::DumpPairOptions how;
+    how.aligned = args.has("align") || args.has("align-by") || args.has("op-map");
+    if (auto v = args.value("align-by")) {
+        if (*v != "op" && *v != "scope")
+            throw CliError{"--align-by takes op or scope, got '" + *v + "'"};
+        how.align.key = *v == "scope" ? debug::DumpKey::Scope : debug::DumpKey::Op;
+    }
+    if (auto v = args.value("op-map")) {
+        auto m = analysis::NameMap::load(*v);
+        if (!m) throw CliError{m.error()};
+        how.align.map = std::move(m.value());
+    }
+    auto rep = h5::compareDumps(a, b, t, how);
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {
         std::ofstream out(*csv, std::ios::binary);
@@ -259,6 +276,12 @@ int runCompare(const Args& args) {
         for (const auto& u : rep->unmatchedA) std::printf("unmatched (only in A): %s\n", u.c_str());
         for (const auto& u : rep->unmatchedB) std::printf("unmatched (only in B): %s\n", u.c_str());
         std::printf("first divergent: %s\n", first.empty() ? "(none)" : first.c_str());
+        const auto& rc = rep->rootCause;
+        if (rc.unit)
+            std::printf("root cause: %s (inputs agree, an output disagrees)\n",
+                        rep->unitNamesA[*rc.unit].c_str());
+        else if (!rc.note.empty())
+            std::printf("root cause: none: %s\n", rc.note.c_str());
         return 0;
     }
     rapidjson::StringBuffer buf;
@@ -291,9 +314,26 @@ int runCompare(const Args& args) {
         w.Key("dtype_match");
         w.Bool(p.dtypeMatch);
         if (!p.error.empty()) kv(w, "error", p.error);
+        for (auto [k, v] : {std::pair{"share_1e-3", p.figures.share1e3()},
+                            {"share_5e-3", p.figures.share5e3()}}) {
+            w.Key(k);
+            if (figures && p.figures.finitePairs > 0)
+                writeDouble(w, v);
+            else
+                w.Null();
+        }
+        w.Key("pass_ratios");
+        w.Bool(p.passRatios);
+        kv(w, "path_b", p.pathB);
+        kv(w, "op", rep->unitNamesA[p.unit]);
         w.EndObject();
     }
     w.EndArray();
+    kv(w, "rule", std::string(debug::passRuleName(t.rule)));
+    kv(w, "pairing", rep->pairing);
+    kv(w, "units", rep->units);
+    kv(w, "fuzzy_units", rep->fuzzyUnits);
+    writeRootCause(w, rep.value());
     w.Key("first_divergent");
     if (first.empty())
         w.Null();
@@ -316,21 +356,29 @@ int runDump(const Args& args) {
     if (sub == "stats") return runStats(args);
     if (sub == "overflow") return runOverflow(args);
     if (sub == "compare") return runCompare(args);
-    throw CliError{"unknown dump sub-command \"" + sub + "\" (stats, overflow, compare)"};
+    if (sub == "ranks") return runDumpRanks(args);
+    throw CliError{"unknown dump sub-command \"" + sub + "\" (stats, overflow, compare, ranks)"};
 }
 
 }  // namespace
 
-TS_CLI_COMMAND("dump", "HDF5 tensor dumps: stats, overflow (NaN/Inf) scan, compare two dumps",
-               "stats FILE [--path P] | overflow FILE|SESSION [--run N] | compare A B [--cos 0.99] "
-               "[--max-rel X] "
-               "[--max-abs X] [--csv OUT]",
-               {{"path", true, "only this dataset (stats)"},
-                {"run", true, "only this run's findings (overflow on a session)"},
-                {"cos", true, "minimum cosine similarity to pass (compare, default 0.99)"},
-                {"max-rel", true, "maximum relative error to pass (compare)"},
-                {"max-abs", true, "maximum absolute error to pass (compare)"},
-                {"csv", true, "also write the comparison as CSV to this file (compare)"}},
-               runDump, 2, 3);
+TS_CLI_COMMAND(
+    "dump",
+    "HDF5 tensor dumps: stats, overflow (NaN/Inf) scan, compare two dumps, ranks' "
+    "overflow order",
+    "stats FILE [--path P] | overflow FILE|SESSION [--run N] | compare A B [--cos 0.99] "
+    "[--max-rel X] [--max-abs X] [--rule cosine|combined] [--align] [--align-by "
+    "op|scope] [--op-map FILE] [--csv OUT] | ranks FILE|SESSION...",
+    {{"path", true, "only this dataset (stats)"},
+     {"run", true, "only this run's findings (overflow on a session)"},
+     {"cos", true, "minimum cosine similarity to pass (compare, default 0.99)"},
+     {"max-rel", true, "maximum relative error to pass (compare)"},
+     {"max-abs", true, "maximum absolute error to pass (compare)"},
+     {"csv", true, "also write the comparison as CSV to this file (compare)"},
+     {"rule", true, "pass rule: cosine (default) or combined (+ shares within 0.1/0.5 %)"},
+     {"align", false, "pair ops by aligning their names in order, not by path (compare)"},
+     {"align-by", true, "align by op name (default) or by the layer in the scope"},
+     {"op-map", true, "name map for the alignment, lines 'REGEX -> NAME' (compare)"}},
+    runDump, 2, -1);
 
 }  // namespace ts::cli

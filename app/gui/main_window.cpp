@@ -22,6 +22,7 @@
 #include "app/gui/view_list.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/diff/session_registry.h"
 #include "views/session/session_sidebar.h"
 
 namespace {
@@ -207,6 +208,7 @@ void MainWindow::openPaths(const QStringList& paths) {
             continue;
         }
         if (SessionDocument::isSessionFile(path)) {
+            SessionRegistry::instance()->add(path);  // the Diff view lists every one opened
             m_doc->openSession(path);
             continue;
         }

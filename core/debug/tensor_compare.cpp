@@ -21,6 +21,9 @@ void CompareAccumulator::add(const double* a, const double* b, size_t n) {
         m_sumAbs += d;
         m_sumSq += d * d;
         if (d > m_maxAbs) m_maxAbs = d;
+        const double ay = std::fabs(y);
+        m_within1e3 += d <= 1e-3 * ay ? 1 : 0;
+        m_within5e3 += d <= 5e-3 * ay ? 1 : 0;
         // Relative error against the reference (b); exact zeros in b are skipped.
         if (y != 0) {
             const double r = d / std::fabs(y);
@@ -35,6 +38,8 @@ CompareFigures CompareAccumulator::result() const {
     f.count = m_count;
     f.finitePairs = m_finite;
     f.nonfiniteMismatch = m_mismatch;
+    f.within1e3 = m_within1e3;
+    f.within5e3 = m_within5e3;
     if (m_finite > 0) {
         const double n = static_cast<double>(m_finite);
         f.meanAbs = m_sumAbs / n;

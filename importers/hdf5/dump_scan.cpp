@@ -199,79 +199,115 @@ Result<OverflowReport> scanOverflow(const File& file, JobControl* job) {
 
 void applyThresholds(CompareReport& report, const CompareThresholds& t) {
     report.firstDivergent.reset();
+    std::vector<debug::PairVerdict> verdicts;
+    std::vector<std::string> paths;
     for (size_t i = 0; i < report.pairs.size(); ++i) {
         auto& p = report.pairs[i];
         const auto& f = p.figures;
+        p.passRatios = p.error.empty() && debug::ratiosPass(f, p.dtypeA, p.dtypeB);
         p.pass = p.error.empty() && p.shapeMatch && f.nonfiniteMismatch == 0 &&
                  f.cosine >= t.minCosine && (!t.maxRel || f.maxRel <= *t.maxRel) &&
-                 (!t.maxAbs || f.maxAbs <= *t.maxAbs);
+                 (!t.maxAbs || f.maxAbs <= *t.maxAbs) &&
+                 (t.rule != debug::PassRule::Combined || p.passRatios);
         if (!p.pass && !report.firstDivergent) report.firstDivergent = i;
+        verdicts.push_back({p.unit, p.tensor.io == "input", p.pass});
+        paths.push_back(p.tensor.path);
     }
+    report.rootCause = debug::findRootCause(verdicts, report.unitNamesA, paths);
 }
+
+namespace {
+
+ComparePair comparePair(const File& a, const File& b, const DumpTensor& x, const DumpTensor& y) {
+    ComparePair p;
+    p.tensor = x;
+    p.pathB = y.path;
+    auto ra = BlockReader::open(a, x.path, true);
+    auto rb = BlockReader::open(b, y.path, true);
+    if (!ra || !rb) {
+        p.error = !ra ? "A: " + ra.error() : "B: " + rb.error();
+        return p;
+    }
+    p.dtypeA = ra->info().dtype;
+    p.dtypeB = rb->info().dtype;
+    p.shapeA = ra->info().shape;
+    p.shapeB = rb->info().shape;
+    p.dtypeMatch = p.dtypeA == p.dtypeB;
+    p.shapeMatch = p.shapeA == p.shapeB;
+    if (!p.shapeMatch) {
+        p.error = "shape mismatch";
+        return p;
+    }
+    // Both readers use the same shape and block size, so blocks stay aligned.
+    debug::CompareAccumulator acc;
+    std::vector<float> fa, fb;
+    std::vector<double> da, db;
+    for (;;) {
+        auto na = ra->next(fa, da);
+        auto nb = rb->next(fb, db);
+        if (!na || !nb) {
+            p.error = !na ? na.error() : nb.error();
+            break;
+        }
+        if (na.value() != nb.value()) {
+            p.error = "block size mismatch";
+            break;
+        }
+        if (na.value() == 0) break;
+        acc.add(da.data(), db.data(), na.value());
+    }
+    p.figures = acc.result();
+    return p;
+}
+
+std::vector<debug::DumpTensorRef> refsOf(const File& f, const std::vector<DumpTensor>& ts,
+                                         bool scopes) {
+    std::vector<debug::DumpTensorRef> out;
+    out.reserve(ts.size());
+    for (const auto& t : ts) {
+        debug::DumpTensorRef r{t.path, t.op, t.seqid, t.io, t.slot, {}};
+        if (scopes) f.stringAttribute(t.path, "scope", r.scope);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace
 
 Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
                                    JobControl* job) {
+    return compareDumps(a, b, t, DumpPairOptions{}, job);
+}
+
+Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+                                   const DumpPairOptions& how, JobControl* job) {
     CompareReport rep;
     auto ta = orderedTensors(a, &rep.order, &rep.orderDetail);
     if (!ta) return Error{"A: " + ta.error()};
     OrderSource ob;
     auto tb = orderedTensors(b, &ob);
     if (!tb) return Error{"B: " + tb.error()};
-    std::map<std::string, bool> inB;
-    for (const auto& x : tb.value()) inB[x.path] = false;
-    if (job) job->setTotal(ta->size());
-    for (const auto& x : ta.value()) {
+    const bool scopes =
+        how.aligned && (how.align.key == debug::DumpKey::Scope || !how.align.map.empty());
+    const auto ra = refsOf(a, ta.value(), scopes), rb = refsOf(b, tb.value(), scopes);
+    const debug::TensorPairing pairing =
+        how.aligned ? debug::pairByAlignment(ra, rb, how.align) : debug::pairByPath(ra, rb);
+    rep.pairing = how.aligned ? "aligned" : "path";
+    rep.unitNamesA = pairing.unitNamesA;
+    rep.unitNamesB = pairing.unitNamesB;
+    rep.units = pairing.units;
+    rep.fuzzyUnits = pairing.fuzzyUnits;
+    if (job) job->setTotal(pairing.pairs.size());
+    for (size_t k = 0; k < pairing.pairs.size(); ++k) {
         if (job && job->cancelled()) return Error{"cancelled"};
         if (job) job->addDone(1);
-        auto it = inB.find(x.path);
-        if (it == inB.end()) {
-            rep.unmatchedA.push_back(x.path);
-            continue;
-        }
-        it->second = true;
-        ComparePair p;
-        p.tensor = x;
-        auto ra = BlockReader::open(a, x.path, true);
-        auto rb = BlockReader::open(b, x.path, true);
-        if (!ra || !rb) {
-            p.error = !ra ? "A: " + ra.error() : "B: " + rb.error();
-            rep.pairs.push_back(std::move(p));
-            continue;
-        }
-        p.dtypeA = ra->info().dtype;
-        p.dtypeB = rb->info().dtype;
-        p.shapeA = ra->info().shape;
-        p.shapeB = rb->info().shape;
-        p.dtypeMatch = p.dtypeA == p.dtypeB;
-        p.shapeMatch = p.shapeA == p.shapeB;
-        if (!p.shapeMatch) {
-            p.error = "shape mismatch";
-            rep.pairs.push_back(std::move(p));
-            continue;
-        }
-        // Both readers use the same shape and block size, so blocks stay aligned.
-        debug::CompareAccumulator acc;
-        std::vector<float> fa, fb;
-        std::vector<double> da, db;
-        for (;;) {
-            auto na = ra->next(fa, da);
-            auto nb = rb->next(fb, db);
-            if (!na || !nb) {
-                p.error = !na ? na.error() : nb.error();
-                break;
-            }
-            if (na.value() != nb.value()) {
-                p.error = "block size mismatch";
-                break;
-            }
-            if (na.value() == 0) break;
-            acc.add(da.data(), db.data(), na.value());
-        }
-        p.figures = acc.result();
+        const auto [i, j] = pairing.pairs[k];
+        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j]);
+        p.unit = pairing.unit[k];
         rep.pairs.push_back(std::move(p));
     }
-    for (const auto& x : tb.value())
-        if (!inB[x.path]) rep.unmatchedB.push_back(x.path);
+    for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back((*ta)[i].path);
+    for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back((*tb)[j].path);
     applyThresholds(rep, t);
     return rep;
 }
@@ -280,7 +316,7 @@ std::string compareCsv(const CompareReport& r) {
     std::string out =
         "order,path,op,seqid,io,slot,dtype_a,dtype_b,shape_match,cosine,max_abs,max_rel,mean_abs,"
         "rmse,"
-        "nonfinite_mismatch,pass,error\n";
+        "nonfinite_mismatch,pass,error,path_b,share_1e-3,share_5e-3,pass_ratios\n";
     char buf[256];
     for (const auto& p : r.pairs) {
         const auto& f = p.figures;
@@ -292,10 +328,13 @@ std::string compareCsv(const CompareReport& r) {
         out += std::to_string(p.tensor.order) + "," + p.tensor.path + "," + p.tensor.op + "," +
                std::to_string(p.tensor.seqid) + "," + p.tensor.io + "," +
                std::to_string(p.tensor.slot) + "," + p.dtypeA + "," + p.dtypeB + "," +
-               (p.shapeMatch ? "1" : "0") + "," + buf + "," + err + "\n";
+               (p.shapeMatch ? "1" : "0") + "," + buf + "," + err;
+        std::snprintf(buf, sizeof buf, ",%.9g,%.9g,%d\n", f.share1e3(), f.share5e3(),
+                      p.passRatios ? 1 : 0);
+        out += "," + p.pathB + buf;
     }
-    for (const auto& u : r.unmatchedA) out += ",unmatched_in_b," + u + ",,,,,,,,,,,,,,\n";
-    for (const auto& u : r.unmatchedB) out += ",unmatched_in_a," + u + ",,,,,,,,,,,,,,\n";
+    for (const auto& u : r.unmatchedA) out += ",unmatched_in_b," + u + ",,,,,,,,,,,,,,,,,,\n";
+    for (const auto& u : r.unmatchedB) out += ",unmatched_in_a," + u + ",,,,,,,,,,,,,,,,,,\n";
     return out;
 }
 

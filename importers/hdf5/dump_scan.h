@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "core/common/job_control.h"
+#include "core/debug/compare_rule.h"
+#include "core/debug/dump_pairing.h"
+#include "core/debug/root_cause.h"
 #include "core/debug/tensor_compare.h"
 #include "core/debug/tensor_stats.h"
 #include "importers/hdf5/h5_file.h"
@@ -68,6 +71,9 @@ struct CompareThresholds {
     double minCosine = 0.99;
     std::optional<double> maxRel;  // fail when max relative error exceeds it
     std::optional<double> maxAbs;  // fail when max absolute error exceeds it
+    /// Cosine: the figures above; Combined: also the share of elements within 0.1 % / 0.5 %
+    /// relative error (core/debug/compare_rule.h).
+    debug::PassRule rule = debug::PassRule::Cosine;
 };
 
 struct ComparePair {
@@ -77,7 +83,10 @@ struct ComparePair {
     std::vector<uint64_t> shapeA, shapeB;
     debug::CompareFigures figures;
     bool pass = false;
-    std::string error;  // read failure or shape mismatch
+    std::string error;        // read failure or shape mismatch
+    std::string pathB;        // B's tensor (the same path unless paired by alignment)
+    size_t unit = 0;          // the op (unit) of A it belongs to: index into unitNamesA
+    bool passRatios = false;  // the share-within part of the combined rule holds
 };
 
 struct CompareReport {
@@ -86,15 +95,30 @@ struct CompareReport {
     std::vector<std::string> unmatchedA, unmatchedB;
     OrderSource order = OrderSource::Name;
     std::string orderDetail;
+    std::string pairing = "path";                     // "path" | "aligned"
+    std::vector<std::string> unitNamesA, unitNamesB;  // per unit: "Conv2d/1", merged groups
+    int64_t units = 0, fuzzyUnits = 0;  // ops paired; of those, paired by a different name
+    /// The first op whose inputs agree while an output disagrees (see root_cause.h);
+    /// recomputed with the pass flags.
+    debug::RootCause rootCause;
 };
 
-/// Re-evaluates pass flags and firstDivergent for new thresholds (no re-read).
+/// How the tensors of A and B are paired (core/debug/dump_pairing.h).
+struct DumpPairOptions {
+    bool aligned = false;  // false: identical paths; true: ops aligned by name order
+    debug::DumpAlignOptions align;
+};
+
+/// Re-evaluates pass flags, firstDivergent and the root cause for new thresholds (no re-read).
 void applyThresholds(CompareReport& report, const CompareThresholds& t);
 
 /// Compares A (checked, "-m") with B (golden, "-g"): pairs matched by identical path
 /// (op name, seqid, io, slot), relative error taken against B.
 Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
                                    JobControl* job = nullptr);
+/// Same, pairing the tensors as `pairing` says.
+Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+                                   const DumpPairOptions& pairing, JobControl* job = nullptr);
 
 /// CSV of a compare report (header plus one line per pair, then unmatched paths).
 std::string compareCsv(const CompareReport& report);

@@ -66,6 +66,10 @@ public:
     Result<std::vector<Attribute>> attributes(const std::string& path) const;
     /// Integer attribute value if present and numeric.
     bool intAttribute(const std::string& path, const char* name, int64_t& out) const;
+    /// Text of a string attribute (fixed or variable length, scalar or one element).
+    bool stringAttribute(const std::string& path, const char* name, std::string& out) const;
+    /// Value of a numeric scalar attribute as a double (e.g. wall_time).
+    bool doubleAttribute(const std::string& path, const char* name, double& out) const;
     /// Address of the object header: grows with writing order in files written once.
     Result<uint64_t> objectAddress(const std::string& path) const;
     /// Every dataset path below the root, depth first in children() order.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/scalar_diff.h"
 #include "views/curves/run_colour.h"
 
 using ts::curves::RunScalars;
@@ -70,6 +71,7 @@ void CurvesChart::addScalars(const RunScalars& piece) {
         }
     }
     if (!piece.overflows.empty() || piece.find(kLossScale)) refreshOverflow(piece.runId, run);
+    refreshDifference();
     autoFit();
     replot(rpQueuedReplot);
 }
@@ -245,8 +247,61 @@ bool CurvesChart::needsRebuild() const {
     return false;
 }
 
+void CurvesChart::setDifference(bool on) {
+    if (m_difference == on) return;
+    m_difference = on;
+    refreshDifference();
+    replot(rpQueuedReplot);
+}
+
+QCPGraph* CurvesChart::differenceGraph(const QString& tag) const {
+    auto it = m_differenceGraphs.find(tag);
+    return it == m_differenceGraphs.end() ? nullptr : it->second;
+}
+
+void CurvesChart::refreshDifference() {
+    for (auto& [tag, g] : m_differenceGraphs) removeGraph(g);
+    m_differenceGraphs.clear();
+    for (const Panel& p : m_panels) p.rect->axis(QCPAxis::atRight)->setVisible(false);
+    if (!m_difference || m_runs.size() != 2) return;
+    const RunCurves& a = m_runs.begin()->second;  // ids ascending: A is the older run
+    const RunCurves& b = std::next(m_runs.begin())->second;
+    for (const Panel& p : m_panels) {
+        const auto* sa = a.data.find(p.tag.toStdString());
+        const auto* sb = b.data.find(p.tag.toStdString());
+        if (!sa || !sb) continue;
+        const auto points = ts::analysis::differenceByStep(*sa, *sb);
+        if (points.empty()) continue;
+        QCPAxis* y = p.rect->axis(QCPAxis::atRight);
+        y->setVisible(true);
+        y->setTickLabels(true);
+        y->setLabel(tr("B − A"));
+        y->setLabelColor(QColor(60, 60, 60));
+        QCPGraph* g = addGraph(p.rect->axis(QCPAxis::atBottom), y);
+        g->setName(tr("%1 − %2 · %3")
+                       .arg(QString::fromStdString(b.data.name),
+                            QString::fromStdString(a.data.name), p.tag));
+        g->setPen(QPen(QColor(40, 40, 40), 1.3, Qt::DashLine));
+        QVector<double> keys, vals;
+        for (const auto& pt : points) {
+            keys << key(b, pt);
+            vals << plotValue(pt.value);
+        }
+        g->setData(keys, vals);
+        bool found = false;
+        const QCPRange r = g->getValueRange(found);
+        if (found) {
+            const double pad =
+                r.size() > 0 ? r.size() * 0.08 : std::max(std::abs(r.lower) * 0.1, 1e-6);
+            y->setRange(r.lower - pad, r.upper + pad);
+        }
+        m_differenceGraphs[p.tag] = g;
+    }
+}
+
 void CurvesChart::rebuild() {
     clearGraphs();
+    m_differenceGraphs.clear();  // deleted with the other graphs
     plotLayout()->clear();
     m_panels.clear();
     for (auto& [id, run] : m_runs) {
@@ -284,6 +339,7 @@ void CurvesChart::rebuild() {
             if (TagGraphs* g = makeGraphs(id, run, s.tag)) appendPoints(run, *g, s.points);
         refreshOverflow(id, run);
     }
+    refreshDifference();
     autoFit();
     replot(rpQueuedReplot);
 }

@@ -47,6 +47,12 @@ public:
     XAxis xAxisKind() const { return m_xAxis; }
     /// Fits every panel to its data again (and follows new data until the next zoom).
     void fitAll();
+    /// With exactly two runs shown, each panel also draws B - A (the newer run minus the
+    /// older, at the steps both logged; ts::analysis::differenceByStep) on its right axis.
+    void setDifference(bool on);
+    bool difference() const { return m_difference; }
+    /// The difference graph of a tag's panel, or nullptr.
+    QCPGraph* differenceGraph(const QString& tag) const;
 
     /// Tags with a panel, in display order.
     QStringList panelTags() const;
@@ -105,6 +111,7 @@ private:
     void fitTickCounts();
     void styleGraphs(TagGraphs& g, const QColor& colour);
     void showRaw(TagGraphs& g) const;
+    void refreshDifference();
 
     std::map<qint64, RunCurves> m_runs;
     std::vector<Panel> m_panels;
@@ -113,4 +120,6 @@ private:
     bool m_follow = true;
     XAxis m_xAxis = XAxis::Step;
     QRegularExpression m_filter;
+    bool m_difference = false;
+    std::map<QString, QCPGraph*> m_differenceGraphs;  // by tag
 };

@@ -48,6 +48,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
       m_smoothing(new QSlider(Qt::Horizontal, this)),
       m_smoothingLabel(new QLabel(this)),
       m_log(new QCheckBox(tr("Log scale"), this)),
+      m_difference(new QCheckBox(tr("Difference B − A"), this)),
       m_xAxis(new QComboBox(this)),
       m_filter(new QLineEdit(this)),
       m_status(new QLabel(this)) {
@@ -67,6 +68,11 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     bar->addWidget(m_smoothingLabel);
     bar->addSpacing(12);
     bar->addWidget(m_log);
+    bar->addSpacing(12);
+    m_difference->setToolTip(
+        tr("With two runs ticked: the newer minus the older at every step "
+           "both logged, dashed, on each panel's right axis"));
+    bar->addWidget(m_difference);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("X axis"), this));
     bar->addWidget(m_xAxis);
@@ -99,6 +105,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
         m_chart->setSmoothing(v / 100.0);
     });
     connect(m_log, &QCheckBox::toggled, m_chart, &CurvesChart::setLogScale);
+    connect(m_difference, &QCheckBox::toggled, m_chart, &CurvesChart::setDifference);
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_chart->setXAxis(i == 1 ? CurvesChart::XAxis::WallTime : CurvesChart::XAxis::Step);
     });
@@ -132,6 +139,10 @@ void CurvesView::setSmoothing(double weight) {
 
 void CurvesView::setLogScale(bool on) {
     m_log->setChecked(on);
+}
+
+void CurvesView::setDifference(bool on) {
+    m_difference->setChecked(on);
 }
 
 void CurvesView::setWallTimeAxis(bool on) {

@@ -37,6 +37,8 @@ public:
     void setSmoothing(double weight);
     void setLogScale(bool on);
     void setWallTimeAxis(bool on);
+    /// The difference series (B − A of the two runs shown; see CurvesChart::setDifference).
+    void setDifference(bool on);
     /// Shows only the tags matching `regex` (moves the filter field); "" shows all.
     void setTagFilter(const QString& regex);
     /// Width of the run list beside the plots.
@@ -62,6 +64,7 @@ private:
     QSlider* m_smoothing;
     QLabel* m_smoothingLabel;
     QCheckBox* m_log;
+    QCheckBox* m_difference;
     QComboBox* m_xAxis;
     QLineEdit* m_filter;
     class QSplitter* m_split = nullptr;

@@ -1,7 +1,9 @@
 #pragma once
 // CompareTableModel: the pairs of a dump comparison (ts::h5::CompareReport) in execution
 // order: path, shape and dtype match, cosine, max abs, max rel, mean abs, RMSE, NaN/Inf
-// mismatches, pass. Failing pairs are tinted, the first divergent one strongly.
+// mismatches, pass, the shares within 0.1 % / 0.5 % relative error and B's tensor. Failing
+// pairs are tinted, the first divergent one strongly; the root-cause op's pairs (inputs
+// agree, an output disagrees) are marked apart in blue.
 #include <QAbstractTableModel>
 
 #include "importers/hdf5/dump_scan.h"
@@ -21,6 +23,9 @@ public:
         Rmse,
         Mismatch,
         Pass,
+        Share1e3,
+        Share5e3,
+        PathB,
         ColumnCount
     };
     using QAbstractTableModel::QAbstractTableModel;
@@ -31,6 +36,8 @@ public:
     const ts::h5::CompareReport& report() const { return m_report; }
     /// Row of the first divergent pair, -1 when all pass.
     int firstDivergentRow() const;
+    /// Row of the root-cause op's first failing output, -1 when there is no root cause.
+    int rootCauseRow() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

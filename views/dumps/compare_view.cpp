@@ -1,6 +1,7 @@
 #include "views/dumps/compare_view.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
@@ -28,7 +29,7 @@ struct CompareResult {
 };
 
 CompareResult runCompare(const QString& a, const QString& b, const ts::h5::CompareThresholds& t,
-                         ts::JobControl& jc) {
+                         const ts::h5::DumpPairOptions& how, ts::JobControl& jc) {
     CompareResult out;
     auto fa = ts::h5::File::open(a.toStdString());
     if (!fa) {
@@ -40,7 +41,7 @@ CompareResult runCompare(const QString& a, const QString& b, const ts::h5::Compa
         out.error = QObject::tr("B: %1").arg(QString::fromStdString(fb.error()));
         return out;
     }
-    auto rep = ts::h5::compareDumps(fa.value(), fb.value(), t, &jc);
+    auto rep = ts::h5::compareDumps(fa.value(), fb.value(), t, how, &jc);
     if (!rep)
         out.error = QString::fromStdString(rep.error());
     else
@@ -71,6 +72,8 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
       m_rel(new QDoubleSpinBox(this)),
       m_useAbs(new QCheckBox(tr("max abs ≤"), this)),
       m_abs(new QDoubleSpinBox(this)),
+      m_rule(new QComboBox(this)),
+      m_pairing(new QComboBox(this)),
       m_run(new QPushButton(tr("Compare"), this)),
       m_csv(new QPushButton(tr("Export CSV…"), this)),
       m_summary(new QLabel(this)),
@@ -91,6 +94,22 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     }
     m_rel->setValue(0.01);
     m_abs->setValue(0.001);
+    m_rule->addItem(tr("rule: cosine"));
+    m_rule->addItem(tr("rule: combined"));
+    m_rule->setToolTip(
+        tr("Combined: also the share of elements within 0.1 % relative error "
+           "(0.5 % when either side is float16/bfloat16), which sees a wrong "
+           "scale that cosine cannot (docs/DUMPS.md)"));
+    m_rule->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_pairing->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_pairing->addItem(tr("pair by path"));
+    m_pairing->addItem(tr("align ops by name"));
+    m_pairing->addItem(tr("align ops by scope layer"));
+    m_pairing->setToolTip(
+        tr("By path: the same <op>/<seqid>/<io>/<slot> (msaccucmp). Aligned: "
+           "ops paired in order by name (numbering ignored) or by the layer "
+           "their scope names, for dumps of two frameworks or runs whose op "
+           "counts differ"));
     m_csv->setEnabled(false);
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
@@ -110,6 +129,8 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     th->addWidget(m_useAbs);
     th->addWidget(m_abs);
     th->addWidget(new QLabel(tr("and NaN/Inf at the same positions"), this));
+    th->addWidget(m_rule);
+    th->addWidget(m_pairing);
     th->addStretch();
     th->addWidget(m_run);
     th->addWidget(m_csv);
@@ -156,6 +177,10 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
         m_abs->setEnabled(on);
         applyThresholds();
     });
+    connect(m_rule, &QComboBox::currentIndexChanged, this, &CompareView::applyThresholds);
+    connect(m_pairing, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_generation > 0) compare(m_a->text(), m_b->text());
+    });
     connect(m_csv, &QPushButton::clicked, this, [this] {
         const QString p = QFileDialog::getSaveFileName(
             this, tr("Export comparison"), QStringLiteral("compare.csv"), tr("CSV (*.csv)"));
@@ -180,11 +205,28 @@ ts::h5::CompareThresholds CompareView::thresholds() const {
     t.minCosine = m_cos->value();
     if (m_useRel->isChecked()) t.maxRel = m_rel->value();
     if (m_useAbs->isChecked()) t.maxAbs = m_abs->value();
+    t.rule =
+        m_rule->currentIndex() == 1 ? ts::debug::PassRule::Combined : ts::debug::PassRule::Cosine;
     return t;
 }
 
+ts::h5::DumpPairOptions CompareView::pairing() const {
+    ts::h5::DumpPairOptions how;
+    how.aligned = m_pairing->currentIndex() > 0;
+    how.align.key =
+        m_pairing->currentIndex() == 2 ? ts::debug::DumpKey::Scope : ts::debug::DumpKey::Op;
+    return how;
+}
+
+void CompareView::setPairing(const ts::h5::DumpPairOptions& how) {
+    m_pairing->setCurrentIndex(!how.aligned                                 ? 0
+                               : how.align.key == ts::debug::DumpKey::Scope ? 2
+                                                                            : 1);
+}
+
 void CompareView::setThresholds(const ts::h5::CompareThresholds& t) {
-    const QSignalBlocker b1(m_cos), b2(m_rel), b3(m_abs), b4(m_useRel), b5(m_useAbs);
+    const QSignalBlocker b1(m_cos), b2(m_rel), b3(m_abs), b4(m_useRel), b5(m_useAbs), b6(m_rule);
+    m_rule->setCurrentIndex(t.rule == ts::debug::PassRule::Combined ? 1 : 0);
     m_cos->setValue(t.minCosine);
     m_useRel->setChecked(t.maxRel.has_value());
     m_rel->setEnabled(t.maxRel.has_value());
@@ -208,10 +250,11 @@ void CompareView::compare(const QString& a, const QString& b) {
         tr("Comparing %1 with %2…").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     m_run->setEnabled(false);
     const auto t = thresholds();
+    const auto how = pairing();
     m_ctx->jobs()->run<CompareResult>(
         this, QStringLiteral("compare:%1").arg(reinterpret_cast<quintptr>(this)),
         tr("Comparing %1 with %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()),
-        [a, b, t](ts::JobControl& jc) { return runCompare(a, b, t, jc); },
+        [a, b, t, how](ts::JobControl& jc) { return runCompare(a, b, t, how, jc); },
         [this, gen](CompareResult r) {
             if (gen != m_generation) return;
             m_run->setEnabled(true);
@@ -264,7 +307,15 @@ void CompareView::updateSummary() {
                           .toHtmlEscaped());
     else
         s += tr(" &nbsp;·&nbsp; <b>no pair past the thresholds</b>");
+    const auto& rc = r.rootCause;
+    if (rc.unit)
+        s += tr(" &nbsp;·&nbsp; Root cause: <b style='color:#1f5f99'>%1</b> (inputs agree, an "
+                "output disagrees)")
+                 .arg(QString::fromStdString(r.unitNamesA[*rc.unit]).toHtmlEscaped());
+    else if (!rc.note.empty())
+        s += tr("<br>Root cause: none — %1").arg(QString::fromStdString(rc.note).toHtmlEscaped());
     s += tr(" &nbsp;·&nbsp; %1 unmatched").arg(r.unmatchedA.size() + r.unmatchedB.size());
+    if (r.pairing == "aligned") s += tr(" &nbsp;·&nbsp; %1 ops paired by alignment").arg(r.units);
     s += tr(" &nbsp;·&nbsp; Order: %1 (%2)")
              .arg(QString::fromLatin1(ts::h5::orderSourceName(r.order)),
                   QString::fromStdString(r.orderDetail).toHtmlEscaped());

@@ -7,12 +7,17 @@
 // highlighted and scrolled to; thresholds re-apply at once without re-reading. Unmatched
 // tensors are listed; the table exports as CSV. The comparison runs on a worker with
 // progress and Cancel. With no inputs chosen, A and B are the last two HDF5 files opened.
+// Beside the first failing tensor the summary names the root cause (the first op whose
+// inputs agree while an output disagrees; its rows in blue). The rule (cosine or combined
+// with the shares within 0.1/0.5 %) re-applies at once; the pairing (by path, or ops aligned
+// by name or by the layer of their scope, for dumps of two frameworks) compares again.
 #include <QWidget>
 
 #include "importers/hdf5/dump_scan.h"
 
 class CompareTableModel;
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -29,6 +34,9 @@ public:
     void compare(const QString& a, const QString& b);
     void setThresholds(const ts::h5::CompareThresholds& t);
     ts::h5::CompareThresholds thresholds() const;
+    /// How tensors are paired (changing it compares again).
+    void setPairing(const ts::h5::DumpPairOptions& how);
+    ts::h5::DumpPairOptions pairing() const;
     /// Writes the table as CSV; false (and `error`) on failure.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
@@ -52,6 +60,8 @@ private:
     QDoubleSpinBox* m_rel;
     QCheckBox* m_useAbs;
     QDoubleSpinBox* m_abs;
+    QComboBox* m_rule;
+    QComboBox* m_pairing;
     QPushButton* m_run;
     QPushButton* m_csv;
     QLabel* m_summary;

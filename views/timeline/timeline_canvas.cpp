@@ -123,12 +123,20 @@ void TimelineCanvas::zoomTo(double a, double b) {
     if (!m_model) return;
     m_axis.showRange(a, b, 0.05);
     update();
+    emit viewChanged();
+}
+
+void TimelineCanvas::setTimeWindow(double a, double b) {
+    if (!m_model) return;
+    m_axis.showRange(a, b, 0.0);
+    update();
 }
 
 void TimelineCanvas::showAll() {
     if (!m_model) return;
     m_axis.showAll();
     update();
+    emit viewChanged();
 }
 
 void TimelineCanvas::frameSelection() {
@@ -205,6 +213,7 @@ void TimelineCanvas::wheelEvent(QWheelEvent* e) {
         m_axis.zoomAt(e->position().x() - m_frame.gutter, std::pow(1.25, steps));
     }
     update();
+    emit viewChanged();
     e->accept();
 }
 
@@ -254,6 +263,7 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
         const QPoint d = e->pos() - m_lastPos;
         m_axis.panPixels(-d.x());
         setScroll(m_frame.scrollY - d.y());
+        emit viewChanged();
     }
     m_lastPos = e->pos();
     update();
@@ -313,4 +323,5 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* e) {
             return QWidget::keyPressEvent(e);
     }
     update();
+    emit viewChanged();
 }

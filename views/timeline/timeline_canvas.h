@@ -35,6 +35,9 @@ public:
     void setCurrentMatch(const ts::timeline::SliceRef& ref);
     /// Shows [a, b] (ns); keeps a small margin.
     void zoomTo(double a, double b);
+    /// Shows exactly [a, b] (ns, model time), no margin (views keeping two canvases on one
+    /// time scale).
+    void setTimeWindow(double a, double b);
     void showAll();
     /// Frames the selected slice (F).
     void frameSelection();
@@ -56,6 +59,8 @@ signals:
     void sliceClicked(const ts::timeline::SliceRef& ref);
     void areaSelected(const std::vector<int>& tracks, double t0, double t1);
     void areaCleared();
+    /// The visible time window changed (zoom, pan, keys, zoomTo, showAll).
+    void viewChanged();
 
 protected:
     void paintEvent(QPaintEvent*) override;
