@@ -30,3 +30,4 @@ printf '\n=== run_train_bench.sh (the engine against PyTorch)\n'
 sh "$HERE/run_train_bench.sh" "$BUILD" || echo "(run_train_bench.sh failed)"
 QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} run gui_command_run
 run dp_speedup
+run diff_align --runs 5
