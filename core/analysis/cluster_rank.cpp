@@ -263,6 +263,15 @@ Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input
         s.overlapNs = overlap.within(s.ts, end);
         s.idleNs = s.dur - either.within(s.ts, end);
     }
+    if (out.device && busy.comm.empty()) {
+        int64_t hostCalls = 0;
+        for (size_t t = 0; t < r.tracks.size(); ++t)
+            for (const RawSlice& sl : r.byTrack[t]) hostCalls += r.names.at(sl.nameId).comm;
+        if (hostCalls > 0)
+            out.warnings.push_back(std::to_string(hostCalls) +
+                                   " host-side collective calls but no communication on the device "
+                                   "(a one-rank process group?): communication counts as 0");
+    }
     out.steps = std::move(steps);
     return out;
 }
