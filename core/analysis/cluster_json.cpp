@@ -89,9 +89,11 @@ std::string clusterSummaryJson(const ClusterSummary& s) {
     integer(w, "step_columns", static_cast<int64_t>(s.stepCount()));
     w.Key("rule");
     w.StartObject();
-    num(w, "excess_pct", 100 * kStragglerExcess);
-    num(w, "min_ms", static_cast<double>(kStragglerMinNs) / 1e6);
-    str(w, "measure", "work_ms = step_ms - wait_ms (communication not overlapped by compute)");
+    num(w, "excess_pct_of_median_step", 100 * kStragglerExcess);
+    num(w, "min_excess_ms", static_cast<double>(kStragglerMinNs) / 1e6);
+    str(w, "measure",
+        "work_ms = step_ms - wait_ms (communication not overlapped by compute); a straggler's "
+        "work_ms - median_work_ms exceeds both");
     w.EndObject();
     w.Key("comm_patterns");
     w.StartArray();

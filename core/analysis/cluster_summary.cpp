@@ -91,8 +91,9 @@ void findStragglers(ClusterSummary& s) {
         const double medDur = median(durs);
         for (size_t i = 0; i < rows.size(); ++i) {
             const double w = work[i];
-            if (w <= medWork * (1 + kStragglerExcess) ||
-                w - medWork <= static_cast<double>(kStragglerMinNs))
+            const double excess = w - medWork;  // what the others wait for it
+            if (excess <= kStragglerExcess * medDur ||
+                excess <= static_cast<double>(kStragglerMinNs))
                 continue;
             const RankStep* st = s.cell(rows[i], c);
             wait.clear();

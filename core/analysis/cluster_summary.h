@@ -18,8 +18,10 @@
 
 namespace ts::analysis {
 
-/// A rank's work in a step is a straggler's when it exceeds the median work of that step
-/// over the ranks by more than kStragglerExcess (share) and kStragglerMinNs.
+/// A rank is a straggler in a step when its work exceeds the median work of that step over
+/// the ranks by more than kStragglerExcess of the step's median step time and by more than
+/// kStragglerMinNs: the excess is what the other ranks wait for it, so it is weighed against
+/// the step it delays (a rank 1.5 ms slower in a 45 ms step is noise; 30 ms is not).
 inline constexpr double kStragglerExcess = 0.10;
 inline constexpr int64_t kStragglerMinNs = 1'000'000;
 

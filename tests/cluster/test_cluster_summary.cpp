@@ -105,11 +105,25 @@ TEST(ClusterSummary, LongerStepsWithoutCommunicationAreStragglersToo) {
 
 TEST(ClusterSummary, SmallDifferencesAreNotStragglers) {
     std::vector<RankProfile> ranks;
-    // 15 % more but only 0.3 ms: under kStragglerMinNs. 0.5 ms more on 50 ms: under 10 %.
+    // 0.3 ms more: under kStragglerMinNs. 0.5 ms more in a 50 ms step: under 10 % of it.
     ranks.push_back(rank(0, {step(1, 2 * ms, ms, 0, 0), step(2, 50 * ms, ms, 0, 0)}));
     ranks.push_back(rank(1, {step(1, 2 * ms + 600'000, ms, 0, 0), step(2, 51 * ms, ms, 0, 0)}));
     const ClusterSummary s = summarizeCluster(std::move(ranks));
     EXPECT_TRUE(s.stragglers.empty());
+}
+
+TEST(ClusterSummary, ExcessIsWeighedAgainstTheStep) {
+    // A 4-rank step of 45 ms (measured on the 4-rank gloo job): rank 2 slept 30 ms, rank 3
+    // worked 1.5 ms more than the median — 20 % more work, but 3 % of the step: noise.
+    std::vector<RankProfile> ranks;
+    const int64_t work[] = {3 * ms, 3 * ms, 35 * ms, 8 * ms + 900'000};
+    for (int r = 0; r < 4; ++r) {
+        const int64_t wait = 45 * ms - work[r];
+        ranks.push_back(rank(r, {step(9, 45 * ms, 2 * ms, wait, 0)}));
+    }
+    const ClusterSummary s = summarizeCluster(std::move(ranks));
+    ASSERT_EQ(s.stragglers.size(), 1u);
+    EXPECT_EQ(s.stragglers[0].rank, 2);
 }
 
 TEST(ClusterSummary, MissingStepsAndMergedRanks) {
