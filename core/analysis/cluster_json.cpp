@@ -40,8 +40,10 @@ void writeRank(Writer& w, const RankProfile& r, const RankFigures& f) {
     num(w, "idle_ms", f.idleMs);
     num(w, "wait_ms", f.waitMs);
     num(w, "work_ms_median", f.workMsMedian);
+    num(w, "work_ms_mean", f.workMsMean);
     num(w, "step_ms_mean", f.stepMsMean);
     integer(w, "straggler_steps", f.stragglerSteps);
+    num(w, "straggler_excess_ms", f.stragglerExcessMs);
     str(w, "label", r.input.label);
     str(w, "rank_from", r.input.rankOrigin);
     if (r.input.worldSize) integer(w, "world_size", *r.input.worldSize);

@@ -99,10 +99,17 @@ bool isDeviceWorkCategory(std::string_view c) {
 }
 
 bool isDeviceNonWork(std::string_view name, std::string_view category) {
-    if (iequals(category, "gpu_user_annotation")) return true;
+    return isDeviceNonWorkName(name) || isDeviceNonWorkCategory(category);
+}
+
+bool isDeviceNonWorkName(std::string_view name) {
     const std::string n = lower(name);
     return n.starts_with("event_record") || n.starts_with("event_wait") ||
            n.starts_with("event_reset");
+}
+
+bool isDeviceNonWorkCategory(std::string_view category) {
+    return iequals(category, "gpu_user_annotation");
 }
 
 bool isHostOpCategory(std::string_view c, bool traceHasCategories) {

@@ -55,6 +55,9 @@ bool isDeviceWorkCategory(std::string_view category);
 /// True for device-side synchronisation that is not work: Ascend EVENT_RECORD / EVENT_WAIT /
 /// EVENT_RESET, Kineto gpu_user_annotation (an annotation spanning kernels).
 bool isDeviceNonWork(std::string_view name, std::string_view category);
+/// The halves of isDeviceNonWork: by name (EVENT_*), by category (gpu_user_annotation).
+bool isDeviceNonWorkName(std::string_view name);
+bool isDeviceNonWorkCategory(std::string_view category);
 /// True for host slices that are operators (compute when not communication): categories
 /// cpu_op, Operator, and (in traces without categories) any category-less slice.
 bool isHostOpCategory(std::string_view category, bool traceHasCategories);

@@ -18,29 +18,53 @@ using store::Statement;
 
 struct TrackRow {
     int64_t id = 0;
+    int64_t sourceId = 0;
     TrackTraits traits;
     bool hasDeviceWork = false;
 };
 
+/// A slice as the analysis keeps it: name and category as indexes into RankSlices::infos.
 struct RawSlice {
-    int64_t id, ts, end, nameId, catId;
+    int64_t id, ts, end;
+    uint32_t name, cat;  // cat 0: none
 };
 
-/// What a string id means for the classification, computed once per id.
-struct NameInfo {
-    bool comm = false;
-    int marker = 0;  // stepMarkerKind
-    std::optional<int64_t> step;
+/// What a string means as a slice name and as a category, computed once per string.
+struct StringInfo {
+    int64_t stringId = 0;
     std::string text;
+    bool comm = false, nonWorkName = false;
+    int marker = 0;  // stepMarkerKind
+    int64_t step = 0;
+    bool deviceWorkCat = false, hostOpCat = false, nonWorkCat = false;
 };
 
 struct RankSlices {
     std::vector<TrackRow> tracks;
     std::vector<std::vector<RawSlice>> byTrack;  // parallel to tracks
-    std::unordered_map<int64_t, NameInfo> names;
-    std::unordered_map<int64_t, std::string> cats;
-    std::unordered_map<int64_t, int64_t> sourceOfTrack;
+    std::vector<StringInfo> infos;               // [0]: no category
     int64_t count = 0;
+    bool hasCategories = false;
+    const StringInfo& of(uint32_t i) const { return infos[i]; }
+};
+
+/// Dense indexes for string ids, through a table indexed by id (ids are dense in a session).
+class StringIndex {
+public:
+    uint32_t operator()(int64_t id, std::vector<StringInfo>& infos) {
+        if (id <= 0) return 0;
+        const auto at = static_cast<size_t>(id);
+        if (at >= m_dense.size()) m_dense.resize(std::max(at + 1, m_dense.size() * 2), 0);
+        if (!m_dense[at]) {
+            m_dense[at] = static_cast<uint32_t>(infos.size());
+            infos.push_back({});
+            infos.back().stringId = id;
+        }
+        return m_dense[at];
+    }
+
+private:
+    std::vector<uint32_t> m_dense;
 };
 
 Status readTracks(store::TraceStore& store, const std::vector<int64_t>& sources, RankSlices& r) {
@@ -56,9 +80,9 @@ Status readTracks(store::TraceStore& store, const std::vector<int64_t>& sources,
         while (q.step()) {
             TrackRow t;
             t.id = q.int64(0);
+            t.sourceId = src;
             t.traits = trackTraits(q.textView(1), q.textView(2), q.textView(3), q.textView(4),
                                    q.textView(5));
-            r.sourceOfTrack[t.id] = src;
             r.tracks.push_back(t);
         }
         if (!q.error().empty()) return Error{q.error()};
@@ -70,12 +94,14 @@ Status readTracks(store::TraceStore& store, const std::vector<int64_t>& sources,
 }
 
 Status readSlices(store::TraceStore& store, RankSlices& r, JobControl* job) {
+    r.infos.assign(1, StringInfo{});
     if (r.tracks.empty()) return {};
     std::unordered_map<int64_t, size_t> index;
     for (size_t i = 0; i < r.tracks.size(); ++i) index[r.tracks[i].id] = i;
     constexpr uint32_t kColumns = (1u << store::kSliceId) | (1u << store::kSliceTs) |
                                   (1u << store::kSliceDur) | (1u << store::kSliceName) |
                                   (1u << store::kSliceCat);
+    StringIndex dense;
     Status st = store::forEachSliceChunk(
         store.db().handle(), r.tracks.front().id, r.tracks.back().id, kColumns,
         [&](const store::ChunkInfo& c, const store::SliceColumns& cols) -> Status {
@@ -84,43 +110,37 @@ Status readSlices(store::TraceStore& store, RankSlices& r, JobControl* job) {
             auto& out = r.byTrack[it->second];
             for (size_t i = 0; i < cols.count; ++i)
                 out.push_back({cols.id[i], cols.ts[i],
-                               cols.ts[i] + std::max<int64_t>(0, cols.dur[i]), cols.nameId[i],
-                               cols.catId[i]});
+                               cols.ts[i] + std::max<int64_t>(0, cols.dur[i]),
+                               dense(cols.nameId[i], r.infos), dense(cols.catId[i], r.infos)});
             r.count += static_cast<int64_t>(cols.count);
             if (job && job->cancelled()) return Error{"cancelled"};
             return {};
         });
     if (!st) return st;
-    // The strings these slices use, and what each means.
-    std::unordered_set<int64_t> nameIds, catIds;
-    for (const auto& v : r.byTrack)
-        for (const RawSlice& s : v) {
-            nameIds.insert(s.nameId);
-            if (s.catId) catIds.insert(s.catId);
-        }
+    // What each string these slices use means, as a name and as a category.
     Statement q = store.db().prepare("SELECT str FROM strings WHERE id = ?");
     if (!q.ok()) return Error{q.error()};
-    auto text = [&](int64_t id) {
+    for (size_t i = 1; i < r.infos.size(); ++i) {
+        StringInfo& n = r.infos[i];
         q.reset();
-        q.bind(1, id);
-        return q.step() ? q.text(0) : std::string();
-    };
-    for (int64_t id : nameIds) {
-        NameInfo n;
-        n.text = text(id);
+        q.bind(1, n.stringId);
+        n.text = q.step() ? q.text(0) : std::string();
         n.comm = isCommName(n.text);
+        n.nonWorkName = isDeviceNonWorkName(n.text);
         n.marker = stepMarkerKind(n.text);
-        n.step = stepMarkerNumber(n.text);
-        r.names.emplace(id, std::move(n));
+        n.step = stepMarkerNumber(n.text).value_or(0);
+        n.deviceWorkCat = isDeviceWorkCategory(n.text);
+        n.hostOpCat = isHostOpCategory(n.text, true);
+        n.nonWorkCat = isDeviceNonWorkCategory(n.text);
     }
-    for (int64_t id : catIds) r.cats.emplace(id, text(id));
+    for (const auto& v : r.byTrack)
+        for (const RawSlice& sl : v)
+            if (sl.cat) {
+                r.hasCategories = true;
+                break;
+            }
+    r.infos[0].hostOpCat = !r.hasCategories;  // category-less traces: every slice is an op
     return {};
-}
-
-const std::string& catOf(const RankSlices& r, int64_t id) {
-    static const std::string kNone;
-    auto it = r.cats.find(id);
-    return it == r.cats.end() ? kNone : it->second;
 }
 
 /// The step markers: ProfilerStep#N where there are any, else Iteration N; unique numbers
@@ -129,14 +149,14 @@ std::vector<RankStep> findSteps(const RankSlices& r, RankProfile& out) {
     std::vector<RankStep> kinds[3];
     for (size_t t = 0; t < r.tracks.size(); ++t)
         for (const RawSlice& s : r.byTrack[t]) {
-            const NameInfo& n = r.names.at(s.nameId);
+            const StringInfo& n = r.of(s.name);
             if (!n.marker) continue;
             RankStep st;
-            st.number = *n.step;
+            st.number = n.step;
             st.ts = s.ts;
             st.dur = s.end - s.ts;
             st.sliceId = s.id;
-            st.sourceId = r.sourceOfTrack.at(r.tracks[t].id);
+            st.sourceId = r.tracks[t].sourceId;
             kinds[n.marker].push_back(st);
         }
     const int kind = kinds[1].empty() ? 2 : 1;
@@ -156,30 +176,35 @@ std::vector<RankStep> findSteps(const RankSlices& r, RankProfile& out) {
     return steps;
 }
 
+bool deviceNonWork(const RankSlices& r, const RawSlice& s) {
+    return r.of(s.name).nonWorkName || r.of(s.cat).nonWorkCat;
+}
+
 struct BusySets {
     SpanSet compute, comm;
 };
 
-BusySets busySets(RankSlices& r, bool device, bool hasCategories) {
-    std::vector<Span> compute, comm;
+BusySets busySets(const RankSlices& r, bool device) {
+    SpanSet compute, comm;
+    std::vector<Span> trackCompute, trackComm;
     for (size_t t = 0; t < r.tracks.size(); ++t) {
         const TrackRow& track = r.tracks[t];
         if (track.traits.derived || (device && !track.traits.device && !track.hasDeviceWork))
             continue;
-        std::vector<Span> trackCompute, trackComm;
+        trackCompute.clear();
+        trackComm.clear();
         int64_t work = 0, commCount = 0;
         for (const RawSlice& s : r.byTrack[t]) {
-            const NameInfo& n = r.names.at(s.nameId);
+            const StringInfo& n = r.of(s.name);
             if (n.marker) continue;
-            const std::string& cat = catOf(r, s.catId);
             if (device) {
-                if (isDeviceNonWork(n.text, cat)) continue;
+                if (deviceNonWork(r, s)) continue;
                 ++work;
                 (n.comm ? trackComm : trackCompute).push_back({s.ts, s.end});
                 commCount += n.comm;
             } else if (n.comm) {
                 trackComm.push_back({s.ts, s.end});
-            } else if (isHostOpCategory(cat, hasCategories)) {
+            } else if (r.of(s.cat).hostOpCat) {
                 trackCompute.push_back({s.ts, s.end});
             }
         }
@@ -192,10 +217,10 @@ BusySets busySets(RankSlices& r, bool device, bool hasCategories) {
         SpanSet m = SpanSet::unionOf(std::move(trackComm));
         // A host op waiting inside a collective on its own thread is communication.
         if (!device) c = SpanSet::subtract(c, m);
-        compute.insert(compute.end(), c.spans().begin(), c.spans().end());
-        comm.insert(comm.end(), m.spans().begin(), m.spans().end());
+        if (!c.empty()) compute = SpanSet::unite(compute, c);
+        if (!m.empty()) comm = SpanSet::unite(comm, m);
     }
-    return {SpanSet::unionOf(std::move(compute)), SpanSet::unionOf(std::move(comm))};
+    return {std::move(compute), std::move(comm)};
 }
 
 }  // namespace
@@ -215,19 +240,17 @@ Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input
     if (Status st = readSlices(store, r, job); !st) return Error{st.error()};
     out.slices = r.count;
 
-    bool hasCategories = false;
     for (size_t t = 0; t < r.tracks.size(); ++t)
-        for (const RawSlice& s : r.byTrack[t]) {
-            if (!s.catId) continue;
-            hasCategories = true;
-            if (isDeviceWorkCategory(catOf(r, s.catId))) r.tracks[t].hasDeviceWork = true;
-        }
+        for (const RawSlice& s : r.byTrack[t])
+            if (r.of(s.cat).deviceWorkCat) {
+                r.tracks[t].hasDeviceWork = true;
+                break;
+            }
     for (size_t t = 0; t < r.tracks.size() && !out.device; ++t) {
         const TrackRow& track = r.tracks[t];
         if (track.traits.derived || !(track.traits.device || track.hasDeviceWork)) continue;
         for (const RawSlice& s : r.byTrack[t]) {
-            const NameInfo& n = r.names.at(s.nameId);
-            if (!n.marker && !isDeviceNonWork(n.text, catOf(r, s.catId))) {
+            if (!r.of(s.name).marker && !deviceNonWork(r, s)) {
                 out.device = true;
                 break;
             }
@@ -235,7 +258,7 @@ Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input
     }
 
     std::vector<RankStep> steps = findSteps(r, out);
-    const BusySets busy = busySets(r, out.device, hasCategories);
+    const BusySets busy = busySets(r, out.device);
     if (steps.empty()) {
         int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
         for (const auto& v : r.byTrack)
@@ -266,7 +289,7 @@ Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input
     if (out.device && busy.comm.empty()) {
         int64_t hostCalls = 0;
         for (size_t t = 0; t < r.tracks.size(); ++t)
-            for (const RawSlice& sl : r.byTrack[t]) hostCalls += r.names.at(sl.nameId).comm;
+            for (const RawSlice& sl : r.byTrack[t]) hostCalls += r.of(sl.name).comm;
         if (hostCalls > 0)
             out.warnings.push_back(std::to_string(hostCalls) +
                                    " host-side collective calls but no communication on the device "

@@ -15,8 +15,9 @@ SpanSet::SpanSet(std::vector<Span> sortedDisjoint) : m_spans(std::move(sortedDis
 
 SpanSet SpanSet::unionOf(std::vector<Span> spans) {
     std::erase_if(spans, [](const Span& s) { return s.end <= s.begin; });
-    std::sort(spans.begin(), spans.end(),
-              [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    const auto byBegin = [](const Span& a, const Span& b) { return a.begin < b.begin; };
+    if (!std::is_sorted(spans.begin(), spans.end(), byBegin))
+        std::sort(spans.begin(), spans.end(), byBegin);
     std::vector<Span> out;
     for (const Span& s : spans) {
         if (!out.empty() && s.begin <= out.back().end)
@@ -62,11 +63,10 @@ SpanSet SpanSet::intersect(const SpanSet& a, const SpanSet& b) {
 }
 
 SpanSet SpanSet::unite(const SpanSet& a, const SpanSet& b) {
-    std::vector<Span> all;
-    all.reserve(a.m_spans.size() + b.m_spans.size());
-    all.insert(all.end(), a.m_spans.begin(), a.m_spans.end());
-    all.insert(all.end(), b.m_spans.begin(), b.m_spans.end());
-    return unionOf(std::move(all));
+    std::vector<Span> all(a.m_spans.size() + b.m_spans.size());
+    std::merge(a.m_spans.begin(), a.m_spans.end(), b.m_spans.begin(), b.m_spans.end(), all.begin(),
+               [](const Span& x, const Span& y) { return x.begin < y.begin; });
+    return unionOf(std::move(all));  // sorted: merged without a sort
 }
 
 int64_t SpanSet::within(int64_t begin, int64_t end) const {

@@ -16,6 +16,7 @@ class SpanSet {
 public:
     SpanSet() = default;
     /// The union of `spans` (any order, overlaps and empty spans allowed).
+    /// Spans already sorted by begin (a track's slices) are not sorted again.
     static SpanSet unionOf(std::vector<Span> spans);
     /// Spans of `a` not covered by `b`.
     static SpanSet subtract(const SpanSet& a, const SpanSet& b);

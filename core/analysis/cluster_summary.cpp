@@ -69,6 +69,9 @@ RankFigures figuresOf(const RankProfile& r) {
     f.waitMs = wait / n;
     f.overlapPct = comm > 0 ? 100.0 * overlap / comm : std::numeric_limits<double>::quiet_NaN();
     f.workMsMedian = median(work);
+    double workSum = 0;
+    for (double w : work) workSum += w;
+    f.workMsMean = workSum / static_cast<double>(work.size());
     return f;
 }
 
@@ -112,6 +115,7 @@ void findStragglers(ClusterSummary& s) {
             g.othersWaitMs = median(wait) / kMs;
             s.stragglers.push_back(g);
             ++s.figures[rows[i]].stragglerSteps;
+            s.figures[rows[i]].stragglerExcessMs += g.workMs - g.medianWorkMs;
         }
     }
 }
@@ -162,7 +166,10 @@ ClusterSummary summarizeCluster(std::vector<RankProfile> ranks) {
         }
     }
     findStragglers(s);
-    // Slowest: highest median work among ranks with steps; median rank: the middle one.
+    // The median rank: the middle one by median work. The slowest: the rank the others
+    // waited for the longest in all (the largest sum of its straggler excess), or without
+    // stragglers the highest mean work (an intermittently slow rank shows in the mean, not
+    // the median).
     std::vector<size_t> order;
     for (size_t r = 0; r < s.ranks.size(); ++r)
         if (s.figures[r].steps > 0) order.push_back(r);
@@ -170,8 +177,15 @@ ClusterSummary summarizeCluster(std::vector<RankProfile> ranks) {
         return s.figures[a].workMsMedian < s.figures[b].workMsMedian;
     });
     if (!order.empty()) {
-        s.slowestRank = s.ranks[order.back()].input.rank;
         s.medianRankIndex = order[(order.size() - 1) / 2];
+        auto key = [&](size_t r) {
+            const RankFigures& f = s.figures[r];
+            return std::pair{f.stragglerExcessMs, f.workMsMean};
+        };
+        size_t slowest = order.front();
+        for (size_t r : order)
+            if (key(r) > key(slowest)) slowest = r;
+        s.slowestRank = s.ranks[slowest].input.rank;
     }
     std::stable_sort(s.stragglers.begin(), s.stragglers.end(),
                      [](const Straggler& a, const Straggler& b) {

@@ -32,8 +32,9 @@ struct RankFigures {
     double stepMsMedian = 0, stepMsP95 = 0, stepMsMean = 0;
     double computeMs = 0, commMs = 0, idleMs = 0, waitMs = 0;
     double overlapPct = 0;  // 100 * sum(overlap) / sum(comm)
-    double workMsMedian = 0;
+    double workMsMedian = 0, workMsMean = 0;
     int64_t stragglerSteps = 0;
+    double stragglerExcessMs = 0;  // sum over its straggler steps of work - median work
 };
 
 struct Straggler {
@@ -52,9 +53,11 @@ struct ClusterSummary {
     /// ranks x stepNumbers, row-major: index into ranks[r].steps, -1 where the rank lacks
     /// the step.
     std::vector<int32_t> cells;
-    std::optional<int64_t> slowestRank;  // highest median work
-    size_t medianRankIndex = 0;          // row of the rank with the median median-work
-    std::vector<Straggler> stragglers;   // by step, then rank
+    /// The rank the others waited for the longest: the largest sum of straggler excess;
+    /// without stragglers, the highest mean work.
+    std::optional<int64_t> slowestRank;
+    size_t medianRankIndex = 0;         // row of the rank with the median median-work
+    std::vector<Straggler> stragglers;  // by step, then rank
     std::vector<std::string> warnings;
 
     size_t rankCount() const { return ranks.size(); }

@@ -126,6 +126,28 @@ TEST(ClusterSummary, ExcessIsWeighedAgainstTheStep) {
     EXPECT_EQ(s.stragglers[0].rank, 2);
 }
 
+TEST(ClusterSummary, AnIntermittentlySlowRankIsTheSlowest) {
+    // Rank 5 of 8 is slow every 4th step only: its median work is everyone's, but the others
+    // waited for it in 3 steps of 12.
+    std::vector<RankProfile> ranks;
+    for (int r = 0; r < 8; ++r) {
+        std::vector<RankStep> steps;
+        for (int n = 0; n < 12; ++n) {
+            const bool slow = r == 5 && n % 4 == 0;
+            const bool late = r != 5 && n % 4 == 0;  // waiting for rank 5
+            steps.push_back(
+                step(n, (n % 4 == 0 ? 14 : 10) * ms, (slow ? 12 : 8) * ms, (late ? 5 : 1) * ms, 0));
+        }
+        ranks.push_back(rank(r, std::move(steps)));
+    }
+    const ClusterSummary s = summarizeCluster(std::move(ranks));
+    ASSERT_EQ(s.stragglers.size(), 3u);
+    EXPECT_EQ(*s.slowestRank, 5);
+    EXPECT_EQ(s.figures[5].stragglerSteps, 3);
+    EXPECT_DOUBLE_EQ(s.figures[5].stragglerExcessMs, 3 * 4.0);
+    EXPECT_DOUBLE_EQ(s.figures[5].workMsMedian, s.figures[0].workMsMedian);
+}
+
 TEST(ClusterSummary, MissingStepsAndMergedRanks) {
     std::vector<RankProfile> ranks;
     ranks.push_back(rank(0, {step(1, ms, 0, 0, 0), step(3, ms, 0, 0, 0)}));

@@ -244,12 +244,19 @@ void ClusterView::setSummary(std::shared_ptr<const ClusterSummary> summary,
         const int row = s.rowOfRank(*s.slowestRank);
         const RankFigures& slow = s.figures[static_cast<size_t>(row)];
         const RankFigures& med = s.figures[s.medianRankIndex];
-        text += tr(" Slowest: <b>rank %1</b> (median work %2, median step %3; the median rank "
-                   "%4: work %5, step %6).")
-                    .arg(*s.slowestRank)
-                    .arg(ms(slow.workMsMedian), ms(slow.stepMsMedian))
-                    .arg(s.ranks[s.medianRankIndex].input.rank)
-                    .arg(ms(med.workMsMedian), ms(med.stepMsMedian));
+        text += slow.stragglerSteps > 0
+                    ? tr(" Slowest: <b>rank %1</b>, a straggler in %2 step(s): the others waited "
+                         "%3 for it in all (its median work %4, the median rank %5's %6).")
+                          .arg(*s.slowestRank)
+                          .arg(slow.stragglerSteps)
+                          .arg(ms(slow.stragglerExcessMs), ms(slow.workMsMedian))
+                          .arg(s.ranks[s.medianRankIndex].input.rank)
+                          .arg(ms(med.workMsMedian))
+                    : tr(" Slowest: rank %1 (highest mean work, %2; the median rank %3: %4).")
+                          .arg(*s.slowestRank)
+                          .arg(ms(slow.workMsMean))
+                          .arg(s.ranks[s.medianRankIndex].input.rank)
+                          .arg(ms(med.workMsMean));
     }
     text += s.stragglers.empty()
                 ? tr(" No straggler.")
