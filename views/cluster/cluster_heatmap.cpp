@@ -180,9 +180,7 @@ QString ClusterHeatmap::cellToolTip(size_t row, size_t col) const {
     const RankStep* s = m_summary->cell(row, col);
     QString t = tr("<b>Rank %1, step %2</b>").arg(r.input.rank).arg(number);
     if (!s) return t + tr("<br>This rank has no such step.");
-    bool straggler = false;
-    for (const Straggler& g : m_summary->stragglers)
-        straggler |= g.rankIndex == row && g.stepIndex == col;
+    const bool straggler = m_matrix && m_matrix->straggler[row * m_matrix->cols + col];
     if (straggler) t += tr(" <span style='color:#d62728'>straggler</span>");
     auto line = [&](const QString& name, int64_t ns) {
         t += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>")

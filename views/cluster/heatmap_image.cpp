@@ -29,14 +29,19 @@ const std::array<QRgb, 256>& palette() {
 }
 
 /// For each of `pixels` pixels over the window [w0, w1) of `extent` cells: the cells
-/// [first, last) it covers (at least one).
+/// [first, last) it covers (at least one; when cells are wider than pixels, the cell under
+/// the pixel's centre).
 void cellRanges(double w0, double w1, int pixels, size_t extent, std::vector<size_t>& first,
                 std::vector<size_t>& last) {
     first.resize(static_cast<size_t>(pixels));
     last.resize(static_cast<size_t>(pixels));
     const double per = (w1 - w0) / pixels;
     for (int p = 0; p < pixels; ++p) {
-        const double a = w0 + p * per, b = w0 + (p + 1) * per;
+        double a = w0 + p * per, b = w0 + (p + 1) * per;
+        if (per <= 1)
+            a = b = std::floor(w0 + (p + 0.5) * per);  // a cell spans pixels: its own
+        else
+            b -= 1e-9;  // a cell that only touches the pixel's end is the next pixel's
         size_t f = static_cast<size_t>(std::clamp(std::floor(a), 0.0, static_cast<double>(extent)));
         size_t l = static_cast<size_t>(std::clamp(std::ceil(b), 0.0, static_cast<double>(extent)));
         if (l <= f) l = std::min(extent, f + 1);
@@ -69,6 +74,8 @@ HeatmapPicture renderHeatmap(const ts::analysis::ClusterMatrix& m, ts::analysis:
     const auto& values = m.of(metric);
     const size_t k = static_cast<size_t>(metric);
     const double lo = m.low[k], span = std::max(1e-9, static_cast<double>(m.high[k]) - lo);
+    const double toIndex = 255.0 / span;
+    const auto& pal = palette();
     std::vector<size_t> cf, cl, rf, rl;
     cellRanges(vp.col0(), vp.col1(), w, m.cols, cf, cl);
     cellRanges(vp.row0(), vp.row1(), h, m.rows, rf, rl);
@@ -105,7 +112,10 @@ HeatmapPicture renderHeatmap(const ts::analysis::ClusterMatrix& m, ts::analysis:
         auto* line = reinterpret_cast<QRgb*>(out.image.scanLine(py));
         for (int px = 0; px < w; ++px) {
             const float v = acc[static_cast<size_t>(px)];
-            if (v != kNone) line[px] = heatColour((v - lo) / span);
+            if (v != kNone) {
+                const double x = (v - lo) * toIndex + 0.5;
+                line[px] = pal[x <= 0 ? 0 : x >= 255 ? 255 : static_cast<size_t>(x)];
+            }
             if (accFlag[static_cast<size_t>(px)]) {
                 out.flagRows[static_cast<size_t>(py)] = 1;
                 out.flagCols[static_cast<size_t>(px)] = 1;
