@@ -41,7 +41,7 @@ QTableView* makeTable(FigureTableModel* model, QWidget* parent) {
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->verticalHeader()->hide();
-    t->horizontalHeader()->setStretchLastSection(true);
+    t->horizontalHeader()->setDefaultSectionSize(118);
     t->setAlternatingRowColors(true);
     return t;
 }
