@@ -121,8 +121,10 @@ std::vector<std::string> import(const std::vector<std::string>& files, const fs:
                                 int threads, int64_t events) {
     fs::remove_all(dir);
     const auto t = Clock::now();
+    std::vector<std::vector<std::string>> groups;
+    for (const auto& f : files) groups.push_back({f});
     auto r = ts::analysis::importRankTraces(
-        files, dir.string(), threads,
+        groups, dir.string(), threads,
         [](const std::string& file, ts::store::TraceStore& s, ts::JobControl& jc) -> ts::Status {
             const auto rep = ts::importers::importFile(file, s, jc);
             if (rep.status != "complete") return ts::Error{rep.status + ": " + rep.error};

@@ -158,7 +158,7 @@ int runCluster(const Args& args) {
     std::vector<std::string> paths = sessions;
     if (!traces.empty()) {
         auto imported = importRankTraces(
-            traces, dir.string(), threads,
+            groupTracesByRank(traces), dir.string(), threads,
             [](const std::string& file, store::TraceStore& s, JobControl& jc) -> Status {
                 const auto r = importers::importFile(file, s, jc);
                 if (r.status == "failed" || r.status == "cancelled")

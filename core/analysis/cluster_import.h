@@ -21,12 +21,12 @@ namespace ts::analysis {
 using TraceImportFn =
     std::function<Status(const std::string& file, store::TraceStore& session, JobControl& job)>;
 
-/// Imports `files[i]` into `dir`/<i>.<file name>.tscope on `threads` threads and returns
-/// those session paths, in the order of `files`. The first failure ends it (its message
-/// names the file); cancelled -> error "cancelled".
-Result<std::vector<std::string>> importRankTraces(const std::vector<std::string>& files,
-                                                  const std::string& dir, int threads,
-                                                  const TraceImportFn& importOne,
-                                                  JobControl* job = nullptr);
+/// Imports the files of `groups[i]` (one rank's traces, see groupTracesByRank) into
+/// `dir`/<i>.<first file's name>.tscope, the groups on `threads` threads, and returns those
+/// session paths in the order of `groups`. The first failure ends it (its message names the
+/// file); cancelled -> error "cancelled".
+Result<std::vector<std::string>> importRankTraces(
+    const std::vector<std::vector<std::string>>& groups, const std::string& dir, int threads,
+    const TraceImportFn& importOne, JobControl* job = nullptr);
 
 }  // namespace ts::analysis

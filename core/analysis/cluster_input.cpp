@@ -142,6 +142,11 @@ Result<std::vector<RankInput>> ranksOfSession(store::TraceStore& store,
         }
         if (one.sourceIds.empty())
             return Error{sessionPath + ": no trace or profile in this session"};
+        if (unknown.size() > one.sourceIds.size() && warnings)
+            warnings->push_back(
+                sessionPath + ": " + std::to_string(unknown.size() - one.sourceIds.size()) +
+                " other source(s) carry no rank (no distributedInfo, no rank in the file name): "
+                "the session is one rank, its newest profile");
         if (auto r = rankFromFileName(sessionPath)) {
             one.rank = *r;
             one.rankOrigin = "file name";

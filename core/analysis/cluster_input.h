@@ -32,7 +32,15 @@ struct DistributedInfo {
     std::optional<int64_t> worldSize;
     std::string backend;
 };
-std::optional<DistributedInfo> readDistributedInfo(const std::string& path);
+/// `maxScan`: give up when the key is not within that many bytes (Kineto writes it at the
+/// head; the Python package's rewritten traces at the end).
+std::optional<DistributedInfo> readDistributedInfo(const std::string& path,
+                                                   size_t maxScan = static_cast<size_t>(-1));
+
+/// Trace files grouped by the rank they hold (distributedInfo in the first MiB, else the file
+/// name), in the order first seen: a rank's several files (an msprof device's timelines,
+/// profiler cycles) go into one session. Files without a rank are a group each.
+std::vector<std::vector<std::string>> groupTracesByRank(const std::vector<std::string>& files);
 
 /// The ranks of the session `store` (opened from `sessionPath`). Sources with slices are
 /// grouped by rank; two or more ranks -> one RankInput each (sources of one rank together,

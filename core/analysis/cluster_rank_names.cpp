@@ -67,7 +67,7 @@ std::optional<int64_t> rankFromFileName(std::string_view path) {
     return std::nullopt;
 }
 
-std::optional<DistributedInfo> readDistributedInfo(const std::string& path) {
+std::optional<DistributedInfo> readDistributedInfo(const std::string& path, size_t maxScan) {
     gzFile f = gzopen(path.c_str(), "rb");  // reads plain files as they are
     if (!f) return std::nullopt;
     constexpr std::string_view kKey = "\"distributedInfo\"";
@@ -79,9 +79,12 @@ std::optional<DistributedInfo> readDistributedInfo(const std::string& path) {
     int depth = 0;
     bool inString = false, escaped = false, started = false;
     char chunk[kChunk];
+    size_t scanned = 0;
     for (;;) {
+        if (!found && scanned >= maxScan) break;
         const int n = gzread(f, chunk, static_cast<unsigned>(kChunk));
         if (n <= 0) break;
+        scanned += static_cast<size_t>(n);
         size_t from = 0;
         if (!found) {
             buf.append(chunk, static_cast<size_t>(n));
@@ -149,6 +152,24 @@ std::optional<DistributedInfo> readDistributedInfo(const std::string& path) {
     if (backend != d.MemberEnd() && backend->value.IsString())
         info.backend = backend->value.GetString();
     return info;
+}
+
+std::vector<std::vector<std::string>> groupTracesByRank(const std::vector<std::string>& files) {
+    std::vector<std::vector<std::string>> groups;
+    std::vector<std::optional<int64_t>> keys;
+    for (const std::string& f : files) {
+        std::optional<int64_t> rank;
+        if (auto info = readDistributedInfo(f, 1 << 20)) rank = info->rank;
+        if (!rank) rank = rankFromFileName(f);
+        size_t g = 0;
+        while (g < groups.size() && !(rank && keys[g] == rank)) ++g;
+        if (g == groups.size()) {
+            groups.emplace_back();
+            keys.push_back(rank);
+        }
+        groups[g].push_back(f);
+    }
+    return groups;
 }
 
 }  // namespace ts::analysis

@@ -160,3 +160,23 @@ TEST(ClusterInput, AssignMissingRanksByOrder) {
     EXPECT_EQ(in[1].rank, 0);
     EXPECT_EQ(in[2].rank, 3);
 }
+
+TEST(ClusterInput, TraceFilesGroupedByRank) {
+    const fs::path dir = ts::test::tempDir("cluster_groups");
+    auto write = [&](const char* name, const char* head) {
+        std::ofstream(dir / name) << head << R"("traceEvents": []})";
+        return (dir / name).string();
+    };
+    const std::string a = write("a.json", R"({"distributedInfo": {"rank": 1}, )");
+    const std::string b = write("msprof_0_2_1.json", "{");
+    const std::string c = write("x.json", "{");
+    const std::string d = write("hccl_0_2_1.json", "{");
+    const std::string e = write("b.json", R"({"distributedInfo": {"rank": 1}, )");
+    const std::string f = write("y.json", "{");
+    const auto g = groupTracesByRank({a, b, c, d, e, f});
+    ASSERT_EQ(g.size(), 4u);
+    EXPECT_EQ(g[0], (std::vector<std::string>{a, e}));
+    EXPECT_EQ(g[1], (std::vector<std::string>{b, d}));
+    EXPECT_EQ(g[2], (std::vector<std::string>{c}));
+    EXPECT_EQ(g[3], (std::vector<std::string>{f}));
+}

@@ -76,3 +76,16 @@ TEST(ClusterCorpus, MsprofDeviceWithHcclStreams) {
     EXPECT_EQ(other["rank"].GetInt(), 1);
     EXPECT_STREQ(other["step_markers"].GetString(), "whole trace");
 }
+
+TEST(ClusterCorpus, OneDevicesTimelinesAreOneRank) {
+    TS_REQUIRE_CORPUS();
+    // msprof's timeline and the HCCL one of device 0: both rank 0 by name, imported into one
+    // session, measured together (the Iteration steps of one, the HCCL planes of the other).
+    auto d = cluster({"real/mindspore/msprof_0_2_1.json", "real/mindspore/hccl_0_2_1.json"});
+    ASSERT_EQ(d["ranks"].Size(), 1u);
+    EXPECT_EQ(d["ranks"][0]["rank"].GetInt(), 0);
+    EXPECT_STREQ(d["ranks"][0]["step_markers"].GetString(), "Iteration N");
+    EXPECT_EQ(d["ranks"][0]["source_ids"].Size(), 2u);
+    EXPECT_GT(d["ranks"][0]["comm_ms"].GetDouble(), 0);
+    EXPECT_EQ(d["warnings"].Size(), 0u);
+}

@@ -6,6 +6,7 @@
 
 #include "core/analysis/cluster_input.h"
 #include "core/analysis/cluster_rank.h"
+#include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
 #include "tests/cluster/cluster_traces.h"
 #include "tests/common/test_support.h"
@@ -143,4 +144,67 @@ TEST(ClusterRank, RepeatedStepNumbersKeepTheFirst) {
     EXPECT_EQ(p.steps[0].number, 1);
     EXPECT_EQ(p.steps[1].number, 2);
     EXPECT_FALSE(p.warnings.empty());
+}
+
+TEST(ClusterRank, EngineRankSessionWithAllReduce) {
+    // An engine rank as the data-parallel engine writes it: a run whose config names rank and
+    // world size, its profile (kind "profiler") with ProfilerStep#N > phases > cpu_op ops,
+    // the all-reduce an op named AllReduce in the Backward phase.
+    const fs::path dir = ts::test::tempDir("cluster_engine_rank");
+    const fs::path path = dir / "engine.tscope";
+    {
+        auto st = ts::store::TraceStore::open(path.string(), ts::store::TraceStore::Mode::Create);
+        ASSERT_TRUE(st) << st.error();
+        auto& s = *st.value();
+        const int64_t run = s.beginRun("dp", R"({"model":"mlp","world_size":4,"rank":3})").value();
+        const int64_t src = s.beginSource("run 1 profile", "profiler").value();
+        {
+            ts::store::StoreWriter w(s, src);
+            const int64_t proc = w.addProcess("1", "TrainScope engine");
+            const int64_t track = w.addTrack("thread", proc, w.addThread(proc, "1", "train"), "t");
+            const int64_t step = w.intern("step"), phase = w.intern("phase"),
+                          op = w.intern("cpu_op");
+            auto slice = [&](int64_t ts, int64_t dur, int depth, const char* name, int64_t cat) {
+                ts::store::SliceRow r;
+                r.trackId = track, r.ts = ts, r.dur = dur, r.depth = depth;
+                r.nameId = w.intern(name), r.catId = cat;
+                w.addSlice(r);
+            };
+            for (int n = 1; n <= 3; ++n) {
+                const int64_t t = n * 1000;
+                slice(t, 100, 0, ("ProfilerStep#" + std::to_string(n)).c_str(), step);
+                slice(t, 10, 1, "DataLoading", phase);
+                slice(t + 10, 30, 1, "Forward", phase);
+                slice(t + 10, 30, 2, "MatMul", op);
+                slice(t + 40, 50, 1, "Backward", phase);
+                slice(t + 40, 20, 2, "MatMulGrad", op);
+                slice(t + 60, 25, 2, "AllReduce", op);
+                slice(t + 90, 8, 1, "Optimizer", phase);
+                slice(t + 90, 8, 2, "SGDUpdate", op);
+            }
+            ASSERT_TRUE(w.flush());
+        }
+        ts::store::SourceSummary sum;
+        sum.status = "complete";
+        ASSERT_TRUE(s.finishSource(src, sum));
+        ASSERT_TRUE(s.setRunProfileSource(run, src));
+    }
+    auto store = ts::store::TraceStore::open(path.string(), ts::store::TraceStore::Mode::ReadOnly);
+    auto ranks = ranksOfSession(*store.value(), path.string());
+    ASSERT_TRUE(ranks) << ranks.error();
+    ASSERT_EQ(ranks.value().size(), 1u);
+    EXPECT_EQ(ranks.value()[0].rank, 3);
+    EXPECT_EQ(ranks.value()[0].rankOrigin, "run config");
+    EXPECT_EQ(ranks.value()[0].worldSize, 4);
+    auto p = analyzeRank(*store.value(), ranks.value()[0]);
+    ASSERT_TRUE(p) << p.error();
+    EXPECT_FALSE(p.value().device);
+    ASSERT_EQ(p.value().steps.size(), 3u);
+    for (const RankStep& s : p.value().steps) {
+        EXPECT_EQ(s.dur, 100);
+        EXPECT_EQ(s.computeNs, 30 + 20 + 8);  // ops, not phases; AllReduce is communication
+        EXPECT_EQ(s.commNs, 25);
+        EXPECT_EQ(s.overlapNs, 0);
+        EXPECT_EQ(s.idleNs, 100 - 58 - 25);  // data loading, the gaps
+    }
 }
