@@ -3,7 +3,9 @@
 // summary and the heatmap matrix (off the UI thread), of handing them to the view (UI thread:
 // tables filled), and frame times offscreen of the heatmap (1,500 x 700 plot) and of the
 // per-rank bars: zoomed out (picture cached), wheel zooms and drags (each rebuilds the
-// picture), metric switches; p50/p95/max wall time and the drawing thread's CPU p95. Not a test.
+// picture), metric switches; p50/p95/max wall time and the drawing thread's CPU p95. Saves the
+// zoomed-out heatmap of step time and of work as /tmp/trainscope_cluster_heatmap{,_work}.png.
+// Not a test.
 //   gui_cluster_frame [RANKS=1024] [STEPS=1000]
 #include <QApplication>
 #include <QImage>
@@ -171,6 +173,10 @@ int main(int argc, char** argv) {
         ms.push_back(frame(heat, heatImg));
     }
     report("heatmap, metric switches (rebuilt):", ms);
+    heat.setMetric(CellMetric::Work);
+    QImage small(1100, 540, QImage::Format_RGB32);  // docs/screenshots/cluster_heatmap_1024.png
+    frame(heat, small);
+    small.save("/tmp/trainscope_cluster_heatmap_work.png");
 
     ms.clear();
     for (int i = 0; i < 30; ++i) ms.push_back(frame(bars, barsImg));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/analysis/step_analysis.h"
+
 namespace ts::analysis {
 
 const char* cellMetricName(CellMetric m) {
@@ -41,21 +43,40 @@ ClusterMatrix buildClusterMatrix(const ClusterSummary& s) {
             m.values[3][i] = static_cast<float>(static_cast<double>(st->idleNs) / 1e6);
         }
     for (const Straggler& g : s.stragglers) m.straggler[g.rankIndex * m.cols + g.stepIndex] = 1;
-    std::vector<float> finite;
+    // Colour scale: the smallest value to the largest, leaving out whole columns far above
+    // the rest (a warm-up step, > kWarmupFactor x the median column: they show at the top
+    // colour) so they do not flatten everything else. Single slow cells — stragglers — stay
+    // in: they are what the heatmap is for.
+    std::vector<double> columnMedian(m.cols), column;
     for (size_t k = 0; k < m.values.size(); ++k) {
-        finite.clear();
-        for (float v : m.values[k])
-            if (std::isfinite(v)) finite.push_back(v);
-        if (finite.empty()) continue;
-        // Small matrices: the largest value; large ones: the 99.5th percentile.
-        const size_t last = finite.size() - 1;
-        const size_t hiIndex =
-            finite.size() < 200 ? last : static_cast<size_t>(0.995 * static_cast<double>(last));
-        std::nth_element(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(hiIndex),
-                         finite.end());
-        m.high[k] = finite[hiIndex];
-        m.low[k] = *std::min_element(finite.begin(), finite.end());
-        if (m.high[k] <= m.low[k]) m.high[k] = m.low[k] + 1e-3f;
+        const auto& v = m.values[k];
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo, hiAll = -lo;
+        for (size_t c = 0; c < m.cols; ++c) {
+            column.clear();
+            for (size_t r = 0; r < m.rows; ++r)
+                if (std::isfinite(v[r * m.cols + c])) column.push_back(v[r * m.cols + c]);
+            columnMedian[c] =
+                column.empty() ? std::numeric_limits<double>::quiet_NaN() : median(column);
+        }
+        std::vector<double> medians;
+        for (double x : columnMedian)
+            if (std::isfinite(x)) medians.push_back(x);
+        const double typical = median(medians);
+        for (size_t c = 0; c < m.cols; ++c) {
+            const bool warmup = std::isfinite(columnMedian[c]) && typical > 0 &&
+                                columnMedian[c] > kWarmupFactor * typical;
+            for (size_t r = 0; r < m.rows; ++r) {
+                const float x = v[r * m.cols + c];
+                if (!std::isfinite(x)) continue;
+                lo = std::min(lo, x);
+                hiAll = std::max(hiAll, x);
+                if (!warmup) hi = std::max(hi, x);
+            }
+        }
+        if (!std::isfinite(lo)) continue;
+        if (!std::isfinite(hi)) hi = hiAll;
+        m.low[k] = lo;
+        m.high[k] = hi > lo ? hi : lo + 1e-3f;
     }
     return m;
 }

@@ -20,9 +20,9 @@ struct ClusterMatrix {
     size_t rows = 0, cols = 0;
     /// Per metric: rows x cols, row-major, ms; NaN for a missing cell.
     std::array<std::vector<float>, static_cast<size_t>(CellMetric::Count)> values;
-    /// Per metric: the smallest value and a high bound for the colour scale (the largest value,
-    /// or the 99.5th percentile from 200 cells on, so one warm-up step does not wash out the
-    /// rest).
+    /// Per metric: the colour scale, from the smallest value to the largest outside columns
+    /// whose median is over kWarmupFactor x the median column (a warm-up step: drawn at the
+    /// top colour, so it does not wash out the rest). Single slow cells stay in the range.
     std::array<float, static_cast<size_t>(CellMetric::Count)> low{}, high{};
     std::vector<uint8_t> straggler;  // rows x cols: 1 where the cell is a straggler
 

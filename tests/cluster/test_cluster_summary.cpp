@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/analysis/cluster_json.h"
+#include "core/analysis/cluster_matrix.h"
 #include "core/analysis/cluster_summary.h"
 
 using namespace ts::analysis;
@@ -197,4 +198,37 @@ TEST(ClusterSummary, JsonHoldsTheContract) {
         EXPECT_EQ(g["rank"].GetInt(), 1);
     }
     EXPECT_TRUE(d["warnings"].IsArray());
+}
+
+TEST(ClusterMatrix, ValuesFlagsAndAColourScaleThatKeepsStragglers) {
+    // 50 ranks x 20 steps of 100 ms; step 1 is a warm-up (1,000 ms on every rank); rank 7 is
+    // a straggler in step 12 (work 60 ms above the others').
+    std::vector<RankProfile> ranks;
+    for (int r = 0; r < 50; ++r) {
+        std::vector<RankStep> steps;
+        for (int n = 1; n <= 20; ++n) {
+            const bool slow = r == 7 && n == 12;
+            const int64_t dur = (n == 1 ? 1000 : 100) * ms;
+            steps.push_back(step(n, dur, (slow ? 90 : 30) * ms, (slow ? 5 : 65) * ms, 0));
+        }
+        ranks.push_back(rank(r, std::move(steps)));
+    }
+    const ClusterSummary s = summarizeCluster(std::move(ranks));
+    ASSERT_EQ(s.stragglers.size(), 1u);
+    const ClusterMatrix m = buildClusterMatrix(s);
+    ASSERT_EQ(m.rows, 50u);
+    ASSERT_EQ(m.cols, 20u);
+    EXPECT_FLOAT_EQ(m.at(CellMetric::StepTime, 7, 11), 100);
+    EXPECT_FLOAT_EQ(m.at(CellMetric::Work, 7, 11), 95);
+    EXPECT_FLOAT_EQ(m.at(CellMetric::Wait, 0, 11), 65);
+    EXPECT_EQ(m.straggler[7 * 20 + 11], 1);
+    EXPECT_EQ(m.straggler[7 * 20 + 10], 0);
+    // Step time: the warm-up column is left out of the scale, so 100 ms is not flattened.
+    const auto st = static_cast<size_t>(CellMetric::StepTime);
+    EXPECT_FLOAT_EQ(m.low[st], 100);
+    EXPECT_LT(m.high[st], 1000);
+    // Work: the straggler's single cell is the top of the scale.
+    const auto wk = static_cast<size_t>(CellMetric::Work);
+    EXPECT_FLOAT_EQ(m.high[wk], 95);
+    EXPECT_FLOAT_EQ(m.low[wk], 35);
 }

@@ -103,9 +103,12 @@ void ClusterHeatmap::drawStragglers(QPainter& p, const QRect& plot) {
     for (size_t x = 0; x < m_picture.flagCols.size(); ++x)
         if (m_picture.flagCols[x])
             p.drawRect(plot.left() + static_cast<int>(x), plot.bottom() + 2, 1, 4);
-    if (!m_summary || m_vp->cellWidth() < 4 || m_vp->cellHeight() < 4) return;
+    if (!m_summary || m_summary->stragglers.size() > kMaxRings) return;
+    // Around each straggler cell: its outline once cells are 4 px or more; below that a ring
+    // of 7 px, so one cell among a million stays visible.
+    const bool big = m_vp->cellWidth() >= 4 && m_vp->cellHeight() >= 4;
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(214, 39, 40), 2));
+    p.setPen(QPen(QColor(214, 39, 40), big ? 2 : 1.5));
     p.setClipRect(plot);
     for (const Straggler& g : m_summary->stragglers) {
         const double x0 = m_vp->xOf(static_cast<double>(g.stepIndex));
@@ -113,8 +116,14 @@ void ClusterHeatmap::drawStragglers(QPainter& p, const QRect& plot) {
         if (x0 > plot.width() || y0 > plot.height() || x0 + m_vp->cellWidth() < 0 ||
             y0 + m_vp->cellHeight() < 0)
             continue;
-        p.drawRect(QRectF(plot.left() + x0 + 1, plot.top() + y0 + 1, m_vp->cellWidth() - 2,
-                          m_vp->cellHeight() - 2));
+        if (big) {
+            p.drawRect(QRectF(plot.left() + x0 + 1, plot.top() + y0 + 1, m_vp->cellWidth() - 2,
+                              m_vp->cellHeight() - 2));
+        } else {
+            const QPointF c(plot.left() + x0 + m_vp->cellWidth() / 2,
+                            plot.top() + y0 + m_vp->cellHeight() / 2);
+            p.drawEllipse(c, 3.5, 3.5);
+        }
     }
     p.setClipping(false);
 }
@@ -141,7 +150,7 @@ void ClusterHeatmap::drawAxes(QPainter& p, const QRect& plot) {
         niceStep(fm.horizontalAdvance(QStringLiteral("#00000")) / m_vp->cellWidth());
     for (size_t c = static_cast<size_t>(std::floor(m_vp->col0()));
          c < m_summary->stepCount() && c < std::ceil(m_vp->col1()); ++c) {
-        if (c % static_cast<size_t>(stepStep) != 0) continue;
+        if (m_summary->stepNumbers[c] % stepStep != 0 && stepStep > 1) continue;
         const double x = plot.left() + m_vp->xOf(static_cast<double>(c) + 0.5);
         p.drawLine(QPointF(x, plot.bottom() + 6), QPointF(x, plot.bottom() + 9));
         p.drawText(QRectF(x - 40, plot.bottom() + 9, 80, fm.height()), Qt::AlignCenter,

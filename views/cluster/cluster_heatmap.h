@@ -3,9 +3,9 @@
 // one metric per cell (step time by default), drawn from a picture rebuilt only when the
 // zoom, the size or the metric changes (heatmap_image.h). Rank and step ticks, red marks in
 // the margins beside the rows and columns that hold a straggler (red outlines around the
-// cells once they are 4 px or more), a colour bar. Wheel zooms at the cursor (Shift: steps
-// only, Ctrl: ranks only), drag pans, double-click or Home shows all; hovering shows the
-// cell's figures; a click emits cellClicked.
+// cells once they are 4 px or more, a ring of 7 px below), a colour bar. Wheel zooms at the cursor
+// (Shift: steps only, Ctrl: ranks only), drag pans, double-click or Home shows all; hovering shows
+// the cell's figures; a click emits cellClicked.
 #include <QWidget>
 #include <memory>
 
@@ -22,6 +22,9 @@ class ClusterHeatmap : public QWidget {
 public:
     /// Plot margins (pixels): the per-rank bars use the same top and bottom so rows align.
     static constexpr int kLeft = 64, kTop = 10, kRight = 84, kBottom = 40;
+    /// Straggler cells get a red outline or ring up to this many stragglers (beyond, the
+    /// margin marks alone: rings would cover the picture).
+    static constexpr size_t kMaxRings = 20'000;
 
     ClusterHeatmap(HeatmapViewport* viewport, QWidget* parent = nullptr);
 
