@@ -103,7 +103,7 @@ void RankBars::render(QPainter& p, const QSize& size) {
     // Legend: compute, wait, idle.
     int x = kLeft;
     const int y = kTop + h + 6 + fm.height();
-    for (auto [c, name] : {std::pair{kCompute, tr("compute")}, std::pair{kWait, tr("wait")},
+    for (auto [c, name] : {std::pair{kCompute, tr("compute")}, std::pair{kWait, tr("comm wait")},
                            std::pair{kIdle, tr("idle")}}) {
         p.fillRect(QRect(x, y + 2, 9, 9), c);
         x += 12;
