@@ -2,6 +2,7 @@
 
 #include "views/advice/advice_view_info.h"
 #include "views/checkpoint/checkpoint_view_info.h"
+#include "views/cluster/cluster_view_info.h"
 #include "views/curves/curves_view_info.h"
 #include "views/diff/diff_view_info.h"
 #include "views/dumps/dumps_view_info.h"
@@ -29,6 +30,7 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(memoryViewInfo());
         v.push_back(adviceViewInfo());
         v.push_back(diffViewInfo());  // run against run
+        v.push_back(clusterViewInfo());  // accepts folders of rank_<r>.tscope
         // Precision debugging.
         v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`
         v.push_back(overflowViewInfo());

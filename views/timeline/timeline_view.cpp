@@ -123,7 +123,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(ctx, &SessionContext::dataChanged, this, &TimelineView::reload);
     connect(ctx, &SessionContext::timeRangeRequested, this, [this](qint64 a, qint64 b) {
         if (m_publishing) return;
-        if (m_model)
+        if (modelIsCurrent())
             m_canvas->zoomTo(static_cast<double>(a - m_model->originNs),
                              static_cast<double>(b - m_model->originNs));
         else
@@ -131,12 +131,16 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     });
     connect(ctx, &SessionContext::sliceSelected, this, [this](qint64 id) {
         if (m_publishing) return;
-        if (m_model)
+        if (modelIsCurrent())
             selectById(id);
         else
             m_pendingSlice = id;
     });
     reload();
+}
+
+bool TimelineView::modelIsCurrent() const {
+    return m_model && m_modelPath == m_ctx->sessionPath();
 }
 
 void TimelineView::reload() {
@@ -154,6 +158,7 @@ void TimelineView::reload() {
                 m_status->setText(tr("Cannot load: %1").arg(QString::fromStdString(r.error())));
                 return;
             }
+            m_modelPath = path;
             setModel(r.value());
         },
         1);  // ahead of other views' jobs: the timeline is what a big session opens for
@@ -232,7 +237,8 @@ void TimelineView::selectById(int64_t sliceId) {
     m_ctx->jobs()->run<SliceRef>(
         this, QStringLiteral("timeline-find"), tr("Finding slice"),
         [model = m_model, sliceId](ts::JobControl&) { return model->find(sliceId); },
-        [this, sliceId](SliceRef ref) {
+        [this, sliceId, model = m_model](SliceRef ref) {
+            if (model != m_model) return;  // found in a model since replaced
             if (!ref.valid()) {
                 m_details->showMessage(tr("Slice %1 is not in the timeline.").arg(sliceId));
                 return;

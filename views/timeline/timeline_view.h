@@ -70,6 +70,10 @@ private:
     std::shared_ptr<const ts::timeline::SearchResults> m_results;
     int64_t m_matchIndex = -1;
     bool m_publishing = false;  // true while this view emits through the context
+    /// The session m_model was loaded from: a request that comes while another session's
+    /// model loads (a Cluster view click opening a rank's session) waits for that model.
+    QString m_modelPath;
+    bool modelIsCurrent() const;
     std::optional<std::pair<int64_t, int64_t>> m_pendingRange;
     int64_t m_pendingSlice = 0;
     bool m_frameFirstMatch = false;  // findAndFrame: act when the search results arrive

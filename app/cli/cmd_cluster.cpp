@@ -1,0 +1,211 @@
+// trainscope-cli cluster PATH...: every rank of a data-parallel job side by side — step
+// time (median, p95), compute, communication, overlap and idle per rank, the stragglers
+// with their evidence and the slowest rank (docs/DISTRIBUTED.md, "Cluster view").
+// PATH: trace files (one rank each; imported in parallel into sessions of their own),
+// sessions (one rank, or one per rank their sources carry), folders of rank_<r>.tscope
+// files, folders of trace files.
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "app/cli/command.h"
+#include "core/analysis/cluster_analysis.h"
+#include "core/analysis/cluster_import.h"
+#include "core/analysis/cluster_input.h"
+#include "core/analysis/cluster_json.h"
+#include "core/analysis/cluster_op_compare.h"
+#include "core/store/trace_store.h"
+#include "importers/registry.h"
+
+namespace ts::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ts::analysis;
+
+bool isSession(const std::string& path) {
+    if (path.ends_with(".tscope")) return true;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char head[16] = {};
+    const size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    return n == 16 && std::string_view(head, 16) == std::string_view("SQLite format 3\0", 16) &&
+           !path.ends_with(".sqlite");
+}
+
+bool isTraceName(const std::string& name) {
+    return name.ends_with(".json") || name.ends_with(".json.gz") || name.ends_with(".gz") ||
+           name.ends_with(".zip");
+}
+
+/// Splits the paths into what the core reads (sessions, rank folders) and trace files.
+void classify(const std::vector<std::string>& paths, std::vector<std::string>& sessions,
+              std::vector<std::string>& traces) {
+    for (const std::string& p : paths) {
+        if (!fs::exists(p)) throw CliError{p + ": no such file or folder"};
+        if (fs::is_directory(p)) {
+            if (!rankSessionFiles(p).empty()) {
+                sessions.push_back(p);
+                continue;
+            }
+            std::vector<std::string> found;
+            for (const auto& e : fs::directory_iterator(p))
+                if (e.is_regular_file() && isTraceName(e.path().filename().string()))
+                    found.push_back(e.path().string());
+            if (found.empty())
+                throw CliError{p + ": a folder without rank_<r>.tscope files or trace files"};
+            std::sort(found.begin(), found.end());
+            traces.insert(traces.end(), found.begin(), found.end());
+        } else if (isSession(p)) {
+            sessions.push_back(p);
+        } else {
+            traces.push_back(p);
+        }
+    }
+}
+
+int intOption(const Args& args, const std::string& name, int fallback) {
+    const auto v = args.value(name);
+    if (!v) return fallback;
+    int n = 0;
+    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+    if (ec != std::errc() || p != v->data() + v->size())
+        throw CliError{"--" + name + " needs an integer, got '" + *v + "'"};
+    return n;
+}
+
+void printText(const ClusterSummary& s) {
+    std::printf("%-6s %-28s %6s %10s %10s %10s %10s %8s %10s %10s %6s\n", "rank", "label", "steps",
+                "median ms", "p95 ms", "compute", "comm", "overlap", "idle", "work ms", "strag");
+    for (size_t i = 0; i < s.rankCount(); ++i) {
+        const auto& r = s.ranks[i];
+        const auto& f = s.figures[i];
+        std::string label = r.input.label.substr(0, 28);
+        std::printf("%-6lld %-28s %6lld %10.3f %10.3f %10.3f %10.3f %7.1f%% %10.3f %10.3f %6lld\n",
+                    static_cast<long long>(r.input.rank), label.c_str(),
+                    static_cast<long long>(f.steps), f.stepMsMedian, f.stepMsP95, f.computeMs,
+                    f.commMs, std::isfinite(f.overlapPct) ? f.overlapPct : 0.0, f.idleMs,
+                    f.workMsMedian, static_cast<long long>(f.stragglerSteps));
+    }
+    std::printf(
+        "\ncompute, comm, idle: ms per step (means); work = step - exposed communication\n");
+    if (s.slowestRank) std::printf("slowest rank: %lld\n", static_cast<long long>(*s.slowestRank));
+    std::printf("stragglers: %zu\n", s.stragglers.size());
+    for (const auto& g : s.stragglers)
+        std::printf(
+            "  rank %lld step %lld: work %.3f ms vs median %.3f ms (step %.3f ms, median %.3f ms;"
+            " its wait %.3f ms, the others' %.3f ms)\n",
+            static_cast<long long>(g.rank), static_cast<long long>(g.step), g.workMs,
+            g.medianWorkMs, g.stepMs, g.medianMs, g.waitMs, g.othersWaitMs);
+    for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
+}
+
+void printOps(const OpComparison& c, bool json, size_t top) {
+    if (json) {
+        std::printf(",\"ops_vs_median\":{\"rank\":%lld,\"median_rank\":%lld,\"rows\":[",
+                    static_cast<long long>(c.rank), static_cast<long long>(c.medianRank));
+        for (size_t i = 0; i < std::min(top, c.rows.size()); ++i) {
+            const auto& r = c.rows[i];
+            rapidjson::StringBuffer b;
+            JsonWriter w(b);
+            w.SetMaxDecimalPlaces(3);
+            w.StartObject();
+            kv(w, "name", r.name);
+            kv(w, "category", r.category);
+            kv(w, "calls_per_step", r.calls);
+            kv(w, "self_ms_per_step", r.selfNs / 1e6);
+            kv(w, "median_calls_per_step", r.medianCalls);
+            kv(w, "median_self_ms_per_step", r.medianSelfNs / 1e6);
+            kv(w, "delta_ms_per_step", r.deltaNs() / 1e6);
+            w.EndObject();
+            std::printf("%s%s", i ? "," : "", b.GetString());
+        }
+        std::printf("]}");
+        return;
+    }
+    std::printf("\nops of rank %lld against the median rank %lld (self ms per step):\n",
+                static_cast<long long>(c.rank), static_cast<long long>(c.medianRank));
+    for (size_t i = 0; i < std::min(top, c.rows.size()); ++i) {
+        const auto& r = c.rows[i];
+        std::printf("  %-40s %10.3f %10.3f %+10.3f\n", r.name.substr(0, 40).c_str(), r.selfNs / 1e6,
+                    r.medianSelfNs / 1e6, r.deltaNs() / 1e6);
+    }
+}
+
+int runCluster(const Args& args) {
+    std::vector<std::string> sessions, traces;
+    classify(args.positional, sessions, traces);
+    const int threads = std::max(
+        1, intOption(args, "threads", static_cast<int>(std::thread::hardware_concurrency())));
+    const auto keep = args.value("keep");
+    fs::path dir =
+        keep ? fs::path(*keep)
+             : fs::temp_directory_path() / ("trainscope-cluster-" + std::to_string(::getpid()));
+    struct Cleanup {
+        fs::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            if (!dir.empty()) fs::remove_all(dir, ec);
+        }
+    } cleanup{keep ? fs::path() : dir};
+    std::vector<std::string> paths = sessions;
+    if (!traces.empty()) {
+        auto imported = importRankTraces(
+            groupTracesByRank(traces), dir.string(), threads,
+            [](const std::string& file, store::TraceStore& s, JobControl& jc) -> Status {
+                const auto r = importers::importFile(file, s, jc);
+                if (r.status == "failed" || r.status == "cancelled")
+                    return Error{r.error.empty() ? r.status : r.error};
+                return {};
+            });
+        if (!imported) throw CliError{imported.error()};
+        paths.insert(paths.end(), imported.value().begin(), imported.value().end());
+    }
+    auto summary = analyzeClusterPaths(paths, threads);
+    if (!summary) throw CliError{summary.error()};
+    const ClusterSummary& s = summary.value();
+    std::optional<OpComparison> ops;
+    if (args.has("ops")) {
+        const int row = s.rowOfRank(intOption(args, "ops", 0));
+        if (row < 0) throw CliError{"--ops: no rank " + *args.value("ops") + " in this cluster"};
+        auto c = compareRankOps(s, static_cast<size_t>(row));
+        if (!c) throw CliError{c.error()};
+        ops = std::move(c.value());
+    }
+    const size_t top = static_cast<size_t>(std::max(1, intOption(args, "top", 15)));
+    if (args.json) {
+        std::string json = clusterSummaryJson(s);
+        if (ops) {
+            json.pop_back();  // the closing brace: the comparison goes inside
+            std::fwrite(json.data(), 1, json.size(), stdout);
+            printOps(*ops, true, top);
+            std::printf("}\n");
+        } else {
+            std::printf("%s\n", json.c_str());
+        }
+        return 0;
+    }
+    printText(s);
+    if (ops) printOps(*ops, false, top);
+    return 0;
+}
+
+TS_CLI_COMMAND("cluster",
+               "every rank of a data-parallel job: step time, compute, communication, overlap, "
+               "idle, stragglers",
+               "PATH... [--threads N] [--keep DIR] [--ops RANK [--top N]] [--json]",
+               {{"threads", true, "threads that import and read ranks (default: the cores)"},
+                {"keep", true, "keep the sessions imported from trace files in DIR"},
+                {"ops", true, "op statistics of RANK against the median rank"},
+                {"top", true, "rows of --ops (default 15)"}},
+               &runCluster, 1, -1);
+
+}  // namespace
+}  // namespace ts::cli

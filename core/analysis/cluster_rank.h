@@ -1,0 +1,62 @@
+#pragma once
+// One rank of a cluster: where its data is (RankInput) and its steps with the time split the
+// cluster view shows (RankProfile): step time, compute, communication, their overlap and
+// idle time, per step. Definitions in docs/DISTRIBUTED.md, "Cluster view"; what counts as
+// compute and communication in cluster_ops.h. No Qt.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/job_control.h"
+#include "core/common/result.h"
+
+namespace ts::store {
+class TraceStore;
+}
+
+namespace ts::analysis {
+
+/// Where a rank's data is: sources of one session (several when one rank wrote several
+/// traces, e.g. one per profiler cycle).
+struct RankInput {
+    int64_t rank = -1;       // -1 until known (then assigned by order)
+    std::string rankOrigin;  // distributedInfo | run config | file name | order
+    std::optional<int64_t> worldSize;
+    std::string sessionPath;
+    std::vector<int64_t> sourceIds;  // empty: the session's newest profile source
+    std::string label;               // short name shown for the rank (file or source label)
+};
+
+/// One step of one rank. Times in ns. overlapNs <= min(computeNs, commNs);
+/// idleNs = dur - (compute + comm - overlap).
+struct RankStep {
+    int64_t number = 0;
+    int64_t ts = 0, dur = 0;
+    int64_t sliceId = 0;  // the step's marker slice; 0 when the step is the whole trace
+    int64_t sourceId = 0;
+    int64_t computeNs = 0, commNs = 0, overlapNs = 0, idleNs = 0;
+    /// Communication not hidden by compute: in synchronous training, mostly waiting for
+    /// the other ranks.
+    int64_t waitNs() const { return commNs - overlapNs; }
+    /// The rank's own time in the step: everything but the exposed communication.
+    int64_t workNs() const { return dur - waitNs(); }
+};
+
+struct RankProfile {
+    RankInput input;
+    bool device = false;          // figures from device work (kernels, streams), else host ops
+    std::string stepMarker;       // "ProfilerStep#N", "Iteration N" or "whole trace"
+    std::vector<RankStep> steps;  // by step number (unique)
+    int64_t slices = 0;           // slices read
+    std::vector<std::string> warnings;
+};
+
+/// Reads the rank's slices (the chunks of its sources' tracks, as the timeline reads them)
+/// and measures every step. Steps: ProfilerStep#N, else msprof "Iteration N", else one
+/// step (number 0) over the whole trace. Errors: unknown source, no profile, damaged
+/// store, cancelled.
+Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input,
+                                JobControl* job = nullptr);
+
+}  // namespace ts::analysis
