@@ -31,3 +31,5 @@ sh "$HERE/run_train_bench.sh" "$BUILD" || echo "(run_train_bench.sh failed)"
 QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} run gui_command_run
 run dp_speedup
 run diff_align --runs 5
+run cluster_import
+QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} run gui_cluster_frame
