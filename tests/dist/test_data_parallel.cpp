@@ -109,6 +109,16 @@ TEST(DataParallel, TwoRanksTrainOneModelWithIdenticalGradients) {
     EXPECT_NE(args.out.find("\\\"algorithm\\\":\\\"ring\\\""), std::string::npos) << args.out;
     EXPECT_NE(args.out.find("\\\"bytes\\\":"), std::string::npos);
     EXPECT_NE(args.out.find("\\\"peers\\\":[1]"), std::string::npos);
+    // The folder is one cluster: both ranks, their steps, the AllReduce as communication.
+    auto cluster = runCli({"cluster", (dir / "job").string(), "--json"});
+    ASSERT_EQ(cluster.exitCode, 0) << cluster.out;
+    auto cl = parse(cluster.out);
+    ASSERT_EQ(cl["ranks"].Size(), 2u);
+    for (const auto& rk : cl["ranks"].GetArray()) {
+        EXPECT_EQ(rk["steps"].GetInt64(), 12) << cluster.out;
+        EXPECT_GT(rk["comm_ms"].GetDouble(), 0.0) << cluster.out;
+        EXPECT_STREQ(rk["rank_from"].GetString(), "run config");
+    }
     // The averaged gradients are the same on both ranks, bit for bit.
     const fs::path d0 = dir / "dumps" / "rank_0" / "step_3.h5",
                    d1 = dir / "dumps" / "rank_1" / "step_3.h5";
