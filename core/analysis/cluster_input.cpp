@@ -60,8 +60,10 @@ Result<std::vector<SourceRank>> sourceRanks(store::TraceStore& store) {
             }
         }
         if (!s.rank) {
+            // Every engine run's config holds rank and world_size; a run of one process
+            // (world_size 1) says nothing about the rank it plays in a folder of runs.
             auto [rank, world] = rankOfRunConfig(q.text(4));
-            if (rank) {
+            if (rank && world.value_or(1) > 1) {
                 s.rank = rank;
                 s.worldSize = world;
                 s.origin = "run config";
