@@ -58,6 +58,8 @@ TEST(ClusterTorch, TwoRanksOnGlooWithASlowRank) {
     ASSERT_GT(d["stragglers"].Size(), 0u) << r.out;
     int rank1 = 0;
     for (const auto& g : d["stragglers"].GetArray()) rank1 += g["rank"].GetInt() == 1;
-    EXPECT_EQ(rank1, static_cast<int>(d["stragglers"].Size())) << r.out;
+    // Rank 1 is the straggler of most steps (a machine shared with other work can make a
+    // step of rank 0 late too, once).
     EXPECT_GE(rank1, 3) << r.out;
+    EXPECT_GT(rank1, static_cast<int>(d["stragglers"].Size()) - rank1) << r.out;
 }
