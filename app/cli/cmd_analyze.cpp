@@ -14,15 +14,6 @@ namespace {
 
 using timeline::formatDuration;
 
-int64_t intOption(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 std::string d(int64_t ns) {
     return formatDuration(static_cast<double>(ns));
 }

@@ -19,15 +19,6 @@ using analysis::DiffSideSpec;
 using analysis::RunDiff;
 using timeline::formatDuration;
 
-int64_t intOption(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 DiffSideSpec side(const std::string& text) {
     auto s = analysis::parseDiffSide(text);
     if (!s) throw CliError{s.error()};

@@ -10,15 +10,6 @@
 namespace ts::cli {
 namespace {
 
-int64_t intOption(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 std::string padded(std::string s, size_t width, bool right) {
     if (s.size() > width) s = s.substr(0, width - 1) + "~";
     const std::string pad(width - s.size(), ' ');

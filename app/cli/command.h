@@ -58,6 +58,9 @@ struct Registrar {
     explicit Registrar(Command cmd) { registerCommand(std::move(cmd)); }
 };
 
+/// The integer value of option `name`: an error naming the option when it is not one.
+int64_t intOption(const Args& args, const std::string& name);
+
 /// Prints a finished JSON document on stdout followed by a newline.
 void printJson(const rapidjson::StringBuffer& buf);
 /// Writes a string key and value.

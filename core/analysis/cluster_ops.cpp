@@ -1,5 +1,7 @@
 #include "core/analysis/cluster_ops.h"
 
+#include "core/common/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,9 +11,7 @@ namespace ts::analysis {
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return asciiLower(s);
 }
 
 bool contains(std::string_view hay, std::string_view needle) {

@@ -1,6 +1,8 @@
 // Ranks from file names and from a trace's distributedInfo (cluster_input.h).
 #include <rapidjson/document.h>
+
 #include <zlib.h>
+#include "core/common/text.h"
 
 #include <cctype>
 #include <charconv>
@@ -13,9 +15,7 @@ namespace ts::analysis {
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return asciiLower(s);
 }
 
 /// Digits at `pos` of `s` (after skipping one '-', '_' or ' ' when `sep`), as a number.

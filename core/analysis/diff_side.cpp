@@ -1,5 +1,7 @@
 #include "core/analysis/diff_side.h"
 
+#include "core/common/text.h"
+
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -16,9 +18,7 @@ namespace ts::analysis {
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+    return asciiLower(s);
 }
 
 /// Host ops, and the runtime and driver calls they make (a cudaStreamSynchronize that waits

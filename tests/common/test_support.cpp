@@ -80,4 +80,11 @@ CommandResult runProgram(const std::string& exe, const std::vector<std::string>&
     return r;
 }
 
+bool processRunning(int pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string pidText, comm, state;
+    if (!(stat >> pidText >> comm >> state)) return false;
+    return state != "Z" && state != "X";
+}
+
 }  // namespace ts::test

@@ -28,6 +28,9 @@ CommandResult runCli(const std::vector<std::string>& args);
 CommandResult runProgram(const std::string& exe, const std::vector<std::string>& args,
                          const std::vector<std::string>& unset = {});
 
+/// True while process `pid` runs (a zombie waiting for its parent to reap it counts as ended).
+bool processRunning(int pid);
+
 }  // namespace ts::test
 
 #define TS_REQUIRE_CORPUS()                                                          \

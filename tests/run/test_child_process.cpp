@@ -36,12 +36,8 @@ void waitEnd(ChildProcess& c) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
-// Running, and not a zombie waiting for init to reap it.
 bool alive(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string pidText, comm, state;
-    if (!(stat >> pidText >> comm >> state)) return false;
-    return state != "Z" && state != "X";
+    return ts::test::processRunning(pid);
 }
 
 }  // namespace

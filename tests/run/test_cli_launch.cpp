@@ -26,10 +26,7 @@ rapidjson::Document parse(const std::string& out) {
 }
 
 bool alive(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string pidText, comm, state;
-    if (!(stat >> pidText >> comm >> state)) return false;
-    return state != "Z" && state != "X";
+    return ts::test::processRunning(pid);
 }
 
 }  // namespace

@@ -1,0 +1,16 @@
+#pragma once
+// Small text helpers shared across core (no locale: ASCII only, as the formats we read are).
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace ts {
+
+/// `s` with ASCII letters in lower case.
+inline std::string asciiLower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace ts
