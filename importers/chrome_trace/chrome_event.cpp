@@ -8,8 +8,12 @@
 namespace ts::importers::chrome {
 
 void ChromeEvent::clear() {
-    hasPh = hasName = hasTs = hasDur = hasPid = hasTid = hasId = hasBindId = false;
+    kind = Kind::Event;
+    hasPh = hasName = hasTs = hasDur = hasPid = hasTid = hasId = hasBindId = hasSf = hasParent =
+        false;
     flowIn = flowOut = false;
+    category.clear();
+    stack.clear();
     ph.clear();
     name.clear();
     cat.clear();

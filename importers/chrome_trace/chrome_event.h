@@ -11,9 +11,16 @@
 namespace ts::importers::chrome {
 
 struct ChromeEvent {
+    /// What the object was: an element of the events array, a member of the top-level
+    /// `stackFrames` object (its key in `id`), or an element of the top-level `samples`.
+    enum class Kind : uint8_t { Event, StackFrame, Sample };
+    Kind kind = Kind::Event;
     std::string ph, name, cat, pid, tid, id, bindId, bp, scope, ts, dur;
+    /// Stacks: `sf` (a stackFrames key, on P events and samples), `parent` and `category`
+    /// (of a stack frame), `stack` (a P event's array of frames, root first, as its text).
+    std::string sf, parent, category, stack;
     bool hasPh = false, hasName = false, hasTs = false, hasDur = false, hasPid = false,
-         hasTid = false, hasId = false, hasBindId = false;
+         hasTid = false, hasId = false, hasBindId = false, hasSf = false, hasParent = false;
     bool flowIn = false, flowOut = false;
     std::string args;  // "" when absent
     /// Top-level members of `args` that are numbers (for C) or strings (for M), raw text.

@@ -232,7 +232,11 @@ void expectSameAtEverySplit(const std::string& doc, const Tokenized& whole) {
 TEST(JsonTokenizer, EventsAcrossChunkBoundariesAtEverySplit) {
     const Tokenized whole = tokenize(kSample);
     ASSERT_EQ(whole.outcome.kind, Kind::Complete) << whole.outcome.error;
-    ASSERT_EQ(whole.events.size(), 4u);
+    ASSERT_EQ(whole.events.size(), 5u);  // 4 events, then the stack frame "1"
+    EXPECT_EQ(whole.outcome.eventObjects, 4);
+    EXPECT_EQ(whole.events[4].kind, static_cast<int>(ChromeEvent::Kind::StackFrame));
+    EXPECT_EQ(whole.events[4].id, "1");
+    EXPECT_EQ(whole.events[4].name, "f");
     EXPECT_EQ(whole.outcome.nonObjectEvents, 1);
     EXPECT_EQ(whole.outcome.displayTimeUnit, "ns");
     expectSameAtEverySplit(kSample, whole);
@@ -266,6 +270,8 @@ TEST(JsonTokenizer, AnEventBiggerThanTheChunkGrowsTheWindow) {
     EXPECT_GT(source.largestRequest, 4096u);
 }
 
+// Other values are stepped over; stackFrames and samples are read member by member: none
+// is ever held whole.
 TEST(JsonTokenizer, HugeTopLevelValuesAreSteppedOverWithoutBeingHeld) {
     std::string doc = R"({"systemTraceEvents":")";
     for (int i = 0; i < 300000; ++i) doc += "line \\\"quoted\\\" \\u00e9\\n";
@@ -282,7 +288,11 @@ TEST(JsonTokenizer, HugeTopLevelValuesAreSteppedOverWithoutBeingHeld) {
     RecordingSink sink;
     const ReadOutcome out = tokenizeChromeJson(source, control, sink, 65536);
     EXPECT_EQ(out.kind, Kind::Complete) << out.error;
-    EXPECT_EQ(sink.events.size(), 2u);
+    ASSERT_EQ(sink.events.size(), 200002u);  // the frames, then the events (no sample)
+    EXPECT_EQ(out.eventObjects, 2);
+    EXPECT_EQ(sink.events[199999].id, "199999");
+    EXPECT_EQ(sink.events[199999].parent, "99999");
+    EXPECT_EQ(sink.events[200001].ph, "i");
     EXPECT_EQ(out.topLevelKeys, (std::vector<std::string>{"systemTraceEvents", "stackFrames",
                                                           "traceEvents", "samples"}));
     EXPECT_EQ(source.largestRequest, 65536u);  // never more than a chunk kept
@@ -355,7 +365,7 @@ TEST(JsonTokenizer, TheEventsArrayMayLackItsClosingBracket) {
 
 TEST(JsonTokenizer, TruncationAtEveryOffsetKeepsTheEventsBeforeTheCut) {
     const Tokenized whole = tokenize(kSample);
-    ASSERT_EQ(whole.events.size(), 4u);
+    ASSERT_EQ(whole.events.size(), 5u);  // the stack frame after the events array
     const size_t open = kSample.find(R"("traceEvents":[)") + 14;  // the events array
     const size_t close = kSample.find("}],") + 1;
     std::vector<std::pair<size_t, size_t>> spans;  // [first, last] byte of each event
