@@ -23,6 +23,8 @@ struct ChromeEvent {
          hasTid = false, hasId = false, hasBindId = false, hasSf = false, hasParent = false;
     bool flowIn = false, flowOut = false;
     std::string args;  // "" when absent
+    /// args holds a trailing comma (accepted by the tokenizer): not strict JSON as written.
+    bool argsTrailingCommas = false;
     /// Top-level members of `args` that are numbers (for C) or strings (for M), raw text.
     std::vector<std::pair<std::string, std::string>> argNumbers, argStrings;
     size_t argNumberCount = 0, argStringCount = 0;
@@ -41,5 +43,9 @@ struct ChromeEvent {
 /// "1e3") -> integer nanoseconds, exact for plain decimals (rounded half away from zero past
 /// the ns digit). nullopt when it is not a number.
 std::optional<int64_t> microsToNs(std::string_view text);
+
+/// JSON text without the commas that stand right before a closing bracket (outside strings),
+/// so that `{"a":1,}` is stored as `{"a":1}`.
+std::string withoutTrailingCommas(std::string_view json);
 
 }  // namespace ts::importers::chrome

@@ -55,6 +55,8 @@ uint32_t ChromeTraceBuilder::threadLookup(const std::string& pid, const std::str
 
 int64_t ChromeTraceBuilder::args(const ChromeEvent& e) {
     if (e.args.empty() || e.args == "{}") return 0;
+    if (e.argsTrailingCommas) [[unlikely]]  // stored as strict JSON
+        return m_w.addArgs(withoutTrailingCommas(e.args));
     return m_w.addArgs(e.args);
 }
 

@@ -28,7 +28,8 @@ void StackSampleTracker::frame(const ChromeEvent& e) {
 // with other stacks that start the same way; the index of its leaf, kNone when empty.
 uint32_t StackSampleTracker::stackLeaf(const std::string& stackJson) {
     rapidjson::Document d;
-    d.Parse<rapidjson::kParseNumbersAsStringsFlag>(stackJson.c_str(), stackJson.size());
+    d.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag>(
+        stackJson.c_str(), stackJson.size());
     if (d.HasParseError() || !d.IsArray()) return kNone;
     uint32_t leaf = kNone;
     for (const auto& v : d.GetArray()) {
@@ -56,7 +57,9 @@ void StackSampleTracker::sample(uint32_t thread, int64_t ts, const ChromeEvent& 
     p.ts = ts;
     p.nameId = m_w.intern(e.name);
     p.catId = m_w.intern(e.cat);
-    p.argId = e.args.empty() || e.args == "{}" ? 0 : m_w.addArgs(e.args);
+    p.argId = e.args.empty() || e.args == "{}" ? 0
+              : e.argsTrailingCommas           ? m_w.addArgs(withoutTrailingCommas(e.args))
+                                               : m_w.addArgs(e.args);
     p.frame = e.hasSf ? frameIndex(e.sf) : !e.stack.empty() ? stackLeaf(e.stack) : kNone;
     p.byTid = thread == kByTid;
     if (p.byTid) {

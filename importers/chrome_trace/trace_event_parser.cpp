@@ -290,6 +290,11 @@ Status TraceEventParser::members(Scan& s, const char*& p, ChromeEvent& e) {
         p = json::skipWs(p);
         if (*p == ',') {
             p = json::skipWs(p + 1);
+            if (*p == (object ? '}' : ']')) {  // a trailing comma
+                m_trailing = true;
+                ++p;
+                return Status::Ok;
+            }
             continue;
         }
         if (*p == (object ? '}' : ']')) {
@@ -350,9 +355,12 @@ TS_JSON_INLINE Status TraceEventParser::args(Scan& s, const char*& p, ChromeEven
     const char* start = p;
     const bool collect =
         !e.hasPh || (e.ph.size() == 1 && (e.ph[0] == 'C' || e.ph[0] == 'M' || e.ph[0] == 'c'));
+    m_trailing = false;
+    const uint64_t trailing = m_skipper.trailingCommas();
     const Status st = collect ? members<true>(s, p, e) : members<false>(s, p, e);
     if (st != Status::Ok) return st;
     e.args.assign(start, static_cast<size_t>(p - start));
+    e.argsTrailingCommas = m_trailing || m_skipper.trailingCommas() != trailing;
     return Status::Ok;
 }
 
@@ -426,6 +434,7 @@ Status TraceEventParser::parse(Scan& s, const char* p, const char*& out, ChromeE
             p = json::skipWs(p);
             if (*p == ',') {
                 p = json::skipWs(p + 1);
+                if (*p == '}') break;  // a trailing comma
                 continue;
             }
             if (*p == '}') break;

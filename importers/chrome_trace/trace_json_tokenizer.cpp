@@ -209,6 +209,7 @@ Tokenizer::Step Tokenizer::advance() {
                 [[fallthrough]];
             case State::ObjectKey: {
                 p = json::skipWs(p);
+                if (*p == '}') return rootObjectEnd();  // after a trailing comma
                 if (*p != '"') return stop(m_scan.fail(Error::ObjectMissName, p, p), p);
                 const char* q = nullptr;
                 const Status st = json::scanString(m_scan, p + 1, q, &m_topKey);
@@ -349,6 +350,10 @@ std::optional<Tokenizer::Step> Tokenizer::events(const char*& p) {
         if (*p == '[')
             return notChromeTrace(
                 "not a Chrome trace: the events array holds arrays (a list of lists)");
+        if (*p == ']') {  // after a trailing comma: EventsAfter closes the array
+            m_state = State::EventsAfter;
+            return std::nullopt;
+        }
         if (cut(p)) return more(p);
         m_skipper.begin();
         m_state = State::EventsScalar;
@@ -373,6 +378,11 @@ std::optional<Tokenizer::Step> Tokenizer::stackFrames(const char*& p) {
                 [[fallthrough]];
             case State::Frame: {
                 p = json::skipWs(p);
+                if (*p == '}') {  // after a trailing comma
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
                 const char* key = p;
                 if (*p != '"') return stop(m_scan.fail(Error::ObjectMissName, p, p), p);
                 const char* q = nullptr;
@@ -441,6 +451,11 @@ std::optional<Tokenizer::Step> Tokenizer::samples(const char*& p) {
                 [[fallthrough]];
             case State::Sample: {
                 p = json::skipWs(p);
+                if (*p == ']') {  // after a trailing comma
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
                 if (*p != '{') {
                     if (cut(p)) return more(p);
                     m_skipper.begin();

@@ -2,8 +2,9 @@
 // The reader the importer had before the trace JSON tokenizer: RapidJSON's SAX Reader over
 // a chunk stream, kept here (from importers/chrome_trace/chrome_json_reader.cpp at dc843e9)
 // as the reference the differential test compares the tokenizer with. Changed since: the
-// keys sf, stack, parent and category, args collected for 'c' events too, and the members of
-// the top-level stackFrames object and samples array handed over as events of their kind.
+// keys sf, stack, parent and category, args collected for 'c' events too, the members of the
+// top-level stackFrames object and samples array handed over as events of their kind, and
+// trailing commas accepted (kParseTrailingCommasFlag, as Perfetto reads JSON traces).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -276,14 +277,15 @@ private:
     bool end(bool object) {
         if (m_capture > 0) {
             if (--m_capture == 0) {  // the text as written, from '{' to the '}' just read
-                if (m_captureField == Field::Args) {
-                    m_stream.takePinned(m_e->args);
-                } else if (m_captureField == Field::Stack) {
-                    m_stream.takePinned(m_e->stack);
-                } else {
-                    m_stream.takePinned(m_e->id);
-                    m_e->hasId = true;
-                }
+                std::string& text = m_captureField == Field::Args    ? m_e->args
+                                    : m_captureField == Field::Stack ? m_e->stack
+                                                                     : m_e->id;
+                m_stream.takePinned(text);
+                // After a trailing comma RapidJSON ends the container before it takes the
+                // bracket: the text stops short of it.
+                const char close = object ? '}' : ']';
+                if (text.empty() || text.back() != close) text += close;
+                if (m_captureField == Field::Id2) m_e->hasId = true;
             }
             return true;
         }
@@ -437,7 +439,8 @@ inline ReadOutcome referenceRead(ByteSource& in, JobControl& control, EventSink&
     Handler handler(out, sink, stream);
     rapidjson::Reader reader;
     constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag |
-                                rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag;
+                                rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNanAndInfFlag |
+                                rapidjson::kParseTrailingCommasFlag;
     const rapidjson::ParseResult r = reader.Parse<kFlags>(stream, handler);
     if (control.cancelled()) {
         out.kind = ReadOutcome::Kind::Cancelled;

@@ -448,9 +448,9 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
         {R"("\U0041")", "Invalid escape character in string.", 1},
         {R"("\u12G4")", "Incorrect hex digit after \\u escape in string.", 1},
         {"'x'", "Invalid value.", 0},
-        {"[1,]", "Invalid value.", 3},
+        {"[1,,]", "Invalid value.", 3},  // (one trailing comma is accepted, see below)
         {"[1 2]", "Missing a comma or ']' after an array element.", 3},
-        {R"({"a":1,})", "Missing a name for object member.", 7},
+        {R"({"a":1,,})", "Missing a name for object member.", 7},
         {"{a:1}", "Missing a name for object member.", 1},
         {R"({"a" 1})", "Missing a colon after a name of object member.", 5},
         {R"({"a":1]})", "Missing a comma or '}' after an object member.", 6},
@@ -471,8 +471,8 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
     }
     // structure around the events
     for (const auto& [doc, error] : std::vector<std::pair<std::string, std::string>>{
-             {R"([{"ph":"X",}])", "Missing a name for object member."},
-             {R"([{"ph":"X"},])", "Invalid value."},
+             {R"([{"ph":"X",,}])", "Missing a name for object member."},
+             {R"([{"ph":"X"},,])", "Invalid value."},
              {R"([{"ph" "X"}])", "Missing a colon after a name of object member."},
              {R"([{ph:"X"}])", "Missing a name for object member."},
              {R"([{"ph":"X"} {"ph":"X"}])", "Missing a comma or ']' after an array element."},
@@ -483,6 +483,37 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
         EXPECT_NE(t.outcome.error.find(error), std::string::npos) << doc << ": " << t.outcome.error;
         EXPECT_TRUE(sameAsReference(doc, 2));
     }
+}
+
+// A comma before a closing bracket is accepted at every level, as Perfetto reads JSON traces
+// (and RapidJSON with kParseTrailingCommasFlag): the events keep their args as written, and
+// say that they hold a trailing comma (the importer stores them without it).
+TEST(JsonTokenizer, TrailingCommasAreAccepted) {
+    for (const std::string doc :
+         {R"([{"ph":"X","ts":1,},{"ph":"X","ts":2},])",
+          R"({"traceEvents":[{"ph":"X",},],"otherData":{"a":[1,2,],"b":{"c":1,},},})",
+          R"({"stackFrames":{"1":{"name":"f",},},"samples":[{"ts":1,},],"traceEvents":[],})",
+          R"([{"ph":"C","args":{"a":1,"b":[1,{"x":[],},],},}])"}) {
+        const Tokenized t = tokenize(doc);
+        EXPECT_EQ(t.outcome.kind, Kind::Complete) << doc << ": " << t.outcome.error;
+        expectSameAtEverySplit(doc, t);
+        EXPECT_TRUE(sameAsReference(doc, 1));
+    }
+    JobControl control;
+    MemorySource source(R"([{"ph":"X","args":{"a":[1,],}},{"ph":"X","args":{"b":[1]}}])");
+    class Watch : public EventSink {
+    public:
+        ChromeEvent& slot() override { return e; }
+        void commit() override { flags.push_back(e.argsTrailingCommas), args.push_back(e.args); }
+        ChromeEvent e;
+        std::vector<bool> flags;
+        std::vector<std::string> args;
+    } watch;
+    EXPECT_EQ(tokenizeChromeJson(source, control, watch).kind, Kind::Complete);
+    EXPECT_EQ(watch.flags, (std::vector<bool>{true, false}));
+    EXPECT_EQ(watch.args[0], R"({"a":[1,],})");
+    EXPECT_EQ(importers::chrome::withoutTrailingCommas(R"({"a":[1, ],"s":",}" ,})"),
+              R"({"a":[1 ],"s":",}" })");
 }
 
 TEST(JsonTokenizer, JsonThatIsNotATraceIsRefused) {
