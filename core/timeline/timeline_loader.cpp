@@ -277,7 +277,7 @@ Status readSlices(const std::string& path, store::TraceStore& s, TimelineModel& 
     std::atomic<int64_t> orphans{0};
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i) {
-        const auto [a, b] = ranges[i];
+        const int64_t a = ranges[i].first, b = ranges[i].second;
         auto work = [&, i, a, b] {
             status[i] = readSliceRange(path, a, b, idx, parts[i], job, orphans);
         };
