@@ -4,7 +4,25 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINSCOPE_WERROR=ON
 XVFB = xvfb-run -a -s "-screen 0 1920x1080x24"
 
-.PHONY: all deps build run test package package-test package-lint bench format clean
+# The sanitizer build (CMakePresets.json "asan": clang, ASan + UBSan, the libFuzzer targets,
+# no GUI): `make test` runs the suite there too and each fuzz target for FUZZ_CI_SECONDS;
+# `make fuzz` runs each target for FUZZ_SECONDS (FUZZ_TARGETS="chrome_import hdf5" for some).
+ASAN_BUILD = build-asan
+FUZZ_SECONDS ?= 60
+# "ci": a fixed number of inputs per target (about 6 s each here; tests/fuzz/run_fuzz.sh)
+FUZZ_CI_SECONDS ?= ci
+FUZZ_TARGETS ?=
+# Not run under the sanitizers (docs/BUILD.md, "The sanitizer build and the fuzz targets"):
+# the tests that crash a child on purpose (a null store, a division by zero) to check the
+# fatal-signal handler of the crash recorder: UBSan and ASan's SEGV handler stop the child
+# first, by design. (The GUI tests and the package test are not built there: no GUI.)
+ASAN_EXCLUDE ?= ^(RdrSignal|RdrSignalDisabled|Fatal/RdrSignal|RdrEngine\.RealSegfault)
+SANITIZER_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+.PHONY: all deps build run test package package-test package-lint bench format clean \
+  asan-build test-asan fuzz fuzz-ci
 
 all: build
 
@@ -26,6 +44,24 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+	@$(MAKE) --no-print-directory test-asan fuzz-ci
+
+$(ASAN_BUILD)/build.ninja:
+	cmake --preset asan
+
+asan-build: deps $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The whole suite once more, under ASan + UBSan (a finding fails its test).
+test-asan: asan-build
+	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) --timeout 1800 \
+	  -E '$(ASAN_EXCLUDE)'
+
+fuzz-ci: asan-build
+	@$(SANITIZER_ENV) bash tests/fuzz/run_fuzz.sh $(ASAN_BUILD) $(FUZZ_CI_SECONDS)
+
+fuzz: asan-build
+	@$(SANITIZER_ENV) bash tests/fuzz/run_fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The Debian package: $(BUILD)/trainscope_<version>_amd64.deb (packaging/CMakeLists.txt).
 package: build
@@ -49,4 +85,4 @@ format:
 	find app core views importers tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -19,6 +19,8 @@ std::string ImportReport::statsJson() const {
     num("slices", slices);
     num("async_slices", asyncSlices);
     num("instants", instants);
+    num("marks", marks);
+    num("samples", samples);
     num("counter_samples", counterSamples);
     num("flows", flows);
     num("processes", processes);

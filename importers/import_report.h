@@ -21,6 +21,8 @@ struct ImportReport {
     int64_t slices = 0;
     int64_t asyncSlices = 0;
     int64_t instants = 0;
+    int64_t marks = 0;    // Chrome 'R' events (instants with scope 'm')
+    int64_t samples = 0;  // stack samples: Chrome 'P' events and top-level samples
     int64_t counterSamples = 0;
     int64_t flows = 0;
     int64_t processes = 0;

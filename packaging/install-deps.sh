@@ -25,6 +25,9 @@ PACKAGES=(
   # the .deb and its test (make package, make test): dpkg-shlibdeps and CPack's use of `file`,
   # man pages from --help, the freedesktop validators, the shared MIME database the test copies
   dpkg-dev file help2man desktop-file-utils appstream shared-mime-info
+  # the sanitizer build and the fuzz targets (make test, make fuzz): clang, its sanitizer and
+  # libFuzzer runtimes, llvm-symbolizer for readable reports
+  clang libclang-rt-14-dev llvm
 )
 # Peers for benchmarks only (large; installed by `make bench`, not by make run/test).
 if [[ "${1:-}" == "--bench" ]]; then

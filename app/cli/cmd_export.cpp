@@ -57,6 +57,8 @@ int runExport(const Args& args) {
         kv(w, "slices", s.slices);
         kv(w, "async_slices", s.asyncSlices);
         kv(w, "instants", s.instants);
+        kv(w, "marks", s.marks);
+        kv(w, "samples", s.samples);
         kv(w, "counter_samples", s.counterSamples);
         kv(w, "flows", s.flows);
         w.EndObject();
@@ -64,8 +66,8 @@ int runExport(const Args& args) {
     } else {
         std::cout << "wrote " << *outPath << ": " << s.events << " events (" << s.slices
                   << " slices, " << s.asyncSlices << " async slices, " << s.instants
-                  << " instants, " << s.counterSamples << " counter samples, " << s.flows
-                  << " flows)\n";
+                  << " instants, " << s.marks << " marks, " << s.samples << " samples, "
+                  << s.counterSamples << " counter samples, " << s.flows << " flows)\n";
     }
     return 0;
 }

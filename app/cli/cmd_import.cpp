@@ -23,6 +23,8 @@ void writeReport(JsonWriter& w, const importers::ImportReport& r) {
     kv(w, "slices", r.slices);
     kv(w, "async_slices", r.asyncSlices);
     kv(w, "instants", r.instants);
+    kv(w, "marks", r.marks);
+    kv(w, "samples", r.samples);
     kv(w, "counter_samples", r.counterSamples);
     kv(w, "flows", r.flows);
     kv(w, "processes", r.processes);
@@ -72,8 +74,9 @@ int runImport(const Args& args) {
         for (const auto& r : reports) {
             std::cout << r.path << ": " << r.status << ", " << r.events << " events, " << r.slices
                       << " slices, " << r.asyncSlices << " async slices, " << r.instants
-                      << " instants, " << r.counterSamples << " counter samples, " << r.flows
-                      << " flows, " << r.skipped << " skipped";
+                      << " instants, " << r.marks << " marks, " << r.samples << " samples, "
+                      << r.counterSamples << " counter samples, " << r.flows << " flows, "
+                      << r.skipped << " skipped";
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }

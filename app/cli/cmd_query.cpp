@@ -1,9 +1,17 @@
-// trainscope-cli query SESSION "SELECT ...": read-only SQL over a session.
+// trainscope-cli query SESSION "SELECT ...": one read-only statement over a session
+// (store::UserQuery: writes, ATTACH, VACUUM INTO, writable_schema, load_extension and a
+// second statement are refused), stopped by Ctrl-C or --timeout.
 #include <sqlite3.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/session_open.h"
+#include "core/store/user_query.h"
 
 namespace ts::cli {
 namespace {
@@ -26,24 +34,44 @@ void writeCell(JsonWriter& w, const store::Statement& st, int c) {
     }
 }
 
-int runQuery(const Args& args) {
-    auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
-    const std::string& sql = args.positional[1];
-    // Reject a second statement after the first: only one read-only statement runs.
-    sqlite3_stmt* probe = nullptr;
-    const char* tail = nullptr;
-    if (sqlite3_prepare_v2(store->db().handle(), sql.c_str(), -1, &probe, &tail) != SQLITE_OK)
-        throw CliError{"SQL error: " + store->db().lastError()};
-    const bool readOnly = probe && sqlite3_stmt_readonly(probe);
-    sqlite3_finalize(probe);
-    if (!probe) throw CliError{"empty query"};
-    if (!readOnly) throw CliError{"only read-only statements are allowed (SELECT, WITH, ...)"};
-    for (const char* p = tail; p && *p; ++p)
-        if (!std::isspace(static_cast<unsigned char>(*p)) && *p != ';')
-            throw CliError{"only one statement is allowed"};
+std::atomic<bool> g_interrupted{false};
 
-    store::Statement st = store->db().prepare(sql);
-    if (!st.ok()) throw CliError{"SQL error: " + st.error()};
+void onInterrupt(int) {
+    g_interrupted.store(true);
+}
+
+// Ctrl-C stops the running statement (the progress handler sees the flag) instead of the
+// process; the previous handler comes back at the end.
+struct InterruptGuard {
+    InterruptGuard() { m_previous = std::signal(SIGINT, &onInterrupt); }
+    ~InterruptGuard() { std::signal(SIGINT, m_previous); }
+    void (*m_previous)(int) = nullptr;
+};
+
+std::optional<std::chrono::milliseconds> timeoutOf(const Args& args) {
+    const auto text = args.value("timeout");
+    if (!text) return std::nullopt;
+    char* end = nullptr;
+    const double s = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || !(s > 0) || s > 1e7)
+        throw CliError{"--timeout needs a number of seconds above 0, not '" + *text + "'", 2};
+    return std::chrono::milliseconds(static_cast<int64_t>(s * 1000 + 0.5));
+}
+
+// A stopped query: Ctrl-C exits 130 (as a shell reports SIGINT), a timeout 1.
+[[noreturn]] void stopped(const store::UserQuery& q) {
+    throw CliError{q.error(), q.stopped() == store::UserQuery::Stop::Cancelled ? 130 : 1};
+}
+
+int runQuery(const Args& args) {
+    const auto timeout = timeoutOf(args);
+    auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
+    InterruptGuard interrupts;
+    auto prepared =
+        store::UserQuery::prepare(store->db(), args.positional[1], &g_interrupted, timeout);
+    if (!prepared) throw CliError{prepared.error()};
+    store::UserQuery& q = prepared.value();
+    const store::Statement& st = q.statement();
     const int cols = st.columnCount();
     if (args.json) {
         rapidjson::StringBuffer buf;
@@ -55,30 +83,36 @@ int runQuery(const Args& args) {
         w.EndArray();
         w.Key("rows");
         w.StartArray();
-        while (st.step()) {
+        while (q.step()) {
             w.StartArray();
             for (int c = 0; c < cols; ++c) writeCell(w, st, c);
             w.EndArray();
         }
+        if (q.stopped() != store::UserQuery::Stop::None) stopped(q);
         w.EndArray();
-        if (!st.error().empty()) throw CliError{"SQL error: " + st.error()};
+        if (!q.error().empty()) throw CliError{"SQL error: " + q.error()};
         w.EndObject();
         printJson(buf);
         return 0;
     }
     for (int c = 0; c < cols; ++c) std::cout << (c ? "\t" : "") << st.columnName(c);
     std::cout << "\n";
-    while (st.step()) {
+    while (q.step()) {
         for (int c = 0; c < cols; ++c)
             std::cout << (c ? "\t" : "") << (st.isNull(c) ? "NULL" : st.text(c));
         std::cout << "\n";
     }
-    if (!st.error().empty()) throw CliError{"SQL error: " + st.error()};
+    std::cout.flush();
+    if (q.stopped() != store::UserQuery::Stop::None) stopped(q);
+    if (!q.error().empty()) throw CliError{"SQL error: " + q.error()};
     return 0;
 }
 
-TS_CLI_COMMAND("query", "run one read-only SQL statement over a session",
-               "SESSION \"SELECT ...\" [--json]", {}, &runQuery, 2, 2);
+TS_CLI_COMMAND("query",
+               "run one read-only SQL statement over a session (Ctrl-C stops it, exit 130)",
+               "SESSION \"SELECT ...\" [--timeout SECONDS] [--json]",
+               {{"timeout", true, "stop the query after this many seconds (exit 1)"}}, &runQuery, 2,
+               2);
 
 }  // namespace
 }  // namespace ts::cli

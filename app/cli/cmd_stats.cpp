@@ -1,10 +1,12 @@
-// trainscope-cli stats SESSION: the op table PyTorch's profiler prints (key_averages()).
+// trainscope-cli stats SESSION: the op table PyTorch's profiler prints (key_averages());
+// with --samples the bottom-up table of the session's stack samples.
 #include <charconv>
 #include <cstdio>
 #include <iostream>
 
 #include "app/cli/session_open.h"
 #include "core/timeline/op_stats.h"
+#include "core/timeline/sample_stats.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {
@@ -41,6 +43,54 @@ void printTable(const timeline::OpStats& st, bool shapes) {
               << st.rangeStart << ", " << st.rangeEnd << "] ns\n";
 }
 
+// The bottom-up table of stack samples: self and total samples per function.
+int runSampleStats(const Args& args, int64_t top) {
+    timeline::SampleStatsOptions o;
+    if (args.has("source")) o.sourceId = intOption(args, "source");
+    auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
+    auto result = timeline::computeSampleStats(*store, o);
+    if (!result) throw CliError{result.error()};
+    timeline::SampleStats& st = result.value();
+    if (top >= 0 && static_cast<size_t>(top) < st.rows.size()) st.rows.resize(top);
+    if (!args.json) {
+        std::cout << padded("Function", 48, false) << padded("Module", 24, false)
+                  << padded("Self", 10, true) << padded("Self %", 9, true)
+                  << padded("Total", 10, true) << padded("Total %", 9, true) << "\n";
+        char a[32], b[32];
+        for (const auto& r : st.rows) {
+            std::snprintf(a, sizeof a, "%.2f%%", r.selfPercent);
+            std::snprintf(b, sizeof b, "%.2f%%", r.totalPercent);
+            std::cout << padded(r.name, 48, false) << padded(r.category, 24, false)
+                      << padded(std::to_string(r.self), 10, true) << padded(a, 9, true)
+                      << padded(std::to_string(r.total), 10, true) << padded(b, 9, true) << "\n";
+        }
+        std::cout << st.rows.size() << " rows, " << st.samples << " samples (" << st.withoutStack
+                  << " without a stack)\n";
+        return 0;
+    }
+    rapidjson::StringBuffer buf;
+    JsonWriter w(buf);
+    w.StartObject();
+    w.Key("rows");
+    w.StartArray();
+    for (const auto& r : st.rows) {
+        w.StartObject();
+        kv(w, "name", r.name);
+        kv(w, "category", r.category);
+        kv(w, "self", r.self);
+        kv(w, "self_percent", r.selfPercent);
+        kv(w, "total", r.total);
+        kv(w, "total_percent", r.totalPercent);
+        w.EndObject();
+    }
+    w.EndArray();
+    kv(w, "samples", st.samples);
+    kv(w, "without_stack", st.withoutStack);
+    w.EndObject();
+    printJson(buf);
+    return 0;
+}
+
 int runStats(const Args& args) {
     timeline::OpStatsOptions o;
     const std::string by = args.valueOr("by", "name");
@@ -56,6 +106,12 @@ int runStats(const Args& args) {
     if (args.has("top")) {
         top = intOption(args, "top");
         if (top < 0) throw CliError{"--top must not be negative"};
+    }
+    if (args.has("samples")) {
+        if (args.has("step") || args.has("run") || args.has("group-by-input-shape") ||
+            args.has("by"))
+            throw CliError{"--samples takes --top and --source only"};
+        return runSampleStats(args, top);
     }
     auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
     auto result = timeline::computeOpStats(*store, o);
@@ -101,13 +157,16 @@ int runStats(const Args& args) {
 TS_CLI_COMMAND("stats",
                "op statistics like PyTorch's key_averages(): calls, self, total, avg, min, max",
                "SESSION [--top N] [--by name|cat] [--step N] [--source N] [--run N] "
-               "[--group-by-input-shape] [--json]",
+               "[--group-by-input-shape] [--samples] [--json]",
                {{"top", true, "only the N rows with the most self time"},
                 {"by", true, "group by op name (default) or category (cat)"},
                 {"step", true, "only slices inside ProfilerStep#N"},
                 {"source", true, "only this source's tracks"},
                 {"run", true, "only this run's profile"},
-                {"group-by-input-shape", false, "split rows by input shapes (args)"}},
+                {"group-by-input-shape", false, "split rows by input shapes (args)"},
+                {"samples", false,
+                 "the bottom-up table of stack samples instead: self and total samples per "
+                 "function"}},
                &runStats, 1, 1);
 
 }  // namespace

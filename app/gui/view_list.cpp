@@ -8,6 +8,7 @@
 #include "views/dumps/dumps_view_info.h"
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
+#include "views/query/query_view_info.h"
 #include "views/rdr/rdr_view_info.h"
 #include "views/session/session_summary_view.h"
 #include "views/stats/stats_view_info.h"
@@ -39,6 +40,8 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(rdrViewInfo());   // RDR folders (rdr_index.json, rank_*/rdr)
         v.push_back(logsViewInfo());  // text logs: glog, MindSpore, plog, tracebacks
         v.push_back(checkpointViewInfo());
+        // Anything else: read-only SQL over the session.
+        v.push_back(queryViewInfo());
         return v;
     }();
     return views;

@@ -102,15 +102,24 @@ void finishParam(ParamInfo& p, CheckpointInfo& info) {
     p.elements = elements;
     p.trainable = isTrainableName(p.name);
     const int size = dtypeSize(p.dtype);
+    int64_t bytes = 0;
     if (size == 0) {
         info.warnings.push_back("'" + p.name + "': unknown dtype '" + p.dtype + "'");
-    } else if (sane && p.contentBytes != elements * size) {
+    } else if (sane && __builtin_mul_overflow(elements, int64_t{size}, &bytes)) {
+        // (found by fuzz_checkpoint: a shape whose byte size is past int64)
+        info.warnings.push_back("'" + p.name + "': shape x " + p.dtype +
+                                " needs more bytes than a file can hold");
+    } else if (sane && p.contentBytes != bytes) {
         info.warnings.push_back("'" + p.name + "': " + std::to_string(p.contentBytes) +
                                 " content bytes, shape x " + p.dtype + " needs " +
-                                std::to_string(elements * size));
+                                std::to_string(bytes));
     }
-    info.totalElements += elements;
-    if (p.trainable) info.trainableElements += elements;
+    // totals saturate rather than wrap when damaged shapes add up past int64
+    auto add = [](int64_t& total, int64_t n) {
+        if (__builtin_add_overflow(total, n, &total)) total = INT64_MAX;
+    };
+    add(info.totalElements, elements);
+    if (p.trainable) add(info.trainableElements, elements);
 }
 
 }  // namespace

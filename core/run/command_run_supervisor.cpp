@@ -304,7 +304,8 @@ private:
             const int rank = std::atoi(name.c_str() + 11);
             m_events.emplace(name, EventTail(it->path().string(), rank));
         }
-        for (auto& [name, e] : m_events) {
+        for (auto& entry : m_events) {  // (clang 14 cannot capture a structured binding)
+            EventTail& e = entry.second;
             const std::string bytes = e.tail.readNew();
             e.splitter.feed(bytes, [&](std::string_view line) { onEventLine(e.rank, line); });
         }
@@ -527,8 +528,10 @@ private:
 
     void end() {
         tailEvents(true);
-        for (auto& [name, e] : m_events)
+        for (auto& entry : m_events) {
+            EventTail& e = entry.second;
             e.splitter.finish([&](std::string_view line) { onEventLine(e.rank, line); });
+        }
         // How it ended.
         CommandResult& r = m_st.result;
         std::lock_guard<std::mutex> lock(m_st.mu);

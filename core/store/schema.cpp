@@ -37,7 +37,8 @@ CREATE TABLE processes(
 CREATE TABLE threads(
   id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL, tid TEXT NOT NULL, name TEXT,
   sort_index INTEGER);
--- A row of the timeline. kind: 'thread' (slices, instants), 'async', 'counter', 'gpu_stream'.
+-- A row of the timeline. kind: 'thread' (slices, instants), 'async', 'counter', 'gpu_stream',
+-- 'samples' (v7: a thread's stack samples, as instants).
 -- thread_id is NULL for process-level tracks (async, counters, process instants);
 -- process_id is NULL for global tracks.
 CREATE TABLE tracks(
@@ -61,7 +62,8 @@ CREATE TABLE slice_name_stats(
   track_id INTEGER NOT NULL, name_id INTEGER NOT NULL, count INTEGER NOT NULL,
   total_dur INTEGER NOT NULL, min_dur INTEGER NOT NULL, max_dur INTEGER NOT NULL,
   PRIMARY KEY(track_id, name_id)) WITHOUT ROWID;
--- Zero-duration events. scope: 't' thread, 'p' process, 'g' global, 'o' object event.
+-- Zero-duration events. scope: 't' thread, 'p' process, 'g' global, 'o' object event;
+-- (v7) 'm' mark (Chrome 'R'), 's' stack sample (frame_id).
 CREATE TABLE instants(
   id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL, ts INTEGER NOT NULL,
   name_id INTEGER NOT NULL, cat_id INTEGER, scope TEXT, arg_set_id INTEGER);
@@ -234,13 +236,36 @@ ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'engine';
 ALTER TABLE sources ADD COLUMN run_id INTEGER;
 )SQL";
 
-constexpr std::array<Migration, 6> kMigrations = {{
+// v7: what Chrome traces hold beside slices that v6 had no rows for: stack samples (P events,
+// the top-level `samples` with their `stackFrames`) and clock syncs ('c' events). Marks ('R')
+// and samples are instants (scope 'm' and 's'); a sample names the leaf of its stack.
+constexpr std::string_view kV7 = R"SQL(
+-- One frame of a sampled call stack: name_id (function), cat_id (module or category),
+-- parent_id: the calling frame (NULL at the root). Frames of one source only refer to each
+-- other; a stack is the chain from a leaf to the root.
+CREATE TABLE stack_frames(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, parent_id INTEGER,
+  name_id INTEGER NOT NULL, cat_id INTEGER);
+-- instants.frame_id: for a sample (scope 's', on a track of kind 'samples'), the leaf frame
+-- of its stack (stack_frames.id); NULL for other instants and stacks that could not be read.
+ALTER TABLE instants ADD COLUMN frame_id INTEGER;
+-- A clock sync marker ('c' event) of a source: sync_id as the trace wrote it, ts (and
+-- issue_ts, on the side that issued the sync) in session time, i.e. after the source was
+-- aligned to an earlier source sharing a sync id (sources.stats.extra.clock_alignment).
+CREATE TABLE clock_syncs(
+  id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, sync_id TEXT NOT NULL,
+  ts INTEGER NOT NULL, issue_ts INTEGER);
+CREATE INDEX clock_syncs_sync ON clock_syncs(sync_id);
+)SQL";
+
+constexpr std::array<Migration, 7> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
     {4, "run writer pid", kV4},
     {5, "slices and args in chunks, no timeline cache", kV5, rowsToChunks, kV5After},
     {6, "run kinds, sources produced by runs", kV6},
+    {7, "stack samples, clock syncs", kV7},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

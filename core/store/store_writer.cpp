@@ -23,6 +23,8 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
         "count=count+excluded.count, total_dur=total_dur+excluded.total_dur, "
         "min_dur=min(min_dur, excluded.min_dur), max_dur=max(max_dur, excluded.max_dur)");
     m_instants = BatchedInsert(db, "instants(track_id, ts, name_id, cat_id, scope, arg_set_id)", 6);
+    m_samples = BatchedInsert(
+        db, "instants(track_id, ts, name_id, cat_id, scope, arg_set_id, frame_id)", 7);
     m_counters = BatchedInsert(db, "counters(track_id, ts, value)", 3);
     m_flows = BatchedInsert(db, "flows(source_id, slice_out, slice_in, name_id, cat_id)", 5);
     m_args = ArgChunkWriter(db, sourceId);
@@ -32,6 +34,10 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     m_process =
         db.prepare("INSERT INTO processes(source_id, pid, name, sort_index) VALUES(?,?,?,?)");
     m_thread = db.prepare("INSERT INTO threads(process_id, tid, name, sort_index) VALUES(?,?,?,?)");
+    m_frame = db.prepare(
+        "INSERT INTO stack_frames(source_id, parent_id, name_id, cat_id) VALUES(?,?,?,?)");
+    m_clockSync =
+        db.prepare("INSERT INTO clock_syncs(source_id, sync_id, ts, issue_ts) VALUES(?,?,?,?)");
     m_track = db.prepare(
         "INSERT INTO tracks(source_id, kind, process_id, thread_id, name_id, sort_index) "
         "VALUES(?,?,?,?,?,?)");
@@ -61,6 +67,7 @@ Status StoreWriter::flush() {
     check(m_saveNextId.run());
     check(m_args.flush());
     check(m_instants.flush());
+    check(m_samples.flush());
     check(m_counters.flush());
     check(m_flows.flush());
     Status s = m_store.commit();
@@ -253,6 +260,65 @@ void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_
     m_instants.text(std::string_view(&scope, 1)).idOrNull(argSetId);
     check(m_instants.endRow());
     rowDone();
+}
+
+void StoreWriter::addSample(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId,
+                            int64_t frameId, int64_t argSetId) {
+    m_samples.i64(trackId).i64(ts).i64(nameId).idOrNull(catId).text("s");
+    m_samples.idOrNull(argSetId).idOrNull(frameId);
+    check(m_samples.endRow());
+    rowDone();
+}
+
+int64_t StoreWriter::addStackFrame(int64_t parentId, int64_t nameId, int64_t catId) {
+    m_frame.bind(1, m_sourceId);
+    bindOptional(m_frame, 2, parentId);
+    m_frame.bind(3, nameId);
+    bindOptional(m_frame, 4, catId);
+    check(m_frame.run());
+    rowDone();
+    return m_store.db().lastInsertId();
+}
+
+void StoreWriter::addClockSync(std::string_view syncId, int64_t ts,
+                               std::optional<int64_t> issueTs) {
+    m_clockSync.bind(1, m_sourceId).bind(2, syncId).bind(3, ts);
+    if (issueTs)
+        m_clockSync.bind(4, *issueTs);
+    else
+        m_clockSync.bindNull(4);
+    check(m_clockSync.run());
+    rowDone();
+}
+
+std::vector<StoreWriter::ClockSync> StoreWriter::otherClockSyncs() {
+    std::vector<ClockSync> out;
+    Statement q = m_store.db().prepare(
+        "SELECT source_id, sync_id, ts, issue_ts FROM clock_syncs WHERE source_id <> ? "
+        "ORDER BY source_id, id");
+    q.bind(1, m_sourceId);
+    while (q.step()) {
+        ClockSync c;
+        c.sourceId = q.int64(0);
+        c.syncId = q.text(1);
+        c.ts = q.int64(2);
+        if (!q.isNull(3)) c.issueTs = q.int64(3);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+Status StoreWriter::shiftWrittenTimes(int64_t offset) {
+    check(m_instants.flush());
+    check(m_samples.flush());
+    check(m_counters.flush());
+    const std::string off = std::to_string(offset), sid = std::to_string(m_sourceId);
+    const std::string tracks = "(SELECT id FROM tracks WHERE source_id = " + sid + ")";
+    Status s = m_store.db().exec("UPDATE instants SET ts = ts + " + off + " WHERE track_id IN " +
+                                 tracks + "; UPDATE counters SET ts = ts + " + off +
+                                 " WHERE track_id IN " + tracks + ";");
+    check(s);
+    return s;
 }
 
 void StoreWriter::addCounter(int64_t trackId, int64_t ts, double value) {

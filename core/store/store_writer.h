@@ -5,6 +5,7 @@
 // (not by SQLite) so importers can link flows to slices before they are written. Slices
 // wait per track until they fill a chunk (slice_chunk.h) or the batch commits.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,6 +61,23 @@ public:
     int64_t addArgs(std::string_view json);
     void addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, char scope,
                     int64_t argSetId);
+    /// A stack sample: an instant with scope 's' whose stack ends at `frameId` (0: unknown).
+    void addSample(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, int64_t frameId,
+                   int64_t argSetId);
+    /// A stack frame of this source; `parentId` 0 at the root. Returns its id.
+    int64_t addStackFrame(int64_t parentId, int64_t nameId, int64_t catId);
+    /// A clock sync marker ('c' event); issueTs only on the side that issued the sync.
+    void addClockSync(std::string_view syncId, int64_t ts, std::optional<int64_t> issueTs);
+    struct ClockSync {
+        int64_t sourceId = 0;
+        std::string syncId;
+        int64_t ts = 0;
+        std::optional<int64_t> issueTs;
+    };
+    /// The clock syncs of the session's other sources, in source order.
+    std::vector<ClockSync> otherClockSyncs();
+    /// Adds `offset` to the times of this source's instants and counters written so far.
+    Status shiftWrittenTimes(int64_t offset);
     void addCounter(int64_t trackId, int64_t ts, double value);
     void addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int64_t catId);
     void logProblem(std::string_view key, int64_t byteOffset, std::string_view phase,
@@ -107,9 +125,9 @@ private:
     std::vector<NameStats> m_trackStats;
     std::vector<int64_t> m_trackStatsTouched;
     Statement m_nameStat, m_saveNextId;
-    Statement m_problem, m_process, m_thread, m_track;
+    Statement m_problem, m_process, m_thread, m_track, m_frame, m_clockSync;
     // Rows nobody needs to read back before the commit: sent many per statement.
-    BatchedInsert m_instants, m_counters, m_flows;
+    BatchedInsert m_instants, m_counters, m_flows, m_samples;
     ArgChunkWriter m_args;
     int64_t m_nextArgId = 1;  // args ids are assigned here, like slice ids
 };

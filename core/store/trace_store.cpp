@@ -40,11 +40,11 @@ bool processAlive(int64_t pid) {
 
 const std::vector<std::string>& TraceStore::dataTables() {
     static const std::vector<std::string> tables = {
-        "sources",    "processes",  "threads",      "tracks",
-        "slices",     "instants",   "counters",     "flows",
-        "args",       "import_log", "runs",         "scalars",
-        "logs",       "dump_files", "dump_tensors", "overflow_findings",
-        "rdr_records"};
+        "sources",     "processes",    "threads",      "tracks",
+        "slices",      "instants",     "counters",     "flows",
+        "args",        "import_log",   "runs",         "scalars",
+        "logs",        "dump_files",   "dump_tensors", "overflow_findings",
+        "rdr_records", "stack_frames", "clock_syncs"};
     return tables;
 }
 
@@ -217,7 +217,8 @@ Status TraceStore::discardUnusedStringsAbove(int64_t id) {
         "cat_id > ?1 UNION SELECT name_id FROM instants WHERE name_id > ?1 UNION SELECT cat_id "
         "FROM instants WHERE cat_id > ?1 UNION SELECT name_id FROM tracks WHERE name_id > ?1 "
         "UNION SELECT name_id FROM flows WHERE name_id > ?1 UNION SELECT cat_id FROM flows WHERE "
-        "cat_id > ?1 UNION SELECT tag_id FROM scalars WHERE tag_id > ?1)");
+        "cat_id > ?1 UNION SELECT tag_id FROM scalars WHERE tag_id > ?1 UNION SELECT name_id FROM "
+        "stack_frames WHERE name_id > ?1 UNION SELECT cat_id FROM stack_frames WHERE cat_id > ?1)");
     st.bind(1, id);
     return st.run();
 }
@@ -285,6 +286,8 @@ Status TraceStore::deleteSource(int64_t id) {
         "DELETE FROM counters WHERE track_id IN " + tracks + ";" +
         "DELETE FROM flows WHERE source_id=" + sid + ";" +
         "DELETE FROM arg_chunks WHERE source_id=" + sid + ";" +
+        "DELETE FROM stack_frames WHERE source_id=" + sid + ";" +
+        "DELETE FROM clock_syncs WHERE source_id=" + sid + ";" +
         "DELETE FROM import_log WHERE source_id=" + sid + ";" +
         "DELETE FROM logs WHERE source_id=" + sid + ";" +
         "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" + sid +

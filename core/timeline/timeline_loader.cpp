@@ -154,7 +154,13 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
         if (maxId.value() > (int64_t{1} << 31)) return Error{"string table too large"};
         m.strings.resize(static_cast<size_t>(maxId.value()) + 1);
         Statement st = db.prepare("SELECT id, str FROM strings");
-        while (st.step()) m.strings[static_cast<size_t>(st.int64(0))] = st.text(1);
+        while (st.step()) {
+            // (a damaged or hand-made file may hold ids below 0 or past max(id): found by
+            // fuzz_session_open)
+            const int64_t id = st.int64(0);
+            if (id >= 0 && static_cast<size_t>(id) < m.strings.size())
+                m.strings[static_cast<size_t>(id)] = st.text(1);
+        }
         if (!st.error().empty()) return Error{st.error()};
     }
     struct Proc {
@@ -277,7 +283,7 @@ Status readSlices(const std::string& path, store::TraceStore& s, TimelineModel& 
     std::atomic<int64_t> orphans{0};
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i) {
-        const auto [a, b] = ranges[i];
+        const int64_t a = ranges[i].first, b = ranges[i].second;
         auto work = [&, i, a, b] {
             status[i] = readSliceRange(path, a, b, idx, parts[i], job, orphans);
         };

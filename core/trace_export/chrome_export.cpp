@@ -136,7 +136,8 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
         }
         store::Statement t = db.prepare(
             "SELECT t.id, t.process_id, t.tid, t.name, t.sort_index, (SELECT count(*) FROM tracks "
-            "k WHERE k.thread_id = t.id) FROM threads t JOIN processes p ON p.id = t.process_id "
+            "k WHERE k.thread_id = t.id AND k.kind <> 'samples') FROM threads t JOIN processes p "
+            "ON p.id = t.process_id "
             "WHERE p.source_id" +
             srcFilter);
         while (t.step()) {
@@ -159,8 +160,10 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
     std::unordered_map<int64_t, Where> where;
     {
         std::unordered_map<int64_t, int> tracksOfThread;
+        // (a thread's samples track goes with its thread, whatever else it has)
         store::Statement n = db.prepare(
-            "SELECT thread_id, count(*) FROM tracks WHERE thread_id IS NOT NULL AND source_id" +
+            "SELECT thread_id, count(*) FROM tracks WHERE thread_id IS NOT NULL AND "
+            "kind <> 'samples' AND source_id" +
             srcFilter + " GROUP BY thread_id");
         while (n.step()) tracksOfThread[n.int64(0)] = static_cast<int>(n.int64(1));
         store::Statement q = db.prepare(
@@ -176,7 +179,7 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             w.pid = w.hasProcess ? procPid[q.int64(2)] : "0";
             w.tid = w.hasThread ? threadIds[q.int64(3)].second : "0";
             const bool ownThread =
-                w.kind != "async" && w.kind != "counter" &&
+                w.kind != "async" && w.kind != "counter" && w.kind != "samples" &&
                 ((w.hasThread && tracksOfThread[q.int64(3)] > 1) || (!w.hasThread && q.int64(5)));
             if (ownThread) {
                 w.tid = jsonString(q.textView(4).empty() ? "track " + q.text(0) : q.text(4));
@@ -279,10 +282,12 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
         if (curTrack >= 0) closeAsync(INT64_MAX, where[curTrack]);
         for (const GapFinder& g : watching) settle(g);
     }
-    // instants
+    // instants, marks (R) and stack samples (P, sf: the frame's id, written below)
+    bool anyFrame = false;
     {
         store::Statement q = db.prepare(
-            "SELECT i.track_id, i.ts, coalesce(i.scope, 't'), n.str, c.str, a.json FROM instants i "
+            "SELECT i.track_id, i.ts, coalesce(i.scope, 't'), n.str, c.str, a.json, i.frame_id "
+            "FROM instants i "
             "JOIN tracks t ON t.id = i.track_id LEFT JOIN strings n ON n.id = i.name_id "
             "LEFT JOIN strings c ON c.id = i.cat_id LEFT JOIN args a ON a.id = i.arg_set_id "
             "WHERE t.source_id" +
@@ -291,13 +296,31 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             const Where& w = where[q.int64(0)];
             const std::string scope = q.text(2);
             const char s = !w.hasProcess ? 'g' : !w.hasThread ? 'p' : 't';
-            const std::string ph =
-                scope == "o" ? "\"O\"" : "\"i\",\"s\":\"" + std::string(1, s) + "\"";
+            std::string ph = scope == "o" ? "\"O\"" : "\"i\",\"s\":\"" + std::string(1, s) + "\"";
+            if (scope == "m") ph = "\"R\"";
+            if (scope == "s") {
+                ph = "\"P\"";
+                if (!q.isNull(6)) {
+                    ph += ",\"sf\":\"" + std::to_string(q.int64(6)) + "\"";
+                    anyFrame = true;
+                }
+            }
             out.event("{\"ph\":" + ph + ",\"pid\":" + w.pid +
                       ",\"tid\":" + (w.hasThread ? w.tid : "0") +
                       ",\"ts\":" + nsToMicros(q.int64(1)) + nameCat(q, 3) + "}");
-            ++st.instants;
+            ++(scope == "m" ? st.marks : scope == "s" ? st.samples : st.instants);
         }
+    }
+    // clock syncs, as the source wrote them (in session time)
+    {
+        store::Statement q =
+            db.prepare("SELECT sync_id, ts, issue_ts FROM clock_syncs WHERE source_id" + srcFilter +
+                       " ORDER BY id");
+        while (q.step())
+            out.event("{\"ph\":\"c\",\"name\":\"clock_sync\",\"pid\":0,\"tid\":0,\"ts\":" +
+                      nsToMicros(q.int64(1)) +
+                      ",\"args\":{\"sync_id\":" + jsonString(q.textView(0)) +
+                      (q.isNull(2) ? "" : ",\"issue_ts\":" + nsToMicros(q.int64(2))) + "}}");
     }
     // counters: one C series per track, named as the track
     {
@@ -339,7 +362,24 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             ++st.flows;
         }
     }
-    std::fputs("\n]}\n", f.get());
+    std::fputs("\n]", f.get());
+    if (anyFrame) {  // every frame of the exported sources, by id
+        store::Statement q = db.prepare(
+            "SELECT f.id, f.parent_id, n.str, c.str FROM stack_frames f "
+            "LEFT JOIN strings n ON n.id = f.name_id LEFT JOIN strings c ON c.id = f.cat_id "
+            "WHERE f.source_id" +
+            srcFilter + " ORDER BY f.id");
+        std::fputs(",\"stackFrames\":{", f.get());
+        for (bool first = true; q.step(); first = false) {
+            std::string frame = (first ? "\n\"" : ",\n\"") + std::to_string(q.int64(0)) +
+                                "\":{\"name\":" + jsonString(q.textView(2));
+            if (!q.isNull(3)) frame += ",\"category\":" + jsonString(q.textView(3));
+            if (!q.isNull(1)) frame += ",\"parent\":\"" + std::to_string(q.int64(1)) + "\"";
+            std::fputs((frame + "}").c_str(), f.get());
+        }
+        std::fputs("}", f.get());
+    }
+    std::fputs("}\n", f.get());
     st.events = out.count;
     if (std::ferror(f.get())) return Error{"write error on " + outPath};
     return st;

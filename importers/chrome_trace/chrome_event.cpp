@@ -8,8 +8,12 @@
 namespace ts::importers::chrome {
 
 void ChromeEvent::clear() {
-    hasPh = hasName = hasTs = hasDur = hasPid = hasTid = hasId = hasBindId = false;
-    flowIn = flowOut = false;
+    kind = Kind::Event;
+    hasPh = hasName = hasTs = hasDur = hasPid = hasTid = hasId = hasBindId = hasSf = hasParent =
+        false;
+    flowIn = flowOut = argsTrailingCommas = false;
+    category.clear();
+    stack.clear();
     ph.clear();
     name.clear();
     cat.clear();
@@ -81,6 +85,33 @@ std::optional<int64_t> microsToNs(std::string_view s) {
     }
     const int64_t ns = whole * 1000 + frac + (roundUp ? 1 : 0);
     return neg ? -ns : ns;
+}
+
+std::string withoutTrailingCommas(std::string_view json) {
+    std::string out;
+    out.reserve(json.size());
+    bool inString = false;
+    for (size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < json.size())
+                out += json[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') inString = true;
+        if (c == ',') {
+            size_t j = i + 1;
+            while (j < json.size() &&
+                   (json[j] == ' ' || json[j] == '\t' || json[j] == '\n' || json[j] == '\r'))
+                ++j;
+            if (j < json.size() && (json[j] == '}' || json[j] == ']')) continue;
+        }
+        out += c;
+    }
+    return out;
 }
 
 }  // namespace ts::importers::chrome

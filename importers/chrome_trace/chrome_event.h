@@ -11,11 +11,20 @@
 namespace ts::importers::chrome {
 
 struct ChromeEvent {
+    /// What the object was: an element of the events array, a member of the top-level
+    /// `stackFrames` object (its key in `id`), or an element of the top-level `samples`.
+    enum class Kind : uint8_t { Event, StackFrame, Sample };
+    Kind kind = Kind::Event;
     std::string ph, name, cat, pid, tid, id, bindId, bp, scope, ts, dur;
+    /// Stacks: `sf` (a stackFrames key, on P events and samples), `parent` and `category`
+    /// (of a stack frame), `stack` (a P event's array of frames, root first, as its text).
+    std::string sf, parent, category, stack;
     bool hasPh = false, hasName = false, hasTs = false, hasDur = false, hasPid = false,
-         hasTid = false, hasId = false, hasBindId = false;
+         hasTid = false, hasId = false, hasBindId = false, hasSf = false, hasParent = false;
     bool flowIn = false, flowOut = false;
     std::string args;  // "" when absent
+    /// args holds a trailing comma (accepted by the tokenizer): not strict JSON as written.
+    bool argsTrailingCommas = false;
     /// Top-level members of `args` that are numbers (for C) or strings (for M), raw text.
     std::vector<std::pair<std::string, std::string>> argNumbers, argStrings;
     size_t argNumberCount = 0, argStringCount = 0;
@@ -34,5 +43,9 @@ struct ChromeEvent {
 /// "1e3") -> integer nanoseconds, exact for plain decimals (rounded half away from zero past
 /// the ns digit). nullopt when it is not a number.
 std::optional<int64_t> microsToNs(std::string_view text);
+
+/// JSON text without the commas that stand right before a closing bracket (outside strings),
+/// so that `{"a":1,}` is stored as `{"a":1}`.
+std::string withoutTrailingCommas(std::string_view json);
 
 }  // namespace ts::importers::chrome

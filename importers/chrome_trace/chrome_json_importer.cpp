@@ -50,7 +50,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     }
     report.sourceId = source.value();
     chrome::ReadOutcome outcome;
-    std::string writeError;
+    std::string writeError, alignment;
     {
         store::StoreWriter writer(store, report.sourceId);
         chrome::ChromeTraceBuilder builder(writer, report);
@@ -70,6 +70,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
             outcome.kind != chrome::ReadOutcome::Kind::NotChromeTrace &&
             outcome.kind != chrome::ReadOutcome::Kind::NotJson) {
             builder.finish();
+            alignment = builder.clockAlignmentJson();
             if (outcome.kind == chrome::ReadOutcome::Kind::Truncated)
                 writer.logProblem("json_truncated", outcome.errorOffset, {}, outcome.error);
         }
@@ -95,7 +96,9 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     std::string extra = "{\"top_level_keys\":[";
     for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i)
         extra += (i ? ",\"" : "\"") + outcome.topLevelKeys[i] + "\"";
-    extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"}";
+    extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"";
+    if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
+    extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;
     if (!writeError.empty()) {

@@ -1,12 +1,15 @@
 #include "importers/chrome_trace/chrome_trace_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace ts::importers::chrome {
 
+const std::string ChromeTraceBuilder::kNoText;
+
 ChromeTraceBuilder::ChromeTraceBuilder(store::StoreWriter& writer, ImportReport& report)
-    : m_w(writer), m_report(report) {}
+    : m_w(writer), m_report(report), m_samples(writer) {}
 
 void ChromeTraceBuilder::skip(const char* key, const ChromeEvent& e, const std::string& msg) {
     m_report.skip(key);
@@ -23,35 +26,42 @@ ChromeTraceBuilder::Process& ChromeTraceBuilder::process(const std::string& pid)
 }
 
 uint32_t ChromeTraceBuilder::thread(const ChromeEvent& e) {
+    const std::string& pid = pidOf(e);
+    const std::string& tid = tidOf(e);
     // Consecutive events mostly share their thread: skip two hash lookups then.
-    if (m_lastThread != UINT32_MAX && e.pid == m_lastPid && e.tid == m_lastTid) return m_lastThread;
-    m_lastThread = threadLookup(e);
-    m_lastPid = e.pid;
-    m_lastTid = e.tid;
+    if (m_lastThread != UINT32_MAX && pid == m_lastPid && tid == m_lastTid) return m_lastThread;
+    m_lastThread = threadLookup(pid, tid);
+    m_lastPid = pid;
+    m_lastTid = tid;
     return m_lastThread;
 }
 
-uint32_t ChromeTraceBuilder::threadLookup(const ChromeEvent& e) {
-    Process& p = process(e.pid);
-    auto it = p.threads.find(e.tid);
+uint32_t ChromeTraceBuilder::threadLookup(const std::string& pid, const std::string& tid) {
+    Process& p = process(pid);
+    auto it = p.threads.find(tid);
     if (it != p.threads.end()) return it->second;
-    const int64_t threadId = m_w.addThread(p.id, e.tid);
+    const int64_t threadId = m_w.addThread(p.id, tid);
     ++m_report.threads;
     TrackBuf t;
     t.threadRowId = threadId;
+    t.processRowId = p.id;
     t.trackId = m_w.addTrack("thread", p.id, threadId, {});
     m_tracks.push_back(std::move(t));
     const auto idx = static_cast<uint32_t>(m_tracks.size() - 1);
-    p.threads.emplace(e.tid, idx);
+    p.threads.emplace(tid, idx);
+    m_firstThreadOfTid.try_emplace(tid, idx);
     return idx;
 }
 
 int64_t ChromeTraceBuilder::args(const ChromeEvent& e) {
     if (e.args.empty() || e.args == "{}") return 0;
+    if (e.argsTrailingCommas) [[unlikely]]  // stored as strict JSON
+        return m_w.addArgs(withoutTrailingCommas(e.args));
     return m_w.addArgs(e.args);
 }
 
 void ChromeTraceBuilder::add(const ChromeEvent& e) {
+    if (e.kind != ChromeEvent::Kind::Event) return auxiliary(e);
     ++m_report.events;
     if (!e.hasPh || e.ph.empty()) return skip("json_missing_ph", e, "event without \"ph\"");
     const char ph = e.ph[0];
@@ -70,6 +80,8 @@ void ChromeTraceBuilder::add(const ChromeEvent& e) {
         case 'i':
         case 'I':
             return instant(e, *ts, e.scope.empty() ? 't' : e.scope[0]);
+        case 'R':  // a mark (performance.mark): an instant on its thread, whatever "s" says
+            return instant(e, *ts, 'm');
         case 'N':
         case 'O':
         case 'D':
@@ -89,7 +101,12 @@ void ChromeTraceBuilder::add(const ChromeEvent& e) {
         case 'f':
             return flow(e, *ts, ph);
         case 'P':
-            return skip("json_sample_event", e, "sample events ('P') are not imported");
+            m_samples.sample(thread(e), *ts, e);
+            ++m_report.samples;
+            m_report.seeTime(*ts, *ts);
+            return;
+        case 'c':
+            return clockSync(e, *ts);
         default:
             return skip("json_unknown_phase", e, "unknown phase '" + e.ph + "'");
     }
@@ -97,15 +114,21 @@ void ChromeTraceBuilder::add(const ChromeEvent& e) {
 
 void ChromeTraceBuilder::complete(const ChromeEvent& e, int64_t ts) {
     const std::optional<int64_t> dur = e.durNs;
-    if (!dur) return skip("json_missing_dur", e, "'X' event without a numeric \"dur\"");
-    if (*dur < 0) return skip("json_negative_dur", e, "'X' event with negative \"dur\"");
+    // Without a dur (a tracer cut off before it wrote one) the slice is kept, as
+    // chrome://tracing keeps it: it runs to the end of its thread's data, unfinished.
+    if (!dur && e.hasDur)
+        return skip("json_missing_dur", e, "'X' event whose \"dur\" is not a number");
+    if (dur && *dur < 0) return skip("json_negative_dur", e, "'X' event with negative \"dur\"");
     const uint32_t ti = thread(e);
     TrackBuf& t = m_tracks[ti];
     const auto seq = static_cast<uint32_t>(t.slices.size());
-    t.slices.push_back({ts, *dur, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
-    t.maxTs = std::max(t.maxTs, ts + *dur);
+    const int64_t d = dur.value_or(0);
+    t.slices.push_back({ts, d, m_w.intern(e.name), m_w.intern(e.cat), args(e),
+                        dur ? 0 : store::kSliceUnfinished, seq});
+    if (!dur) t.unfinished.push_back(seq);
+    t.maxTs = std::max(t.maxTs, ts + d);
     ++m_report.slices;
-    m_report.seeTime(ts, ts + *dur);
+    m_report.seeTime(ts, ts + d);
     if (e.hasBindId && (e.flowIn || e.flowOut)) {
         auto [it, _] =
             m_flowKeys.emplace("bind:" + e.bindId, static_cast<uint32_t>(m_flowKeys.size()));
@@ -150,24 +173,74 @@ void ChromeTraceBuilder::instant(const ChromeEvent& e, int64_t ts, char scope) {
         if (!m_globalTrack) m_globalTrack = m_w.addTrack("thread", 0, 0, "Global instants");
         track = m_globalTrack;
     } else if (scope == 'p') {
-        Process& p = process(e.pid);
+        Process& p = process(pidOf(e));
         if (!p.instantTrack) p.instantTrack = m_w.addTrack("thread", p.id, 0, "Process instants");
         track = p.instantTrack;
     } else {
-        scope = scope == 'o' ? 'o' : 't';
+        if (scope != 'o' && scope != 'm') scope = 't';
         TrackBuf& t = m_tracks[thread(e)];
         t.maxTs = std::max(t.maxTs, ts);
         track = t.trackId;
     }
     m_w.addInstant(track, ts, m_w.intern(e.name), m_w.intern(e.cat), scope, args(e));
-    ++m_report.instants;
+    ++(scope == 'm' ? m_report.marks : m_report.instants);
     m_report.seeTime(ts, ts);
 }
 
+// Members of stackFrames and elements of the top-level samples array.
+void ChromeTraceBuilder::auxiliary(const ChromeEvent& e) {
+    if (e.kind == ChromeEvent::Kind::StackFrame) return m_samples.frame(e);
+    if (!e.tsNs) {
+        m_report.skip("json_sample_without_ts");
+        m_w.logProblem("json_sample_without_ts", e.offset, {},
+                       "an element of \"samples\" without a numeric \"ts\"");
+        return;
+    }
+    m_samples.sample(StackSampleTracker::kByTid, *e.tsNs, e);
+    ++m_report.samples;
+    m_report.seeTime(*e.tsNs, *e.tsNs);
+}
+
+// A clock sync marker: {"ph":"c","args":{"sync_id":..., "issue_ts":...}}, kept for finish().
+void ChromeTraceBuilder::clockSync(const ChromeEvent& e, int64_t ts) {
+    const std::string* id = e.argString("sync_id");
+    if (!id) id = e.argNumber("sync_id");
+    if (!id) return skip("json_clock_sync_without_id", e, "'c' event without args.sync_id");
+    ClockSync c{*id, ts, std::nullopt};
+    if (const std::string* issue = e.argNumber("issue_ts")) c.issueTs = microsToNs(*issue);
+    m_clockSyncs.push_back(std::move(c));
+}
+
+namespace {
+
+// A string counter value ("25.7", "+10.5", ".75", "246.") as Perfetto takes it: a decimal
+// number, optionally signed, with an optional exponent, and nothing else.
+bool isDecimal(const std::string& s) {
+    size_t i = s.size() && (s[0] == '+' || s[0] == '-') ? 1 : 0, digits = 0;
+    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) ++digits;
+    if (i < s.size() && s[i] == '.')
+        for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) ++digits;
+    if (digits == 0) return false;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        size_t exp = 0;
+        for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) ++exp;
+        if (exp == 0) return false;
+    }
+    return i == s.size();
+}
+
+}  // namespace
+
 void ChromeTraceBuilder::counter(const ChromeEvent& e, int64_t ts) {
-    Process& p = process(e.pid);
-    for (size_t i = 0; i < e.argNumberCount; ++i) {
-        const auto& [series, text] = e.argNumbers[i];
+    Process& p = process(pidOf(e));
+    m_counterValues.clear();
+    for (size_t i = 0; i < e.argNumberCount; ++i) m_counterValues.push_back(&e.argNumbers[i]);
+    for (size_t i = 0; i < e.argStringCount; ++i)
+        if (isDecimal(e.argStrings[i].second)) m_counterValues.push_back(&e.argStrings[i]);
+    for (const auto* value : m_counterValues) {
+        const auto& [series, text] = *value;
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         m_key.assign(std::to_string(p.id)).append("|").append(e.name).append("|");
@@ -177,13 +250,13 @@ void ChromeTraceBuilder::counter(const ChromeEvent& e, int64_t ts) {
         if (it == m_counterTracks.end()) {
             std::string name = e.name;
             if (e.hasId) name += " " + e.id;
-            if (series != "value" || e.argNumberCount > 1) name += " " + series;
+            if (series != "value" || m_counterValues.size() > 1) name += " " + series;
             it = m_counterTracks.emplace(m_key, m_w.addTrack("counter", p.id, 0, name)).first;
         }
         m_w.addCounter(it->second, ts, v);
         ++m_report.counterSamples;
     }
-    if (e.argNumberCount == 0)
+    if (m_counterValues.empty())
         return skip("json_counter_without_values", e, "'C' event without numeric args");
     m_report.seeTime(ts, ts);
 }
@@ -191,11 +264,11 @@ void ChromeTraceBuilder::counter(const ChromeEvent& e, int64_t ts) {
 void ChromeTraceBuilder::metadata(const ChromeEvent& e) {
     const std::string* s = nullptr;
     if (e.name == "process_name" && (s = e.argString("name"))) {
-        m_w.setProcessName(process(e.pid).id, *s);
+        m_w.setProcessName(process(pidOf(e)).id, *s);
     } else if (e.name == "process_labels" && (s = e.argString("labels"))) {
-        m_w.setProcessLabels(process(e.pid).id, *s);
+        m_w.setProcessLabels(process(pidOf(e)).id, *s);
     } else if (e.name == "process_sort_index" && (s = e.argNumber("sort_index"))) {
-        m_w.setProcessSortIndex(process(e.pid).id, std::strtoll(s->c_str(), nullptr, 10));
+        m_w.setProcessSortIndex(process(pidOf(e)).id, std::strtoll(s->c_str(), nullptr, 10));
     } else if (e.name == "thread_name" && (s = e.argString("name"))) {
         m_w.setThreadName(m_tracks[thread(e)].threadRowId, *s);
     } else if (e.name == "thread_sort_index" && (s = e.argNumber("sort_index"))) {

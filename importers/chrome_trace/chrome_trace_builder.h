@@ -1,15 +1,19 @@
 #pragma once
 // ChromeTraceBuilder: the trackers behind the Chrome JSON importer. Takes events in file
 // order, keeps slices as compact rows per track (not JSON), writes args, instants and
-// counters to the store as they come, and at finish() closes unmatched B/b events, sorts
-// each track, computes depth, writes slices and binds flows to slices.
+// counters to the store as they come, and at finish() aligns the source's clock to an
+// earlier source sharing a clock sync id, closes unmatched B/b events (and X without dur),
+// sorts each track, computes depth, writes slices, binds flows to slices and writes the
+// stack samples (stack_sample_tracker.h).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_event.h"
+#include "importers/chrome_trace/stack_sample_tracker.h"
 #include "importers/import_report.h"
 
 namespace ts::importers::chrome {
@@ -21,6 +25,9 @@ public:
     void add(const ChromeEvent& e);
     /// Writes the slices and flows held back; call once after the last event.
     void finish();
+    /// The clock alignment finish() applied, as a JSON object ("" when none): the source
+    /// and sync id it aligned to and the offset added to every time of this source.
+    const std::string& clockAlignmentJson() const { return m_alignment; }
 
 private:
     struct Slice {
@@ -30,13 +37,17 @@ private:
     };
     struct TrackBuf {
         int64_t trackId = 0;
-        int64_t threadRowId = 0;  // threads.id for thread tracks
+        int64_t threadRowId = 0;       // threads.id for thread tracks
+        int64_t processRowId = 0;      // processes.id
+        int64_t samplesTrack = 0;      // the thread's samples track, once it has samples
+        int64_t lastStep = INT64_MIN;  // async: ts of the last S/T/p/b/n (p steps from it)
         int64_t maxTs = INT64_MIN;
         int64_t firstId = 0;
         std::vector<Slice> slices;
-        std::vector<uint32_t> open;   // indexes of B/b slices without an end yet
-        std::vector<uint32_t> pos;    // seq -> index after sorting
-        std::vector<int32_t> parent;  // after sorting: enclosing slice index, -1 at depth 0
+        std::vector<uint32_t> open;        // indexes of B/b slices without an end yet
+        std::vector<uint32_t> unfinished;  // X slices without a dur: closed like open ones
+        std::vector<uint32_t> pos;         // seq -> index after sorting
+        std::vector<int32_t> parent;       // after sorting: enclosing slice index, -1 at depth 0
     };
     struct Process {
         int64_t id = 0;
@@ -52,9 +63,26 @@ private:
         int64_t nameId, catId;
     };
 
+    struct ClockSync {
+        std::string id;
+        int64_t ts;
+        std::optional<int64_t> issueTs;
+    };
+
+    // An event without pid belongs to pid ""; without tid, to its process's main thread
+    // (tid = pid), as Perfetto reads it. (The event's strings are reused: only the flags
+    // say whether a field was there.)
+    static const std::string& pidOf(const ChromeEvent& e) { return e.hasPid ? e.pid : kNoText; }
+    static const std::string& tidOf(const ChromeEvent& e) { return e.hasTid ? e.tid : pidOf(e); }
+    static const std::string& idOf(const ChromeEvent& e) { return e.hasId ? e.id : kNoText; }
+    static const std::string kNoText;
+
     Process& process(const std::string& pid);
     uint32_t thread(const ChromeEvent& e);
-    uint32_t threadLookup(const ChromeEvent& e);
+    uint32_t threadLookup(const std::string& pid, const std::string& tid);
+    void auxiliary(const ChromeEvent& e);
+    void clockSync(const ChromeEvent& e, int64_t ts);
+    int64_t alignClock();
     int64_t args(const ChromeEvent& e);
     void skip(const char* key, const ChromeEvent& e, const std::string& msg);
     void complete(const ChromeEvent& e, int64_t ts);
@@ -77,8 +105,13 @@ private:
     std::unordered_map<std::string, int64_t> m_counterTracks;
     std::unordered_map<std::string, uint32_t> m_flowKeys;
     std::vector<FlowPoint> m_flows;
+    StackSampleTracker m_samples;
+    std::vector<ClockSync> m_clockSyncs;
+    std::string m_alignment;
+    std::unordered_map<std::string, uint32_t> m_firstThreadOfTid;  // for global samples
     int64_t m_globalTrack = 0;
     std::string m_key;
+    std::vector<const std::pair<std::string, std::string>*> m_counterValues;
     std::string m_lastPid, m_lastTid;  // the thread of the previous event
     uint32_t m_lastThread = UINT32_MAX;
 };

@@ -1,5 +1,6 @@
 // ChromeTraceBuilder, second half: async and flow events, and the end of the import
-// (closing unmatched begins, sorting tracks, depth, slice rows, flow binding).
+// (clock alignment, closing unmatched begins, sorting tracks, depth, slice rows, flow
+// binding, stack samples).
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -8,12 +9,24 @@
 #include "importers/chrome_trace/chrome_trace_builder.h"
 
 namespace ts::importers::chrome {
+namespace {
+
+std::string jsonEscape(const std::string& s) {
+    std::string out;
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
 
 void ChromeTraceBuilder::async(const ChromeEvent& e, int64_t ts) {
     const char ph = e.ph[0];
-    if (ph == 'p') return skip("json_unknown_phase", e, "phase 'p' is not supported");
-    Process& p = process(e.pid);
-    m_key.assign(std::to_string(p.id)).append("|").append(e.cat).append("|").append(e.id);
+    Process& p = process(pidOf(e));
+    m_key.assign(std::to_string(p.id)).append("|").append(e.cat).append("|").append(idOf(e));
     auto it = m_asyncTracks.find(m_key);
     if (it == m_asyncTracks.end()) {
         if (ph == 'e' || ph == 'F')
@@ -31,9 +44,17 @@ void ChromeTraceBuilder::async(const ChromeEvent& e, int64_t ts) {
         t.slices.push_back(
             {ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), store::kSliceUnfinished, seq});
         t.open.push_back(seq);
+        t.lastStep = ts;
         ++m_report.asyncSlices;
     } else if (ph == 'n' || ph == 'T') {
         t.slices.push_back({ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
+        t.lastStep = ts;
+        ++m_report.asyncSlices;
+    } else if (ph == 'p') {  // step past: the step that ends here, from the previous point
+        const int64_t from = t.lastStep != INT64_MIN && t.lastStep <= ts ? t.lastStep : ts;
+        t.slices.push_back(
+            {from, ts - from, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
+        t.lastStep = ts;
         ++m_report.asyncSlices;
     } else {  // 'e' / 'F': close the innermost open slice of this id
         if (t.open.empty()) return skip("json_unmatched_async_end", e, "async end without a begin");
@@ -54,12 +75,16 @@ void ChromeTraceBuilder::flow(const ChromeEvent& e, int64_t ts, char phase) {
 }
 
 void ChromeTraceBuilder::closeOpen(TrackBuf& t) {
-    for (uint32_t i : t.open) {  // B/b without end: runs to the end of the track's data
-        Slice& s = t.slices[i];
-        s.dur = std::max<int64_t>(0, t.maxTs - s.ts);
-        m_report.seeTime(s.ts, s.ts + s.dur);
+    // B/b without an end and X without a dur: run to the end of the track's data
+    for (const std::vector<uint32_t>* list : {&t.open, &t.unfinished}) {
+        for (uint32_t i : *list) {
+            Slice& s = t.slices[i];
+            s.dur = std::max<int64_t>(0, t.maxTs - s.ts);
+            m_report.seeTime(s.ts, s.ts + s.dur);
+        }
     }
     t.open.clear();
+    t.unfinished.clear();
 }
 
 // Sorts a track, computes depth and parents, and encodes its chunks. Touches only `t` (and
@@ -101,6 +126,43 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
         stack.push_back(static_cast<int32_t>(i));
     }
     return chunks.finish();
+}
+
+// The offset that puts this source's clock on an earlier source's: for the first of its
+// clock syncs whose id another source has, the other's sync time minus this one's (a sync's
+// time is the middle of [issue_ts, ts] on the side that issued it, else its ts). Writes the
+// syncs (moved) and keeps what it did for clockAlignmentJson(). 0 when nothing matches.
+int64_t ChromeTraceBuilder::alignClock() {
+    if (m_clockSyncs.empty()) return 0;
+    auto point = [](int64_t ts, std::optional<int64_t> issue) {
+        return issue ? *issue + (ts - *issue) / 2 : ts;
+    };
+    int64_t offset = 0;
+    const std::vector<store::StoreWriter::ClockSync> others = m_w.otherClockSyncs();
+    for (const ClockSync& mine : m_clockSyncs) {
+        auto it = std::find_if(others.begin(), others.end(),
+                               [&](const auto& o) { return o.syncId == mine.id; });
+        if (it == others.end()) continue;
+        offset = point(it->ts, it->issueTs) - point(mine.ts, mine.issueTs);
+        m_alignment = "{\"source\":" + std::to_string(it->sourceId) +
+                      ",\"offset_ns\":" + std::to_string(offset) + ",\"sync_id\":\"" +
+                      jsonEscape(mine.id) + "\"}";
+        break;
+    }
+    for (const ClockSync& c : m_clockSyncs)
+        m_w.addClockSync(c.id, c.ts + offset,
+                         c.issueTs ? std::optional<int64_t>(*c.issueTs + offset) : std::nullopt);
+    if (offset != 0) {
+        (void)m_w.shiftWrittenTimes(offset);
+        if (m_report.tsMinNs) *m_report.tsMinNs += offset;
+        if (m_report.tsMaxNs) *m_report.tsMaxNs += offset;
+        for (TrackBuf& t : m_tracks) {
+            for (Slice& s : t.slices) s.ts += offset;
+            if (t.maxTs != INT64_MIN) t.maxTs += offset;
+        }
+        for (FlowPoint& f : m_flows) f.ts += offset;
+    }
+    return offset;
 }
 
 void ChromeTraceBuilder::writeTracks() {
@@ -157,6 +219,7 @@ int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
 }
 
 void ChromeTraceBuilder::finish() {
+    const int64_t offset = alignClock();
     writeTracks();
     std::stable_sort(m_flows.begin(), m_flows.end(), [](const FlowPoint& a, const FlowPoint& b) {
         // within one id: in time order, a start before a step before a finish at equal ts
@@ -202,6 +265,20 @@ void ChromeTraceBuilder::finish() {
         }
     }
     m_flows.clear();
+    // Samples after the slices: a global sample's tid may name a thread only seen there.
+    m_samples.finish(
+        offset,
+        [&](uint32_t thread) {
+            TrackBuf& t = m_tracks[thread];
+            if (!t.samplesTrack)
+                t.samplesTrack =
+                    m_w.addTrack("samples", t.processRowId, t.threadRowId, "Samples", 1);
+            return t.samplesTrack;
+        },
+        [&](const std::string& tid) {
+            auto it = m_firstThreadOfTid.find(tid);
+            return it != m_firstThreadOfTid.end() ? it->second : threadLookup(kNoText, tid);
+        });
     for (TrackBuf& t : m_tracks) {
         std::vector<Slice>().swap(t.slices);
         std::vector<uint32_t>().swap(t.pos);

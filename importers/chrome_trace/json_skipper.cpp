@@ -73,10 +73,11 @@ Status JsonSkipper::run(Scan& s, const char* p, const char*& next) {
             case Expect::FirstInObject:
             case Expect::Key:  // (the state stays as it is until the byte is known)
                 p = skipWs(p);
-                if (*p == '}' && m_expect == Expect::FirstInObject) {
+                if (*p == '}') {  // an empty object, or one with a trailing comma, ended
+                    if (m_expect == Expect::Key) ++m_trailingCommas;
                     ++p;
                     --m_depth;
-                    break;  // an empty object ended
+                    break;
                 }
                 if (*p != '"') {
                     next = p;
@@ -86,11 +87,13 @@ Status JsonSkipper::run(Scan& s, const char* p, const char*& next) {
                 m_expect = Expect::InKey;
                 continue;
             case Expect::FirstInArray:
+            case Expect::NextInArray:
                 p = skipWs(p);
-                if (*p == ']') {
+                if (*p == ']') {  // an empty array, or one with a trailing comma, ended
+                    if (m_expect == Expect::NextInArray) ++m_trailingCommas;
                     ++p;
                     --m_depth;
-                    break;  // an empty array ended
+                    break;
                 }
                 if (p >= s.end && !s.eof) {  // ']' may come next
                     next = p;
@@ -103,7 +106,7 @@ Status JsonSkipper::run(Scan& s, const char* p, const char*& next) {
                 const bool object = inObject();
                 if (*p == ',') {
                     ++p;
-                    m_expect = object ? Expect::Key : Expect::Value;
+                    m_expect = object ? Expect::Key : Expect::NextInArray;
                     continue;
                 }
                 if (*p == (object ? '}' : ']')) {

@@ -30,7 +30,11 @@ enum Field : int {
     kArgs,
     kId2,
     kFlowIn,
-    kFlowOut
+    kFlowOut,
+    kSf,
+    kStack,
+    kParent,
+    kCategory
 };
 
 int fieldOf(std::string_view s) {
@@ -49,6 +53,10 @@ int fieldOf(std::string_view s) {
     if (s == "id2") return kId2;
     if (s == "flow_in") return kFlowIn;
     if (s == "flow_out") return kFlowOut;
+    if (s == "sf") return kSf;
+    if (s == "stack") return kStack;
+    if (s == "parent") return kParent;
+    if (s == "category") return kCategory;
     return kNone;
 }
 
@@ -155,6 +163,14 @@ TS_JSON_INLINE Status TraceEventParser::member(Scan& s, const char*& p, const ch
             return flag(s, p, e.flowIn);
         case kFlowOut:
             return flag(s, p, e.flowOut);
+        case kSf:
+            return text(s, p, e.sf, e.hasSf);
+        case kParent:
+            return text(s, p, e.parent, e.hasParent);
+        case kCategory:
+            return text(s, p, e.category, unused);
+        case kStack:
+            return raw(s, p, e.stack);
         default:
             return skip(s, p);
     }
@@ -233,11 +249,18 @@ TS_JSON_INLINE Status TraceEventParser::flag(Scan& s, const char*& p, bool& flag
 // id2: the object (or array) as its exact text, into id.
 Status TraceEventParser::id2(Scan& s, const char*& p, ChromeEvent& e) {
     if (*p != '{' && *p != '[') return skip(s, p);
+    const Status st = raw(s, p, e.id);
+    if (st == Status::Ok) e.hasId = true;
+    return st;
+}
+
+// An object or array as its exact text (id2, stack); a scalar is only checked.
+Status TraceEventParser::raw(Scan& s, const char*& p, std::string& dst) {
+    if (*p != '{' && *p != '[') return skip(s, p);
     const char* start = p;
     const Status st = skipContainer(s, p);
     if (st != Status::Ok) return st;
-    e.id.assign(start, static_cast<size_t>(p - start));
-    e.hasId = true;
+    dst.assign(start, static_cast<size_t>(p - start));
     return Status::Ok;
 }
 
@@ -267,6 +290,11 @@ Status TraceEventParser::members(Scan& s, const char*& p, ChromeEvent& e) {
         p = json::skipWs(p);
         if (*p == ',') {
             p = json::skipWs(p + 1);
+            if (*p == (object ? '}' : ']')) {  // a trailing comma
+                m_trailing = true;
+                ++p;
+                return Status::Ok;
+            }
             continue;
         }
         if (*p == (object ? '}' : ']')) {
@@ -320,15 +348,19 @@ Status TraceEventParser::skipContainer(Scan& s, const char*& p) {
 }
 
 // args: the object (or array) kept as its exact text; its top-level members collected when
-// the builder needs them (counters read numbers, metadata strings), i.e. for C and M events
+// the builder needs them (counters read numbers, metadata strings), i.e. for C, M and c events
 // and when "ph" has not been seen yet.
 TS_JSON_INLINE Status TraceEventParser::args(Scan& s, const char*& p, ChromeEvent& e) {
     if (*p != '{' && *p != '[') return skip(s, p);
     const char* start = p;
-    const bool collect = !e.hasPh || (e.ph.size() == 1 && (e.ph[0] == 'C' || e.ph[0] == 'M'));
+    const bool collect =
+        !e.hasPh || (e.ph.size() == 1 && (e.ph[0] == 'C' || e.ph[0] == 'M' || e.ph[0] == 'c'));
+    m_trailing = false;
+    const uint64_t trailing = m_skipper.trailingCommas();
     const Status st = collect ? members<true>(s, p, e) : members<false>(s, p, e);
     if (st != Status::Ok) return st;
     e.args.assign(start, static_cast<size_t>(p - start));
+    e.argsTrailingCommas = m_trailing || m_skipper.trailingCommas() != trailing;
     return Status::Ok;
 }
 
@@ -402,6 +434,7 @@ Status TraceEventParser::parse(Scan& s, const char* p, const char*& out, ChromeE
             p = json::skipWs(p);
             if (*p == ',') {
                 p = json::skipWs(p + 1);
+                if (*p == '}') break;  // a trailing comma
                 continue;
             }
             if (*p == '}') break;

@@ -99,7 +99,17 @@ private:
         EventsFirst,   // after the events array's '['
         Events,        // an element of the events array
         EventsScalar,  // inside an element that is not an object
-        EventsAfter    // after an element
+        EventsAfter,   // after an element
+        // The top-level `stackFrames` object and `samples` array: each member that is an
+        // object is parsed as an event is (a frame from its key on), any other value skipped.
+        FramesFirst,   // after the stackFrames '{'
+        Frame,         // a member: key, colon, value
+        FrameScalar,   // inside a member's value that is not an object
+        FrameAfter,    // after a member
+        SamplesFirst,  // after the samples '['
+        Sample,        // an element
+        SampleScalar,  // inside an element that is not an object
+        SampleAfter    // after an element
     };
     enum class Step : uint8_t { More, Failed, Done };
 
@@ -137,6 +147,8 @@ private:
 
     Step advance();
     std::optional<Step> events(const char*& p);
+    std::optional<Step> stackFrames(const char*& p);
+    std::optional<Step> samples(const char*& p);
     void finishError();
 
     ByteSource& m_src;
@@ -149,7 +161,7 @@ private:
     ReadOutcome m_out;
     TraceEventParser m_event;
     json::JsonSkipper m_skipper;
-    std::string m_topKey, m_unit;
+    std::string m_topKey, m_unit, m_frameKey;
     bool m_sawRoot = false, m_rootIsArray = false, m_eventsOpen = false, m_inEvent = false,
          m_sawTraceEvents = false;
 };
@@ -197,6 +209,7 @@ Tokenizer::Step Tokenizer::advance() {
                 [[fallthrough]];
             case State::ObjectKey: {
                 p = json::skipWs(p);
+                if (*p == '}') return rootObjectEnd();  // after a trailing comma
                 if (*p != '"') return stop(m_scan.fail(Error::ObjectMissName, p, p), p);
                 const char* q = nullptr;
                 const Status st = json::scanString(m_scan, p + 1, q, &m_topKey);
@@ -218,6 +231,16 @@ Tokenizer::Step Tokenizer::advance() {
                     ++p;
                     m_eventsOpen = m_sawTraceEvents = true;
                     m_state = State::EventsFirst;
+                    continue;
+                }
+                if (*p == '{' && m_topKey == "stackFrames") {
+                    ++p;
+                    m_state = State::FramesFirst;
+                    continue;
+                }
+                if (*p == '[' && m_topKey == "samples") {
+                    ++p;
+                    m_state = State::SamplesFirst;
                     continue;
                 }
                 if (*p == '"' && m_topKey == "displayTimeUnit") {
@@ -286,6 +309,18 @@ Tokenizer::Step Tokenizer::advance() {
                     continue;
                 }
                 return stop(m_scan.fail(Error::ArrayMissCommaOrSquareBracket, p, p), p);
+            case State::FramesFirst:
+            case State::Frame:
+            case State::FrameScalar:
+            case State::FrameAfter:
+                if (const auto step = stackFrames(p)) return *step;
+                continue;
+            case State::SamplesFirst:
+            case State::Sample:
+            case State::SampleScalar:
+            case State::SampleAfter:
+                if (const auto step = samples(p)) return *step;
+                continue;
         }
     }
 }
@@ -315,10 +350,152 @@ std::optional<Tokenizer::Step> Tokenizer::events(const char*& p) {
         if (*p == '[')
             return notChromeTrace(
                 "not a Chrome trace: the events array holds arrays (a list of lists)");
+        if (*p == ']') {  // after a trailing comma: EventsAfter closes the array
+            m_state = State::EventsAfter;
+            return std::nullopt;
+        }
         if (cut(p)) return more(p);
         m_skipper.begin();
         m_state = State::EventsScalar;
         return std::nullopt;
+    }
+}
+
+// The members of the top-level stackFrames object, until its '}' (then ObjectAfter). A
+// member is parsed whole from its key: when the window ends inside it, it starts again there.
+std::optional<Tokenizer::Step> Tokenizer::stackFrames(const char*& p) {
+    for (;;) {
+        switch (m_state) {
+            case State::FramesFirst:
+                p = json::skipWs(p);
+                if (*p == '}') {
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                if (cut(p)) return more(p);
+                m_state = State::Frame;
+                [[fallthrough]];
+            case State::Frame: {
+                p = json::skipWs(p);
+                if (*p == '}') {  // after a trailing comma
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                const char* key = p;
+                if (*p != '"') return stop(m_scan.fail(Error::ObjectMissName, p, p), p);
+                const char* q = nullptr;
+                Status st = json::scanString(m_scan, p + 1, q, &m_frameKey);
+                if (st != Status::Ok) return stop(st, key);
+                p = json::skipWs(q);
+                if (*p != ':') return stop(m_scan.fail(Error::ObjectMissColon, p, p), key);
+                p = json::skipWs(p + 1);
+                if (*p != '{') {
+                    if (cut(p)) return more(key);
+                    m_skipper.begin();
+                    m_state = State::FrameScalar;
+                    continue;
+                }
+                ChromeEvent& e = m_sink.slot();
+                st = m_event.parse(m_scan, p, q, e, offsetOf(p));
+                if (st != Status::Ok) return stop(st, key);
+                e.kind = ChromeEvent::Kind::StackFrame;
+                e.id = m_frameKey;
+                e.hasId = true;
+                m_sink.commit();
+                p = q;
+                m_state = State::FrameAfter;
+                continue;
+            }
+            case State::FrameScalar: {
+                const char* next = nullptr;
+                const Status st = m_skipper.run(m_scan, p, next);
+                if (st != Status::Ok) return stop(st, next);
+                p = next;
+                m_state = State::FrameAfter;
+                [[fallthrough]];
+            }
+            case State::FrameAfter:
+                p = json::skipWs(p);
+                if (*p == ',') {
+                    ++p;
+                    m_state = State::Frame;
+                    continue;
+                }
+                if (*p == '}') {
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                return stop(m_scan.fail(Error::ObjectMissCommaOrCurlyBracket, p, p), p);
+            default:
+                return std::nullopt;
+        }
+    }
+}
+
+// The elements of the top-level samples array, until its ']' (then ObjectAfter).
+std::optional<Tokenizer::Step> Tokenizer::samples(const char*& p) {
+    for (;;) {
+        switch (m_state) {
+            case State::SamplesFirst:
+                p = json::skipWs(p);
+                if (*p == ']') {
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                if (cut(p)) return more(p);
+                m_state = State::Sample;
+                [[fallthrough]];
+            case State::Sample: {
+                p = json::skipWs(p);
+                if (*p == ']') {  // after a trailing comma
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                if (*p != '{') {
+                    if (cut(p)) return more(p);
+                    m_skipper.begin();
+                    m_state = State::SampleScalar;
+                    continue;
+                }
+                ChromeEvent& e = m_sink.slot();
+                const char* q = nullptr;
+                const Status st = m_event.parse(m_scan, p, q, e, offsetOf(p));
+                if (st != Status::Ok) return stop(st, p);
+                e.kind = ChromeEvent::Kind::Sample;
+                m_sink.commit();
+                p = q;
+                m_state = State::SampleAfter;
+                continue;
+            }
+            case State::SampleScalar: {
+                const char* next = nullptr;
+                const Status st = m_skipper.run(m_scan, p, next);
+                if (st != Status::Ok) return stop(st, next);
+                p = next;
+                m_state = State::SampleAfter;
+                [[fallthrough]];
+            }
+            case State::SampleAfter:
+                p = json::skipWs(p);
+                if (*p == ',') {
+                    ++p;
+                    m_state = State::Sample;
+                    continue;
+                }
+                if (*p == ']') {
+                    ++p;
+                    m_state = State::ObjectAfter;
+                    return std::nullopt;
+                }
+                return stop(m_scan.fail(Error::ArrayMissCommaOrSquareBracket, p, p), p);
+            default:
+                return std::nullopt;
+        }
     }
 }
 

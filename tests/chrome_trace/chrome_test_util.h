@@ -50,8 +50,9 @@ inline std::vector<std::filesystem::path> corpusTraces() {
 
 struct ExpectedCounts {
     int64_t events = 0, slices = 0, asyncSlices = 0, instants = 0, counterSamples = 0;
-    int64_t flowPairs = 0;  // s->t/f links by (cat, id) in time order
-    int64_t flows = 0;      // those links whose both ends find a slice on their thread
+    int64_t marks = 0, samples = 0;  // R events; P events and top-level samples
+    int64_t flowPairs = 0;           // s->t/f links by (cat, id) in time order
+    int64_t flows = 0;               // those links whose both ends find a slice on their thread
     int64_t processes = 0, threads = 0;
     int64_t tsMin = INT64_MAX, tsMax = INT64_MIN;  // ns, over timed events
 };
@@ -110,7 +111,10 @@ inline ExpectedCounts countJson(const std::string& text) {
         ++c.events;
         if (!e.HasMember("ph") || !e["ph"].IsString() || e["ph"].GetStringLength() == 0) continue;
         const char ph = e["ph"].GetString()[0];
-        const std::string pid = idText(e, "pid"), thread = pid + "/" + idText(e, "tid");
+        // without a tid (or with one that is no scalar), the process's main thread: tid = pid
+        const bool hasTid = e.HasMember("tid") && !e["tid"].IsObject() && !e["tid"].IsArray();
+        const std::string pid = idText(e, "pid");
+        const std::string thread = pid + "/" + (hasTid ? idText(e, "tid") : pid);
         if (ph == 'M') {
             pids.insert(pid);
             const std::string name = idText(e, "name");
@@ -119,10 +123,14 @@ inline ExpectedCounts countJson(const std::string& text) {
         }
         const auto ts = e.HasMember("ts") ? usToNs(e["ts"]) : std::nullopt;
         if (!ts) continue;
-        const int64_t dur = e.HasMember("dur") ? usToNs(e["dur"]).value_or(-1) : -1;
+        // An X without a dur (absent, or a literal or container the format cannot mean as
+        // one) is a slice left open, as a B without E; a dur that is text but no number
+        // (or negative) makes it skipped.
+        const bool noDur = !e.HasMember("dur") || !e["dur"].IsString();
+        const int64_t dur = noDur ? 0 : usToNs(e["dur"]).value_or(-1);
         const std::string scope = idText(e, "s");
         const bool onThread = ph == 'X' || ph == 'B' || ph == 'E' || ph == 'N' || ph == 'O' ||
-                              ph == 'D' || ph == 's' || ph == 't' || ph == 'f' ||
+                              ph == 'D' || ph == 's' || ph == 't' || ph == 'f' || ph == 'R' ||
                               ((ph == 'i' || ph == 'I') && scope != "g" && scope != "p");
         if (ph == 'X' && dur < 0) continue;
         if (onThread) {
@@ -130,11 +138,17 @@ inline ExpectedCounts countJson(const std::string& text) {
             pids.insert(pid);
         }
         if (ph == 'C' || ph == 'b' || ph == 'e' || ph == 'n' || ph == 'S' || ph == 'T' ||
-            ph == 'F' || ((ph == 'i' || ph == 'I') && scope == "p"))
+            ph == 'F' || ph == 'p' || ((ph == 'i' || ph == 'I') && scope == "p"))
             pids.insert(pid);
+        if (ph == 'P') {  // a stack sample: on its thread, not part of the thread's slices
+            pids.insert(pid);
+            threads.insert(thread);
+            ++c.samples;
+            see(*ts, *ts);
+        }
         if (ph == 'X') {
             ++c.slices;
-            spans[thread].push_back({*ts, *ts + dur});
+            spans[thread].push_back({*ts, noDur ? INT64_MIN : *ts + dur});
             see(*ts, *ts + dur);
         } else if (ph == 'B') {
             ++c.slices;
@@ -148,13 +162,16 @@ inline ExpectedCounts countJson(const std::string& text) {
                 open[thread].pop_back();
             }
             see(*ts, *ts);
-        } else if (ph == 'b' || ph == 'S' || ph == 'n' || ph == 'T') {
+        } else if (ph == 'b' || ph == 'S' || ph == 'n' || ph == 'T' || ph == 'p') {
             ++c.asyncSlices;
             see(*ts, *ts);
         } else if (ph == 'e' || ph == 'F') {  // the end of an async slice is a time too
             see(*ts, *ts);
         } else if (ph == 'i' || ph == 'I' || ph == 'N' || ph == 'O' || ph == 'D') {
             ++c.instants;
+            see(*ts, *ts);
+        } else if (ph == 'R') {
+            ++c.marks;
             see(*ts, *ts);
         } else if (ph == 'C' && e.HasMember("args") && e["args"].IsObject()) {
             int64_t n = 0;
@@ -174,7 +191,26 @@ inline ExpectedCounts countJson(const std::string& text) {
             last = std::max(last, *ts + (ph == 'X' ? dur : 0));
         }
     }
-    for (auto& [thread, list] : spans)  // a B without E runs to its thread's last time
+    // Global samples (top-level "samples": tid, no pid) go to the first thread with their tid,
+    // or to a thread of their own in the process without a pid.
+    if (d.IsObject() && d.HasMember("samples") && d["samples"].IsArray()) {
+        for (const auto& smp : d["samples"].GetArray()) {
+            if (!smp.IsObject()) continue;
+            const auto ts = smp.HasMember("ts") ? usToNs(smp["ts"]) : std::nullopt;
+            if (!ts) continue;
+            ++c.samples;
+            see(*ts, *ts);
+            const std::string tid = idText(smp, "tid");
+            const bool known = std::any_of(threads.begin(), threads.end(), [&](const auto& t) {
+                return t.substr(t.find('/') + 1) == tid;
+            });
+            if (!known) {
+                pids.insert("<none>");
+                threads.insert("<none>/" + tid);
+            }
+        }
+    }
+    for (auto& [thread, list] : spans)  // a B without E (X without dur) runs to its thread's end
         for (Span& s : list)
             if (s.end == INT64_MIN) s.end = std::max(s.ts, threadEnd[thread]);
     // A flow end binds to a slice of its thread: one enclosing its time (s, t, f with

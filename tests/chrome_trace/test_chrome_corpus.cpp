@@ -30,6 +30,9 @@ TEST(ChromeCorpus, EveryTraceImportsWithIndependentCounts) {
         EXPECT_EQ(r.slices, want.slices);
         EXPECT_EQ(r.asyncSlices, want.asyncSlices);
         EXPECT_EQ(r.instants, want.instants);
+        EXPECT_EQ(r.marks, want.marks);
+        EXPECT_EQ(r.samples, want.samples);
+        EXPECT_EQ(r.skippedReasons.count("json_missing_dur"), 0u);  // X without dur: kept
         EXPECT_EQ(r.counterSamples, want.counterSamples);
         EXPECT_EQ(r.flows, want.flows);
         EXPECT_LE(r.flows, want.flowPairs);
@@ -41,7 +44,10 @@ TEST(ChromeCorpus, EveryTraceImportsWithIndependentCounts) {
         }
         auto& db = got.store->db();
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices").value(), r.slices + r.asyncSlices);
-        EXPECT_EQ(db.queryInt("SELECT count(*) FROM instants").value(), r.instants);
+        EXPECT_EQ(db.queryInt("SELECT count(*) FROM instants").value(),
+                  r.instants + r.marks + r.samples);
+        EXPECT_EQ(db.queryInt("SELECT count(*) FROM instants WHERE scope = 's'").value(),
+                  r.samples);
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM counters").value(), r.counterSamples);
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM flows").value(), r.flows);
         EXPECT_EQ(db.queryInt("SELECT count(*) FROM import_log").value(), r.skipped);

@@ -36,13 +36,20 @@ const char* const kFlows =
     "SELECT na.str, a.ts, a.dur, nb.str, b.ts, b.dur FROM flows f JOIN slices a ON "
     "a.id = f.slice_out JOIN slices b ON b.id = f.slice_in JOIN strings na ON "
     "na.id = a.name_id JOIN strings nb ON nb.id = b.name_id";
+// Stack samples with their stack, leaf to root, as names.
+const char* const kSamples =
+    "WITH RECURSIVE up(sample, frame, path) AS (SELECT id, frame_id, '' FROM instants WHERE "
+    "scope = 's' UNION ALL SELECT up.sample, f.parent_id, up.path || '<' || n.str FROM up JOIN "
+    "stack_frames f ON f.id = up.frame JOIN strings n ON n.id = f.name_id) "
+    "SELECT n.str, i.ts, (SELECT path FROM up WHERE up.sample = i.id AND up.frame IS NULL) "
+    "FROM instants i JOIN strings n ON n.id = i.name_id WHERE i.scope = 's'";
 const char* const kProcessNames = "SELECT coalesce(name, '') FROM processes";
 const char* const kThreadNames = "SELECT name FROM threads WHERE name IS NOT NULL";
 // A thread with several tracks (nsys: NVTX and CUDA API rows) goes out as one Chrome thread
 // per track, named after the track: the Trace Event Format has one track per thread.
 const char* const kThreadsWithOneTrack =
     "SELECT count(*) = 0 FROM (SELECT thread_id FROM tracks WHERE thread_id IS NOT NULL "
-    "GROUP BY thread_id HAVING count(*) > 1)";
+    "AND kind <> 'samples' GROUP BY thread_id HAVING count(*) > 1)";
 
 void expectSame(store::TraceStore& a, store::TraceStore& b, const char* sql, const char* what) {
     const auto ra = rows(a, sql), rb = rows(b, sql);
@@ -89,11 +96,14 @@ TEST(ChromeRoundTrip, ExportThenImportKeepsEverything) {
         EXPECT_EQ(second.report.asyncSlices, first.report.asyncSlices);
         EXPECT_EQ(second.report.counterSamples, first.report.counterSamples);
         EXPECT_EQ(second.report.instants, first.report.instants);
+        EXPECT_EQ(second.report.marks, first.report.marks);
+        EXPECT_EQ(second.report.samples, first.report.samples);
         EXPECT_EQ(second.report.flows, first.report.flows);
         expectSame(*first.store, *second.store, kSlices, "slices");
         expectSame(*first.store, *second.store, kCounters, "counters");
         expectSame(*first.store, *second.store, kInstants, "instants");
         expectSame(*first.store, *second.store, kFlows, "flows");
+        expectSame(*first.store, *second.store, kSamples, "samples");
         expectSame(*first.store, *second.store, kProcessNames, "process names");
         if (first.store->db().queryInt(kThreadsWithOneTrack).value())
             expectSame(*first.store, *second.store, kThreadNames, "thread names");

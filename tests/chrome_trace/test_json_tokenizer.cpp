@@ -232,7 +232,11 @@ void expectSameAtEverySplit(const std::string& doc, const Tokenized& whole) {
 TEST(JsonTokenizer, EventsAcrossChunkBoundariesAtEverySplit) {
     const Tokenized whole = tokenize(kSample);
     ASSERT_EQ(whole.outcome.kind, Kind::Complete) << whole.outcome.error;
-    ASSERT_EQ(whole.events.size(), 4u);
+    ASSERT_EQ(whole.events.size(), 5u);  // 4 events, then the stack frame "1"
+    EXPECT_EQ(whole.outcome.eventObjects, 4);
+    EXPECT_EQ(whole.events[4].kind, static_cast<int>(ChromeEvent::Kind::StackFrame));
+    EXPECT_EQ(whole.events[4].id, "1");
+    EXPECT_EQ(whole.events[4].name, "f");
     EXPECT_EQ(whole.outcome.nonObjectEvents, 1);
     EXPECT_EQ(whole.outcome.displayTimeUnit, "ns");
     expectSameAtEverySplit(kSample, whole);
@@ -266,6 +270,8 @@ TEST(JsonTokenizer, AnEventBiggerThanTheChunkGrowsTheWindow) {
     EXPECT_GT(source.largestRequest, 4096u);
 }
 
+// Other values are stepped over; stackFrames and samples are read member by member: none
+// is ever held whole.
 TEST(JsonTokenizer, HugeTopLevelValuesAreSteppedOverWithoutBeingHeld) {
     std::string doc = R"({"systemTraceEvents":")";
     for (int i = 0; i < 300000; ++i) doc += "line \\\"quoted\\\" \\u00e9\\n";
@@ -282,7 +288,11 @@ TEST(JsonTokenizer, HugeTopLevelValuesAreSteppedOverWithoutBeingHeld) {
     RecordingSink sink;
     const ReadOutcome out = tokenizeChromeJson(source, control, sink, 65536);
     EXPECT_EQ(out.kind, Kind::Complete) << out.error;
-    EXPECT_EQ(sink.events.size(), 2u);
+    ASSERT_EQ(sink.events.size(), 200002u);  // the frames, then the events (no sample)
+    EXPECT_EQ(out.eventObjects, 2);
+    EXPECT_EQ(sink.events[199999].id, "199999");
+    EXPECT_EQ(sink.events[199999].parent, "99999");
+    EXPECT_EQ(sink.events[200001].ph, "i");
     EXPECT_EQ(out.topLevelKeys, (std::vector<std::string>{"systemTraceEvents", "stackFrames",
                                                           "traceEvents", "samples"}));
     EXPECT_EQ(source.largestRequest, 65536u);  // never more than a chunk kept
@@ -355,7 +365,7 @@ TEST(JsonTokenizer, TheEventsArrayMayLackItsClosingBracket) {
 
 TEST(JsonTokenizer, TruncationAtEveryOffsetKeepsTheEventsBeforeTheCut) {
     const Tokenized whole = tokenize(kSample);
-    ASSERT_EQ(whole.events.size(), 4u);
+    ASSERT_EQ(whole.events.size(), 5u);  // the stack frame after the events array
     const size_t open = kSample.find(R"("traceEvents":[)") + 14;  // the events array
     const size_t close = kSample.find("}],") + 1;
     std::vector<std::pair<size_t, size_t>> spans;  // [first, last] byte of each event
@@ -438,9 +448,9 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
         {R"("\U0041")", "Invalid escape character in string.", 1},
         {R"("\u12G4")", "Incorrect hex digit after \\u escape in string.", 1},
         {"'x'", "Invalid value.", 0},
-        {"[1,]", "Invalid value.", 3},
+        {"[1,,]", "Invalid value.", 3},  // (one trailing comma is accepted, see below)
         {"[1 2]", "Missing a comma or ']' after an array element.", 3},
-        {R"({"a":1,})", "Missing a name for object member.", 7},
+        {R"({"a":1,,})", "Missing a name for object member.", 7},
         {"{a:1}", "Missing a name for object member.", 1},
         {R"({"a" 1})", "Missing a colon after a name of object member.", 5},
         {R"({"a":1]})", "Missing a comma or '}' after an object member.", 6},
@@ -461,8 +471,8 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
     }
     // structure around the events
     for (const auto& [doc, error] : std::vector<std::pair<std::string, std::string>>{
-             {R"([{"ph":"X",}])", "Missing a name for object member."},
-             {R"([{"ph":"X"},])", "Invalid value."},
+             {R"([{"ph":"X",,}])", "Missing a name for object member."},
+             {R"([{"ph":"X"},,])", "Invalid value."},
              {R"([{"ph" "X"}])", "Missing a colon after a name of object member."},
              {R"([{ph:"X"}])", "Missing a name for object member."},
              {R"([{"ph":"X"} {"ph":"X"}])", "Missing a comma or ']' after an array element."},
@@ -473,6 +483,37 @@ TEST(JsonTokenizer, InvalidJsonIsRefusedWhereRapidJsonRefusedIt) {
         EXPECT_NE(t.outcome.error.find(error), std::string::npos) << doc << ": " << t.outcome.error;
         EXPECT_TRUE(sameAsReference(doc, 2));
     }
+}
+
+// A comma before a closing bracket is accepted at every level, as Perfetto reads JSON traces
+// (and RapidJSON with kParseTrailingCommasFlag): the events keep their args as written, and
+// say that they hold a trailing comma (the importer stores them without it).
+TEST(JsonTokenizer, TrailingCommasAreAccepted) {
+    for (const std::string doc :
+         {R"([{"ph":"X","ts":1,},{"ph":"X","ts":2},])",
+          R"({"traceEvents":[{"ph":"X",},],"otherData":{"a":[1,2,],"b":{"c":1,},},})",
+          R"({"stackFrames":{"1":{"name":"f",},},"samples":[{"ts":1,},],"traceEvents":[],})",
+          R"([{"ph":"C","args":{"a":1,"b":[1,{"x":[],},],},}])"}) {
+        const Tokenized t = tokenize(doc);
+        EXPECT_EQ(t.outcome.kind, Kind::Complete) << doc << ": " << t.outcome.error;
+        expectSameAtEverySplit(doc, t);
+        EXPECT_TRUE(sameAsReference(doc, 1));
+    }
+    JobControl control;
+    MemorySource source(R"([{"ph":"X","args":{"a":[1,],}},{"ph":"X","args":{"b":[1]}}])");
+    class Watch : public EventSink {
+    public:
+        ChromeEvent& slot() override { return e; }
+        void commit() override { flags.push_back(e.argsTrailingCommas), args.push_back(e.args); }
+        ChromeEvent e;
+        std::vector<bool> flags;
+        std::vector<std::string> args;
+    } watch;
+    EXPECT_EQ(tokenizeChromeJson(source, control, watch).kind, Kind::Complete);
+    EXPECT_EQ(watch.flags, (std::vector<bool>{true, false}));
+    EXPECT_EQ(watch.args[0], R"({"a":[1,],})");
+    EXPECT_EQ(importers::chrome::withoutTrailingCommas(R"({"a":[1, ],"s":",}" ,})"),
+              R"({"a":[1 ],"s":",}" })");
 }
 
 TEST(JsonTokenizer, JsonThatIsNotATraceIsRefused) {

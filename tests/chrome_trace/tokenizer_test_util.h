@@ -50,7 +50,9 @@ private:
 
 /// What a ChromeEvent means: the fields whose flag says they are there, the others empty.
 struct EventRecord {
+    int kind = 0;
     std::string ph, name, cat, pid, tid, id, bindId, bp, scope, ts, dur, args;
+    std::string sf, parent, category, stack;
     bool hasPh = false, hasName = false, hasTs = false, hasDur = false, hasPid = false,
          hasTid = false, hasId = false, hasBindId = false, flowIn = false, flowOut = false;
     std::vector<std::pair<std::string, std::string>> argNumbers, argStrings;
@@ -70,6 +72,11 @@ inline EventRecord recordOf(const ChromeEvent& e) {
     r.bindId = take(e.hasBindId, e.bindId);
     r.ts = take(e.hasTs, e.ts);
     r.dur = take(e.hasDur, e.dur);
+    r.kind = static_cast<int>(e.kind);
+    r.sf = take(e.hasSf, e.sf);
+    r.parent = take(e.hasParent, e.parent);
+    r.category = e.category;
+    r.stack = e.stack;
     r.cat = e.cat;
     r.bp = e.bp;
     r.scope = e.scope;
@@ -95,11 +102,12 @@ inline EventRecord recordOf(const ChromeEvent& e) {
 }
 
 inline std::ostream& operator<<(std::ostream& os, const EventRecord& r) {
-    os << "{offset " << r.offset << " ph '" << r.ph << "' name '" << r.name << "' cat '" << r.cat
-       << "' pid '" << r.pid << "' tid '" << r.tid << "' id '" << r.id << "' bind_id '" << r.bindId
-       << "' bp '" << r.bp << "' s '" << r.scope << "' ts '" << r.ts << "' dur '" << r.dur
-       << "' args '" << r.args << "' flow " << r.flowIn << r.flowOut << " tsNs "
-       << (r.tsNs ? std::to_string(*r.tsNs) : "-") << " durNs "
+    os << "{kind " << r.kind << " offset " << r.offset << " ph '" << r.ph << "' name '" << r.name
+       << "' cat '" << r.cat << "' pid '" << r.pid << "' tid '" << r.tid << "' id '" << r.id
+       << "' bind_id '" << r.bindId << "' bp '" << r.bp << "' s '" << r.scope << "' ts '" << r.ts
+       << "' dur '" << r.dur << "' args '" << r.args << "' sf '" << r.sf << "' parent '" << r.parent
+       << "' category '" << r.category << "' stack '" << r.stack << "' flow " << r.flowIn
+       << r.flowOut << " tsNs " << (r.tsNs ? std::to_string(*r.tsNs) : "-") << " durNs "
        << (r.durNs ? std::to_string(*r.durNs) : "-") << " argNumbers";
     for (const auto& [k, v] : r.argNumbers) os << " " << k << "=" << v;
     os << " argStrings";

@@ -30,19 +30,22 @@ TEST(CliImport, PrintsTheIssueShapeAndRoundTrips) {
         auto d = parse(r.out);
         ASSERT_TRUE(d.IsObject() && d.HasMember("sources"));
         const auto& s = d["sources"][0];
-        for (const char* k : {"path", "status", "error", "events", "slices", "async_slices",
-                              "instants", "counter_samples", "flows", "processes", "threads",
-                              "skipped", "skipped_reasons", "ts_min_ns", "ts_max_ns"})
+        for (const char* k :
+             {"path", "status", "error", "events", "slices", "async_slices", "instants", "marks",
+              "samples", "counter_samples", "flows", "processes", "threads", "skipped",
+              "skipped_reasons", "ts_min_ns", "ts_max_ns"})
             EXPECT_TRUE(s.HasMember(k)) << k;
         EXPECT_STREQ(s["status"].GetString(), "complete");
+        // X events without dur are slices (unfinished), not skipped
+        EXPECT_FALSE(s["skipped_reasons"].HasMember("json_missing_dur"));
         auto e = runCli({"export", a, "--chrome", out, "--json"});
         ASSERT_EQ(e.exitCode, 0) << e.out << e.err;
         auto r2 = runCli({"import", out, "-o", b, "--json"});
         ASSERT_EQ(r2.exitCode, 0) << r2.out << r2.err;
         auto d2 = parse(r2.out);
         const auto& s2 = d2["sources"][0];
-        for (const char* k : {"slices", "async_slices", "instants", "counter_samples", "flows",
-                              "ts_min_ns", "ts_max_ns"})
+        for (const char* k : {"slices", "async_slices", "instants", "marks", "samples",
+                              "counter_samples", "flows", "ts_min_ns", "ts_max_ns"})
             EXPECT_EQ(s[k].GetInt64(), s2[k].GetInt64()) << k;
     }
 }

@@ -16,11 +16,13 @@
 
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
+#include "tests/timeline/sample_fixture.h"
 #include "tests/timeline/timeline_fixture.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/stats/op_stats_filter.h"
 #include "views/stats/op_stats_table_model.h"
+#include "views/stats/sample_stats_table_model.h"
 #include "views/stats/stats_view.h"
 #include "views/stats/stats_view_info.h"
 
@@ -114,6 +116,50 @@ TEST(StatsView, TableSortFilterScopesAndCsv) {
     QString error;
     EXPECT_FALSE(view->exportCsv("/nonexistent-dir/x.csv", &error));
     EXPECT_FALSE(error.isEmpty());
+}
+
+// The second mode: the bottom-up table of stack samples, filtered, by module, as CSV.
+TEST(StatsView, StackSamplesMode) {
+    ts::test::ensureQtApp();
+    SessionContext ctx;
+    ctx.setSessionPath(QString::fromStdString(ts::test::writeSampleSession("tl_statsview_s")));
+    std::unique_ptr<QWidget> w(statsViewInfo().create(&ctx, nullptr));
+    auto* view = qobject_cast<StatsView*>(w.get());
+    ASSERT_NE(view, nullptr);
+    w->show();
+    QAbstractItemModelTester tester(view->samplesModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QTRY_VERIFY(ctx.jobs()->idle());
+    view->modeBox()->setCurrentIndex(1);
+    QTRY_COMPARE_WITH_TIMEOUT(view->samplesModel()->rowCount(), 4, 10000);
+    QTRY_VERIFY(ctx.jobs()->idle());
+    EXPECT_EQ(view->table()->model(), view->samplesProxy());
+    EXPECT_FALSE(view->groupBox()->isEnabled());
+    QAbstractItemModel* proxy = view->samplesProxy();
+    EXPECT_EQ(cell(proxy, 0, SampleStatsTableModel::Name), "leaf");
+    EXPECT_EQ(cell(proxy, 0, SampleStatsTableModel::Self), "3");
+    EXPECT_TRUE(view->summaryLabel()->text().contains("7 samples"))
+        << view->summaryLabel()->text().toStdString();
+    view->table()->sortByColumn(SampleStatsTableModel::Total, Qt::DescendingOrder);
+    EXPECT_EQ(cell(proxy, 3, SampleStatsTableModel::Name), "recurse");
+    const int libm = view->categoryBox()->findText("libm");
+    ASSERT_GT(libm, 0);
+    view->categoryBox()->setCurrentIndex(libm);
+    EXPECT_EQ(proxy->rowCount(), 1);
+    view->categoryBox()->setCurrentIndex(0);
+    view->filterBox()->setText("rec");
+    EXPECT_EQ(proxy->rowCount(), 1);
+    view->filterBox()->clear();
+    const QString csv =
+        QString::fromStdString((ts::test::tempDir("tl_csv_s") / "samples.csv").string());
+    ASSERT_TRUE(view->exportCsv(csv));
+    QFile f(csv);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().startsWith("name,category,self,self_percent,total,total_percent"));
+    // back to ops
+    view->modeBox()->setCurrentIndex(0);
+    QTRY_COMPARE_WITH_TIMEOUT(view->tableModel()->rowCount(), 1, 10000);  // "step"
+    EXPECT_EQ(view->table()->model(), view->proxy());
 }
 
 }  // namespace

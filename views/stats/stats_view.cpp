@@ -18,6 +18,7 @@
 #include "views/common/session_context.h"
 #include "views/stats/op_stats_filter.h"
 #include "views/stats/op_stats_table_model.h"
+#include "views/stats/sample_stats_table_model.h"
 
 using namespace ts::timeline;
 
@@ -26,6 +27,7 @@ namespace {
 constexpr int kWholeSession = 0;
 constexpr int kSelection = 1;
 using StatsResult = ts::Result<OpStats>;
+using SamplesResult = ts::Result<SampleStats>;
 using StepsResult = ts::Result<std::vector<ProfilerStep>>;
 }  // namespace
 
@@ -33,9 +35,17 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
       m_ctx(ctx),
       m_model(new OpStatsTableModel(this)),
-      m_proxy(new OpStatsFilter(this)) {
+      m_proxy(new OpStatsFilter(this)),
+      m_samplesModel(new SampleStatsTableModel(this)),
+      m_samplesProxy(new OpStatsFilter(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
+    m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Ops"));
+    m_mode->addItem(tr("Stack samples"));
+    m_mode->setToolTip(
+        tr("Stack samples: a CPU profiler's samples as a bottom-up table (self "
+           "and total samples per function)"));
     m_scope = new QComboBox(this);
     m_scope->addItem(tr("Whole session"));
     m_scope->addItem(tr("Selected time range"));
@@ -50,6 +60,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_filter->setPlaceholderText(tr("Filter by name or category"));
     m_filter->setClearButtonEnabled(true);
     auto* exportButton = new QPushButton(tr("Export CSV…"), this);
+    bar->addWidget(m_mode);
     bar->addWidget(new QLabel(tr("Scope:"), this));
     bar->addWidget(m_scope);
     bar->addWidget(m_group);
@@ -62,6 +73,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     layout->addWidget(m_summary);
 
     m_proxy->setSourceModel(m_model);
+    m_samplesProxy->setSourceModel(m_samplesModel);
     m_table = new QTableView(this);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -79,6 +91,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     layout->addWidget(m_table, 1);
 
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (samplesMode()) return;
         const QModelIndex source = m_proxy->mapToSource(index);
         if (!source.isValid()) return;
         const int64_t id = m_model->stats().rows[static_cast<size_t>(source.row())].maxSliceId;
@@ -86,10 +99,27 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
         m_ctx->requestView(QStringLiteral("timeline"));
         m_ctx->selectSlice(id);
     });
-    connect(m_filter, &QLineEdit::textChanged, this,
-            [this](const QString& t) { m_proxy->setFilterFixedString(t); });
-    connect(m_category, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this](int i) { m_proxy->setCategory(i <= 0 ? QString() : m_category->itemText(i)); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
+        m_proxy->setFilterFixedString(t);
+        m_samplesProxy->setFilterFixedString(t);
+    });
+    connect(m_category, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        (samplesMode() ? m_samplesProxy : m_proxy)
+            ->setCategory(i <= 0 ? QString() : m_category->itemText(i));
+    });
+    connect(m_mode, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        const bool samples = samplesMode();
+        m_table->setModel(samples ? static_cast<QAbstractItemModel*>(m_samplesProxy) : m_proxy);
+        m_table->sortByColumn(
+            samples ? int{SampleStatsTableModel::Self} : int{OpStatsTableModel::Self},
+            Qt::DescendingOrder);
+        m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+        m_group->setEnabled(!samples);
+        m_shapes->setEnabled(!samples);
+        if (!samples)
+            m_table->setColumnHidden(OpStatsTableModel::InputShapes, !m_shapes->isChecked());
+        recompute();
+    });
     connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_group, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_shapes, &QCheckBox::toggled, this, &StatsView::recompute);
@@ -141,12 +171,34 @@ void StatsView::showEvent(QShowEvent* e) {
     if (m_stale) recompute();
 }
 
+bool StatsView::samplesMode() const {
+    return m_mode->currentIndex() == 1;
+}
+
 void StatsView::recompute() {
     if (m_ctx->sessionPath().isEmpty()) return;
     // Whole-session statistics read every slice: done when the tab is looked at, so a big
     // session's timeline is not kept waiting by a table nobody sees yet.
     m_stale = !isVisible();
     if (m_stale) return;
+    if (samplesMode()) {
+        SampleStatsOptions so;
+        const int scope = m_scope->currentIndex();
+        if (scope == kSelection) {
+            if (!m_range) {
+                m_samplesModel->setStats({});
+                m_summary->setText(
+                    tr("No time range selected: Shift+drag in the timeline or click a step."));
+                return;
+            }
+            so.range = m_range;
+        } else if (scope > kSelection && scope - 2 < static_cast<int>(m_steps.size())) {
+            const ProfilerStep& s = m_steps[static_cast<size_t>(scope - 2)];
+            so.sourceId = s.sourceId;
+            so.range = std::make_pair(s.ts, s.ts + std::max<int64_t>(s.dur, 1));
+        }
+        return recomputeSamples(so);
+    }
     OpStatsOptions o;
     o.by = m_group->currentIndex() == 1 ? StatsGroupBy::Category : StatsGroupBy::Name;
     o.groupByInputShape = m_shapes->isChecked() && o.by == StatsGroupBy::Name;
@@ -188,10 +240,41 @@ void StatsView::recompute() {
         });
 }
 
+void StatsView::recomputeSamples(SampleStatsOptions o) {
+    m_summary->setText(tr("Computing…"));
+    m_ctx->jobs()->run<SamplesResult>(
+        this, QStringLiteral("stats"), tr("Computing sample statistics"),
+        [p = m_ctx->sessionPath().toStdString(), o](ts::JobControl& jc) {
+            return computeSampleStats(p, o, &jc);
+        },
+        [this](SamplesResult r) {
+            if (!r) {
+                m_samplesModel->setStats({});
+                m_summary->setText(tr("Cannot compute: %1").arg(QString::fromStdString(r.error())));
+                return;
+            }
+            const SampleStats& s = r.value();
+            m_summary->setText(s.samples == 0
+                                   ? tr("No stack samples in this scope (Chrome traces "
+                                        "with P events or \"samples\" have them).")
+                                   : tr("%L1 functions · %L2 samples (%L3 without a stack)")
+                                         .arg(s.rows.size())
+                                         .arg(s.samples)
+                                         .arg(s.withoutStack));
+            m_samplesModel->setStats(std::move(r.value()));
+            updateCategories();
+        });
+}
+
 void StatsView::updateCategories() {
-    const QString current = m_proxy->category();
+    const bool samples = samplesMode();
+    OpStatsFilter* proxy = samples ? m_samplesProxy : m_proxy;
+    const QString current = proxy->category();
     QStringList cats;
-    if (m_group->currentIndex() == 0)
+    if (samples)
+        for (const auto& r : m_samplesModel->stats().rows)
+            if (!r.category.empty()) cats << QString::fromStdString(r.category);
+    if (!samples && m_group->currentIndex() == 0)
         for (const auto& r : m_model->stats().rows)
             if (!r.category.empty()) cats << QString::fromStdString(r.category);
     cats.removeDuplicates();
@@ -203,7 +286,7 @@ void StatsView::updateCategories() {
     const int keep = m_category->findText(current);
     m_category->setCurrentIndex(keep > 0 ? keep : 0);
     m_category->setEnabled(!cats.isEmpty());
-    m_proxy->setCategory(keep > 0 ? current : QString());
+    proxy->setCategory(keep > 0 ? current : QString());
 }
 
 bool StatsView::exportCsv(const QString& path, QString* error) const {
@@ -212,7 +295,8 @@ bool StatsView::exportCsv(const QString& path, QString* error) const {
         if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
-    const std::string csv = opStatsCsv(m_model->stats());
+    const std::string csv =
+        samplesMode() ? sampleStatsCsv(m_samplesModel->stats()) : opStatsCsv(m_model->stats());
     if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
         if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
         return false;

@@ -4,13 +4,16 @@
 // grouped by op name or by category, optionally split by input shapes; sortable, filterable
 // (name text, and one category: CPU ops, kernels, runtime, memcpy, ...), exportable as CSV.
 // Computed on a job when the session or the scope changes, once the tab is visible. Double-clicking
-// a row selects its longest call and asks for the timeline view.
+// a row selects its longest call and asks for the timeline view. Its second mode, "Stack
+// samples", is the bottom-up table of a CPU profiler's samples (self and total samples per
+// function, ts::timeline::computeSampleStats) over the same scopes.
 #include <QWidget>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/timeline/op_stats.h"
+#include "core/timeline/sample_stats.h"
 
 class QCheckBox;
 class QComboBox;
@@ -19,6 +22,7 @@ class QLineEdit;
 class QTableView;
 class OpStatsFilter;
 class OpStatsTableModel;
+class SampleStatsTableModel;
 class SessionContext;
 
 class StatsView : public QWidget {
@@ -28,6 +32,10 @@ public:
 
     OpStatsTableModel* tableModel() const { return m_model; }
     OpStatsFilter* proxy() const { return m_proxy; }
+    /// "Ops" (0) or "Stack samples" (1).
+    QComboBox* modeBox() const { return m_mode; }
+    SampleStatsTableModel* samplesModel() const { return m_samplesModel; }
+    OpStatsFilter* samplesProxy() const { return m_samplesProxy; }
     QTableView* table() const { return m_table; }
     QComboBox* scopeBox() const { return m_scope; }
     QComboBox* groupBox() const { return m_group; }
@@ -47,11 +55,16 @@ private:
     void loadSteps();
     void recompute();
     void updateCategories();
+    void recomputeSamples(ts::timeline::SampleStatsOptions o);
+    bool samplesMode() const;
 
     SessionContext* m_ctx;
     OpStatsTableModel* m_model;
     OpStatsFilter* m_proxy;
+    SampleStatsTableModel* m_samplesModel;
+    OpStatsFilter* m_samplesProxy;
     QTableView* m_table;
+    QComboBox* m_mode;
     QComboBox* m_scope;
     QComboBox* m_group;
     QComboBox* m_category;

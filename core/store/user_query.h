@@ -1,0 +1,62 @@
+#pragma once
+// UserQuery: SQL typed by a user (`trainscope-cli query`, the studio's SQL tab) run over a
+// session read-only, whatever mode the session was opened in, and stoppable.
+//
+// prepare() accepts exactly one statement that reads: it refuses a second statement, any
+// statement SQLite says writes (sqlite3_stmt_readonly), and — through an authorizer while the
+// statement is compiled — what is "read-only" to SQLite yet changes or escapes the
+// connection: ATTACH/DETACH, transactions and savepoints, PRAGMAs other than the ones that
+// only report (writable_schema among those refused), and the functions load_extension and
+// fts3_tokenizer. Each refusal says what was refused.
+//
+// step() runs under a progress handler (installed for the step only, so nothing is left on
+// the connection) that stops the statement (SQLITE_INTERRUPT) once the cancel token says so
+// or the timeout has passed; error() then says "query cancelled" or "query timed out after
+// N s" and stopped() tells which.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/common/result.h"
+#include "core/store/sqlite_db.h"
+
+namespace ts::store {
+
+class UserQuery {
+public:
+    enum class Stop { None, Cancelled, TimedOut };
+
+    /// Checks and compiles `sql` on `db`. `cancel` (may be null) is read from the step loop;
+    /// it may be set from any thread or a signal handler. `timeout` counts from prepare().
+    static Result<UserQuery> prepare(SqliteDb& db, std::string_view sql,
+                                     const std::atomic<bool>* cancel = nullptr,
+                                     std::optional<std::chrono::milliseconds> timeout = {});
+    /// An empty query (step() gives no row); prepare() makes real ones.
+    UserQuery() = default;
+
+    /// The next row: true when one is ready; false at the end, on an error or when stopped.
+    bool step();
+    const Statement& statement() const { return m_st; }
+    /// Empty while fine; the SQL error, or why the query was stopped.
+    std::string error() const;
+    Stop stopped() const { return m_guard ? m_guard->stop : Stop::None; }
+
+private:
+    struct Guard {
+        sqlite3* db = nullptr;
+        const std::atomic<bool>* cancel = nullptr;
+        std::chrono::steady_clock::time_point deadline =
+            std::chrono::steady_clock::time_point::max();
+        std::chrono::milliseconds timeout{0};
+        Stop stop = Stop::None;
+    };
+    static int onProgress(void* guard);
+
+    Statement m_st;
+    std::unique_ptr<Guard> m_guard;  // stable address for the progress handler
+};
+
+}  // namespace ts::store

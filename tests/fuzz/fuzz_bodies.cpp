@@ -1,0 +1,265 @@
+#include "tests/fuzz/fuzz_bodies.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string_view>
+
+#include "core/checkpoint_info/checkpoint_info.h"
+#include "core/common/job_control.h"
+#include "core/debug/rdr/rdr_reader.h"
+#include "core/log/log_line_parser.h"
+#include "core/log/log_tokenizer.h"
+#include "core/store/trace_store.h"
+#include "core/timeline/op_stats.h"
+#include "core/timeline/timeline_model.h"
+#include "importers/chrome_trace/trace_json_tokenizer.h"
+#include "importers/hdf5/dump_scan.h"
+#include "importers/hdf5/h5_file.h"
+#include "importers/hdf5/h5_read.h"
+#include "importers/hdf5/h5_text.h"
+#include "importers/registry.h"
+#include "importers/tfevents/tfevents_importer.h"
+
+namespace fs = std::filesystem;
+
+namespace ts::fuzz {
+namespace {
+
+// A folder of this process for the files the readers need (they read paths).
+const fs::path& scratch() {
+    static const fs::path dir = [] {
+        std::string tmpl = (fs::temp_directory_path() / "trainscope_fuzz_XXXXXX").string();
+        const char* made = ::mkdtemp(tmpl.data());
+        return fs::path(made ? made : tmpl.c_str());
+    }();
+    return dir;
+}
+
+fs::path writeInput(const std::string& name, const uint8_t* data, size_t size) {
+    const fs::path p = scratch() / name;
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    return p;
+}
+
+// ---- Chrome JSON: the tokenizer alone ----
+
+class BytesSource : public importers::chrome::ByteSource {
+public:
+    BytesSource(const uint8_t* d, size_t n) : m_d(d), m_n(n) {}
+    size_t read(char* buf, size_t n) override {
+        n = std::min(n, m_n - m_pos);
+        std::copy(m_d + m_pos, m_d + m_pos + n, buf);
+        m_pos += n;
+        return n;
+    }
+    uint64_t progress() const override { return m_pos; }
+    std::string error() const override { return {}; }
+
+private:
+    const uint8_t* m_d;
+    size_t m_n, m_pos = 0;
+};
+
+class CountingSink : public importers::chrome::EventSink {
+public:
+    importers::chrome::ChromeEvent& slot() override { return m_event; }
+    void commit() override {
+        // touch what the builder reads, so a wrong length or pointer shows
+        m_bytes += m_event.ph.size() + m_event.name.size() + m_event.args.size() +
+                   m_event.stack.size() + m_event.argNumberCount + m_event.argStringCount;
+    }
+
+private:
+    importers::chrome::ChromeEvent m_event;
+    size_t m_bytes = 0;
+};
+
+// The chunk size (1..128 bytes) follows from the input's length, so windows end everywhere
+// while every byte stays the document's.
+void chromeTokenizer(const uint8_t* data, size_t size) {
+    BytesSource source(data, size);
+    JobControl control;
+    CountingSink sink;
+    const size_t chunk = 1 + (size * 2654435761u >> 8) % 128;
+    (void)importers::chrome::tokenizeChromeJson(source, control, sink, chunk);
+}
+
+// ---- importers, through their registry entry, into one session of this process ----
+
+store::TraceStore& session() {
+    static std::unique_ptr<store::TraceStore> s = [] {
+        auto opened = store::TraceStore::open((scratch() / "fuzz.tscope").string(),
+                                              store::TraceStore::Mode::Create);
+        if (!opened) std::abort();
+        return std::move(opened.value());
+    }();
+    return *s;
+}
+
+// Imports with the importer `name` and removes the source again, so no input sees another's
+// rows (a clock sync of an earlier input would move this one).
+void importWith(const char* name, const fs::path& file) {
+    store::TraceStore& s = session();
+    const int64_t strings = s.maxStringId();
+    for (const importers::Importer& imp : importers::importers()) {
+        if (imp.name != name) continue;
+        JobControl control;
+        const importers::ImportReport r = imp.run(file.string(), s, control);
+        if (r.sourceId) (void)s.deleteSource(r.sourceId);
+        (void)s.discardUnusedStringsAbove(strings);
+    }
+}
+
+void chromeImport(const uint8_t* data, size_t size) {
+    importWith("chrome_json", writeInput("in.json", data, size));
+}
+
+void nsysImport(const uint8_t* data, size_t size) {
+    importWith("nsys_sqlite", writeInput("in.sqlite", data, size));
+}
+
+void tfevents(const uint8_t* data, size_t size) {
+    const fs::path p = writeInput("events.out.tfevents.0.fuzz", data, size);
+    (void)importers::tfevents::readEventFile(p.string());
+    importWith("tfevents", p);
+}
+
+// ---- HDF5: the inspector's reads and the dump scans ----
+
+void hdf5Reads(const uint8_t* data, size_t size) {
+    auto file = h5::File::open(writeInput("in.h5", data, size).string());
+    if (!file) return;
+    const h5::File& f = file.value();
+    (void)f.children("/");
+    auto all = f.allDatasets();
+    if (!all) return;
+    bool small = true;  // a damaged header may claim 2^60 elements: no full scans then
+    int seen = 0;
+    for (const std::string& path : all.value()) {
+        if (++seen > 32) break;
+        (void)f.attributes(path);
+        (void)f.objectAddress(path);
+        auto info = f.datasetInfo(path);
+        if (!info) continue;
+        const h5::DatasetInfo& d = info.value();
+        small = small && d.count <= (uint64_t{1} << 16);
+        std::vector<uint64_t> start(d.shape.size(), 0), count;
+        for (uint64_t n : d.shape) count.push_back(std::min<uint64_t>(n, 2));
+        (void)h5::readHyperslabText(f, path, start, count);
+        if (d.numeric()) (void)h5::readHyperslab(f, path, start, count);
+    }
+    if (!small || seen > 32) return;
+    (void)h5::statsAll(f, "");
+    (void)h5::scanOverflow(f);
+    h5::OrderSource order;
+    (void)h5::orderedTensors(f, &order);
+}
+
+// ---- logs: line by line through the tokenizer and the header parser ----
+
+void logLines(const uint8_t* data, size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    size_t records = 0;
+    log::LogTokenizer tokenizer([&](log::LogRecord&&) { ++records; });
+    for (size_t at = 0; at <= text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(at, end - at);
+        (void)log::parseHeaderLine(line, 2024);
+        (void)log::glogFileHeaderYear(line);
+        (void)log::guessLevel(line);
+        tokenizer.addLine(line);
+        at = end + 1;
+    }
+    tokenizer.finish();
+}
+
+// ---- checkpoints (the protobuf wire reader) ----
+
+void checkpoint(const uint8_t* data, size_t size) {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    (void)checkpoint_info::parseCheckpoint(in, size);
+}
+
+// ---- RDR export folders: the input is the folder's files, split at "\n--8<--\n" ----
+
+void rdrFolder(const uint8_t* data, size_t size) {
+    static const char* const kFiles[] = {"rdr_index.json", "exec_order.txt", "memory_alloc.txt",
+                                         "log_tail.txt",   "run_state.txt",  "graph_0.ir"};
+    const fs::path dir = scratch() / "rdr";
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir, ec);
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    constexpr std::string_view kCut = "\n--8<--\n";
+    size_t at = 0;
+    for (const char* name : kFiles) {
+        if (at > text.size()) break;
+        size_t end = text.find(kCut, at);
+        if (end == std::string_view::npos) end = text.size();
+        std::ofstream(dir / name, std::ios::binary) << text.substr(at, end - at);
+        at = end + kCut.size();
+    }
+    auto e = rdr::readRdrExport(dir.string());
+    if (!e) return;
+    (void)e.value().failingRow();
+    (void)e.value().failingPreviousRow();
+    (void)rdr::rdrMemoryCurve(e.value().allocations, 64);
+}
+
+// ---- the session opener, and the readers of what a session holds ----
+
+void sessionOpen(const uint8_t* data, size_t size) {
+    const fs::path p = scratch() / "open.tscope";
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix, ec);
+    writeInput("open.tscope", data, size);
+    auto s = store::TraceStore::open(p.string(), store::TraceStore::Mode::ReadOnly);
+    if (!s) return;
+    store::TraceStore& st = *s.value();
+    (void)st.sources();
+    (void)st.tableCounts();
+    (void)st.timeRange();
+    auto& db = st.db();
+    for (const char* sql :
+         {"SELECT count(*), sum(dur), max(depth), sum(flags) FROM slices",
+          "SELECT sum(length(json)) FROM args", "SELECT count(*) FROM slices WHERE id = 3",
+          "SELECT count(*) FROM slices WHERE track_id = 1 AND ts > 5 AND ts < 1000000",
+          "SELECT sum(s.dur) FROM slices s JOIN args a ON a.id = s.arg_set_id"}) {
+        store::Statement q = db.prepare(sql);
+        while (q.step()) {
+        }
+    }
+    timeline::OpStatsOptions options;
+    (void)timeline::computeOpStats(st, options);
+    (void)timeline::loadTimelineModel(p.string(), nullptr, 1);
+}
+
+}  // namespace
+
+const std::vector<Target>& targets() {
+    static const std::vector<Target> list = {{"chrome_tokenizer", &chromeTokenizer},
+                                             {"chrome_import", &chromeImport},
+                                             {"nsys", &nsysImport},
+                                             {"hdf5", &hdf5Reads},
+                                             {"log_lines", &logLines},
+                                             {"tfevents", &tfevents},
+                                             {"checkpoint", &checkpoint},
+                                             {"rdr", &rdrFolder},
+                                             {"session_open", &sessionOpen}};
+    return list;
+}
+
+const Target* findTarget(const std::string& name) {
+    for (const Target& t : targets())
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+}  // namespace ts::fuzz

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets of BUILD (a clang build with -DTRAINSCOPE_FUZZ=ON, e.g. build-asan)
+# for SECONDS each, one after the other, seeded from ../shared/corpus (tests/fuzz/seeds/<t>.txt),
+# tests/fuzz/seeds/<t>/ and every input that once crashed the target
+# (tests/fuzz/regressions/<t>/). Fixed seed (-seed=1), so a run is repeatable on one machine.
+# The first finding stops it with a non-zero exit; libFuzzer leaves the input in
+# BUILD/fuzz/artifacts/<t>/ (replay: BUILD/tests/fuzz/fuzz_<t> FILE; then add it to
+# tests/fuzz/regressions/<t>/ with the fix).
+# Usage: run_fuzz.sh BUILD SECONDS|ci [TARGET...]   (default: every target)
+# "ci" (make test): a fixed number of inputs per target, about 6 s each on the reference
+# machine, at most 30 s: the same inputs on any machine, so CI does not pass or fail by how
+# fast it is (HDF5 1.10 has memory bugs of its own on damaged files that a longer run of
+# fuzz_hdf5 reaches: tests/fuzz/library_crashes/).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+seconds=$2
+shift 2
+declare -A ci_runs=([chrome_tokenizer]=60000 [chrome_import]=400 [nsys]=1500 [hdf5]=800
+                    [log_lines]=15000 [tfevents]=1500 [checkpoint]=100000 [rdr]=1500
+                    [session_open]=1000)
+here=$(cd "$(dirname "$0")" && pwd)
+project=$(cd "$here/../.." && pwd)
+corpus=${TRAINSCOPE_CORPUS:-$project/../shared/corpus}
+targets=("$@")
+if [[ ${#targets[@]} -eq 0 ]]; then
+  targets=(chrome_tokenizer chrome_import nsys hdf5 log_lines tfevents checkpoint rdr session_open)
+fi
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+cli=$build/app/trainscope-cli
+total=0
+for t in "${targets[@]}"; do
+  exe=$build/tests/fuzz/fuzz_$t
+  [[ -x $exe ]] || { echo "run_fuzz: $exe is missing (configure with -DTRAINSCOPE_FUZZ=ON)" >&2; exit 2; }
+  work=$build/fuzz/corpus/$t
+  artifacts=$build/fuzz/artifacts/$t
+  rm -rf "$work"
+  mkdir -p "$work" "$artifacts"
+  while IFS= read -r line || [[ -n $line ]]; do
+    [[ -z $line || $line == \#* ]] && continue
+    if [[ $line == project:* ]]; then src=$project/${line#project:}; else src=$corpus/$line; fi
+    if [[ ! -f $src ]]; then echo "run_fuzz: seed $src is missing (skipped)"; continue; fi
+    if [[ $t == session_open ]]; then  # a session made of the trace
+      seed=$work/$(basename "$src").tscope
+      "$cli" import "$src" -o "$seed" > /dev/null
+      sqlite3 "$seed" "PRAGMA journal_mode=DELETE" > /dev/null
+    else
+      cp "$src" "$work/"
+    fi
+  done < "$here/seeds/$t.txt"
+  for dir in "$here/seeds/$t" "$here/regressions/$t"; do
+    [[ -d $dir ]] && find "$dir" -type f ! -name README.md -exec cp {} "$work/" \;
+  done
+  log=$build/fuzz/$t.log
+  start=$(date +%s)
+  budget=(-max_total_time="$seconds")
+  if [[ $seconds == ci ]]; then budget=(-runs="${ci_runs[$t]}" -max_total_time=30); fi
+  if ! "$exe" "${budget[@]}" -seed=1 -timeout=30 -rss_limit_mb=3072 \
+      -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" > "$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "run_fuzz: fuzz_$t found a problem; the input is in $artifacts/ (log: $log)" >&2
+    exit 1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  total=$((total + $(date +%s) - start))
+  echo "run_fuzz: fuzz_$t: ${runs:-?} inputs in $(($(date +%s) - start)) s, nothing found"
+done
+echo "run_fuzz: ${#targets[@]} targets, ${total} s"
