@@ -18,8 +18,10 @@ struct ConvGeom {
     int64_t ckk() const { return C * KH * KW; }
     int64_t ohw() const { return OH * OW; }
     int64_t chw() const { return C * H * W; }
-    int64_t pb() const { return (OH - 1) * sh + KH - H - pt; }  // padding below (ONNX pads)
-    int64_t pr() const { return (OW - 1) * sw + KW - W - pl; }  // padding right
+    /// Padding below and right as ONNX's pads give it: what the last window reaches past the
+    /// input, 0 when it stops short (rows a stride skips are simply not read).
+    int64_t pb() const { return std::max<int64_t>(0, (OH - 1) * sh + KH - H - pt); }
+    int64_t pr() const { return std::max<int64_t>(0, (OW - 1) * sw + KW - W - pl); }
 };
 
 inline void requireNchw(std::string_view op, const Tensor& t) {

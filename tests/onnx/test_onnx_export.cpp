@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "core/engine/dispatcher.h"
 #include "core/engine/models.h"
 #include "core/export/onnx/onnx_export.h"
 #include "onnx/onnx.pb.h"
