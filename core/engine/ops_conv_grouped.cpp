@@ -21,68 +21,69 @@ bool isDepthwise(const ConvGeom& g) {
     return g.C == 1 && g.O == 1;  // per group: one input and one output channel
 }
 
-depthwise::Geometry planeGeometry(const ConvGeom& g) {
-    return {g.H, g.W, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
+depthwise::Geometry dwGeometry(const ConvGeom& g) {
+    return {g.groups, g.H, g.W, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
 }
 
 int parts(const ConvGeom& g) {
     return sampleParts(g);
 }
 
+/// The weights (and bias) in the kernels' channels-last layout.
+Tensor packDepthwise(const Tensor& w, const Tensor& bias, const depthwise::Geometry& dg) {
+    Tensor packed = Tensor::empty({depthwise::packedFloats(dg)});
+    depthwise::packWeights(w.f32(), bias.defined() ? bias.f32() : nullptr, packed.f32(), dg);
+    return packed;
+}
+
 Tensor dwForward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
-    const int64_t C = g.groups, hw = g.H * g.W, ohw = g.ohw(), kk = g.KH * g.KW;
-    const depthwise::Geometry dg = planeGeometry(g);
+    const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
+    const depthwise::Geometry dg = dwGeometry(g);
+    const Tensor packed = packDepthwise(w, bias, dg);
     const int64_t scratch = depthwise::scratchFloats(dg);
     const int np = parts(g);
     Tensor buf = Tensor::empty({np, scratch});
     Tensor out = Tensor::empty({g.N, C, g.OH, g.OW});
-    const float* pb = bias.defined() ? bias.f32() : nullptr;
     parallelParts(np, [&](int p) {
-        float* s = buf.f32() + p * scratch;
         for (int64_t n = partBegin(g, p, np); n < partBegin(g, p + 1, np); ++n)
-            for (int64_t c = 0; c < C; ++c)
-                depthwise::forwardPlane(x.f32() + (n * C + c) * hw, w.f32() + c * kk,
-                                        pb ? pb[c] : 0.f, out.f32() + (n * C + c) * ohw, s, dg);
+            depthwise::forward(x.f32() + n * chw, packed.f32(), out.f32() + n * cohw,
+                               buf.f32() + p * scratch, dg);
     });
     return out;
 }
 
 Tensor dwInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
-    const int64_t C = g.groups, hw = g.H * g.W, ohw = g.ohw(), kk = g.KH * g.KW;
-    const depthwise::Geometry dg = planeGeometry(g);
+    const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
+    const depthwise::Geometry dg = dwGeometry(g);
+    const Tensor packed = packDepthwise(w, Tensor(), dg);
     const int64_t scratch = depthwise::scratchFloats(dg);
     const int np = parts(g);
     Tensor buf = Tensor::empty({np, scratch});
     Tensor dx = Tensor::empty({g.N, C, g.H, g.W});
     parallelParts(np, [&](int p) {
-        float* s = buf.f32() + p * scratch;
         for (int64_t n = partBegin(g, p, np); n < partBegin(g, p + 1, np); ++n)
-            for (int64_t c = 0; c < C; ++c)
-                depthwise::inputPlane(dy.f32() + (n * C + c) * ohw, w.f32() + c * kk,
-                                      dx.f32() + (n * C + c) * hw, s, dg);
+            depthwise::backwardInput(dy.f32() + n * cohw, packed.f32(), dx.f32() + n * chw,
+                                     buf.f32() + p * scratch, dg);
     });
     return dx;
 }
 
 Tensor dwFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
-    const int64_t C = g.groups, hw = g.H * g.W, ohw = g.ohw(), kk = g.KH * g.KW;
-    const depthwise::Geometry dg = planeGeometry(g);
-    const int64_t scratch = depthwise::scratchFloats(dg);
+    const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
+    const depthwise::Geometry dg = dwGeometry(g);
+    const int64_t scratch = depthwise::scratchFloats(dg), packed = depthwise::packedFloats(dg);
     const int np = parts(g);
     Tensor buf = Tensor::empty({np, scratch});
-    Tensor partial = Tensor::zeros({np, C * kk});
+    Tensor partial = Tensor::zeros({np, packed});
     parallelParts(np, [&](int p) {
-        float* s = buf.f32() + p * scratch;
-        float* acc = partial.f32() + p * C * kk;
         for (int64_t n = partBegin(g, p, np); n < partBegin(g, p + 1, np); ++n)
-            for (int64_t c = 0; c < C; ++c)
-                depthwise::filterPlane(x.f32() + (n * C + c) * hw, dy.f32() + (n * C + c) * ohw,
-                                       acc + c * kk, s, dg);
+            depthwise::accumulateFilter(x.f32() + n * chw, dy.f32() + n * cohw,
+                                        partial.f32() + p * packed, buf.f32() + p * scratch, dg);
     });
-    Tensor dw = Tensor::empty({C, 1, g.KH, g.KW});
-    std::memcpy(dw.raw(), partial.raw(), sizeof(float) * static_cast<size_t>(C * kk));
     for (int p = 1; p < np; ++p)
-        for (int64_t i = 0; i < C * kk; ++i) dw.f32()[i] += partial.f32()[p * C * kk + i];
+        for (int64_t i = 0; i < packed; ++i) partial.f32()[i] += partial.f32()[p * packed + i];
+    Tensor dw = Tensor::empty({C, 1, g.KH, g.KW});
+    depthwise::unpackFilter(partial.f32(), dw.f32(), dg);
     return dw;
 }
 
