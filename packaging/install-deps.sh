@@ -10,6 +10,9 @@ PACKAGES=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libsqlite3-dev sqlite3
   libprotobuf-dev protobuf-compiler
+  # ONNX export: ONNX's own onnx.proto (compiled with protoc; libonnx is not linked), and
+  # the tests' checker with full shape inference (docs/ENGINE.md, "ONNX export")
+  libonnx-dev python3-onnx
   libhdf5-dev hdf5-tools
   libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev

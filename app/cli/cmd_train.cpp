@@ -205,12 +205,13 @@ int runTrain(const Args& args) {
 
 TS_CLI_COMMAND(
     "train", "Train a model with the built-in engine and record the run in a session",
-    "--model mlp|lenet5 --dataset fashion-mnist|synthetic|csv --epochs N --batch-size B "
+    "--model mlp|lenet5|resnet8|shufflenetv2 --dataset fashion-mnist|synthetic|csv --epochs N "
+    "--batch-size B "
     "--optimizer sgd|adam --lr X [--momentum M] [--weight-decay W] --seed S -o SESSION "
     "[--amp O0|O1|O2] [--loss-scale static:N|dynamic] [--checkpoint-dir D] [--resume CKPT] "
     "[--profile [--profile-schedule W,U,A,R]] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] "
     "[--json]",
-    {{"model", true, "mlp | lenet5"},
+    {{"model", true, "mlp | lenet5 | resnet8 | shufflenetv2"},
      {"nproc", true,
       "data parallel: start N local ranks (Gloo allreduce); -o names a folder, each rank records "
       "FOLDER/rank_<r>.tscope (docs/DISTRIBUTED.md)"},

@@ -18,6 +18,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "app/gui/onnx_export_action.h"
 #include "app/gui/session_document.h"
 #include "app/gui/view_list.h"
 #include "views/common/job_tracker.h"
@@ -150,6 +151,15 @@ void MainWindow::buildMenus() {
     tb->addAction(imp);
     file->addAction(tr("&New Session"), this, [this] { m_doc->newSession(); });
     file->addAction(tr("Open &Demo Session"), this, [this] { openDemo(); });
+    file->addSeparator();
+    m_onnxExport = new OnnxExportAction(m_ctx, this);
+    connect(m_onnxExport, &OnnxExportAction::finished, this, [this](bool ok, const QString& msg) {
+        statusBar()->showMessage(msg, 15000);
+        if (!ok && !qApp->property("trainscope_headless").toBool())
+            QMessageBox::warning(this, tr("Export ONNX"), msg);
+    });
+    file->addAction(tr("Export &ONNX…"), this, [this] { m_onnxExport->ask(); })
+        ->setObjectName(QStringLiteral("exportOnnxAction"));
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 

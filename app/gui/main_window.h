@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
+class OnnxExportAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -23,6 +24,8 @@ public:
     SessionDocument* document() const { return m_doc; }
     SessionSidebar* sidebar() const { return m_sidebar; }
     QTabWidget* tabs() const { return m_tabs; }
+    /// File > Export ONNX… (its dialogs, and the export job the tests start directly).
+    OnnxExportAction* onnxExport() const { return m_onnxExport; }
 
     /// Opens what the user named: sessions open, files a view reads itself go to that view,
     /// everything else is imported into the session (a new one when none is open).
@@ -51,4 +54,5 @@ private:
     QLabel* m_jobLabel;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
+    OnnxExportAction* m_onnxExport = nullptr;
 };

@@ -16,68 +16,93 @@ bool needsGrad(const std::vector<Tensor>& inputs) {
     return false;
 }
 
-Tensor record(Tensor out, std::string opType, std::vector<Tensor> inputs,
-              std::function<std::vector<Tensor>(const Tensor&)> backward) {
-    if (!needsGrad(inputs)) return out;
+namespace {
+std::shared_ptr<Node> makeNode(std::string opType, std::vector<Tensor> inputs) {
     auto node = std::make_shared<Node>();
     node->opType = std::move(opType);
     Dispatcher& d = Dispatcher::current();
     // The forward op just dispatched: its name, so backward scopes embed it exactly.
     if (d.observed()) node->scope = d.scopeNameFor(node->opType, d.forwardOpsThisStep() - 1, false);
     node->inputs = std::move(inputs);
+    return node;
+}
+}  // namespace
+
+Tensor record(Tensor out, std::string opType, std::vector<Tensor> inputs,
+              std::function<std::vector<Tensor>(const Tensor&)> backward) {
+    if (!needsGrad(inputs)) return out;
+    auto node = makeNode(std::move(opType), std::move(inputs));
     node->backward = std::move(backward);
     out.setRequiresGrad(true);
     out.setGradFn(std::move(node));
     return out;
 }
 
-namespace {
-void accumulate(std::unordered_map<TensorImpl*, Tensor>& grads, const Tensor& t, const Tensor& g) {
-    auto it = grads.find(t.impl());
-    if (it == grads.end())
-        grads.emplace(t.impl(), g);
-    else
-        it->second = ops::addN(it->second, g);
+std::vector<Tensor> recordMulti(
+    std::vector<Tensor> outs, std::string opType, std::vector<Tensor> inputs,
+    std::function<std::vector<Tensor>(const std::vector<Tensor>&)> backward) {
+    if (!needsGrad(inputs)) return outs;
+    auto node = makeNode(std::move(opType), std::move(inputs));
+    node->outputs = static_cast<int>(outs.size());
+    node->backwardMulti = std::move(backward);
+    for (size_t i = 0; i < outs.size(); ++i) {
+        outs[i].setRequiresGrad(true);
+        outs[i].setGradFn(node, static_cast<int>(i));
+    }
+    return outs;
 }
-}  // namespace
 
 void Tensor::backward(float seed) const {
     if (!requiresGrad()) throw std::logic_error("backward: tensor does not require grad");
-    // Reverse topological order of non-leaf tensors.
-    std::vector<Tensor> order;
-    std::unordered_set<TensorImpl*> seen;
-    std::vector<std::pair<Tensor, size_t>> stack{{*this, 0}};
-    seen.insert(impl());
-    while (!stack.empty()) {
-        auto& [t, i] = stack.back();
-        const auto& fn = t.gradFn();
-        if (fn && i < fn->inputs.size()) {
-            const Tensor in = fn->inputs[i++];
-            if (in.defined() && in.requiresGrad() && in.gradFn() && seen.insert(in.impl()).second)
-                stack.push_back({in, 0});
-            continue;
+    // Reverse topological order of the nodes this tensor depends on (depth-first post-order).
+    std::vector<std::shared_ptr<Node>> order;
+    if (gradFn()) {
+        std::unordered_set<Node*> seen{gradFn().get()};
+        std::vector<std::pair<std::shared_ptr<Node>, size_t>> stack{{gradFn(), 0}};
+        while (!stack.empty()) {
+            auto& [node, i] = stack.back();
+            if (i < node->inputs.size()) {
+                const Tensor& in = node->inputs[i++];
+                if (in.defined() && in.requiresGrad() && in.gradFn() &&
+                    seen.insert(in.gradFn().get()).second)
+                    stack.push_back({in.gradFn(), 0});
+                continue;
+            }
+            order.push_back(node);
+            stack.pop_back();
         }
-        order.push_back(t);
-        stack.pop_back();
     }
-    std::unordered_map<TensorImpl*, Tensor> grads;
-    grads.emplace(impl(), Tensor::full(shape(), seed));
+    Tensor start = Tensor::full(shape(), seed);
+    if (!gradFn()) {  // a leaf: its gradient is the seed
+        Tensor leaf = *this;
+        leaf.setGrad(leaf.grad().defined() ? ops::addN(leaf.grad(), start) : start);
+        return;
+    }
+    // Output gradients per node, one slot per output.
+    std::unordered_map<Node*, std::vector<Tensor>> grads;
+    auto slot = [&grads](Node* n) -> std::vector<Tensor>& {
+        auto& v = grads[n];
+        if (v.empty()) v.resize(static_cast<size_t>(n->outputs));
+        return v;
+    };
+    slot(gradFn().get())[static_cast<size_t>(outputIndex())] = start;
     Dispatcher& d = Dispatcher::current();
     NoGradGuard noGrad;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const Tensor& t = *it;
-        auto g = grads.find(t.impl());
+        const std::shared_ptr<Node>& node = *it;
+        auto g = grads.find(node.get());
         if (g == grads.end()) continue;
-        const Tensor gradOut = g->second;
+        const std::vector<Tensor> gradOuts = std::move(g->second);
         grads.erase(g);
-        const auto& node = t.gradFn();
         d.setGradientScope(node->scope);
-        std::vector<Tensor> ins = node->backward(gradOut);
+        std::vector<Tensor> ins =
+            node->backwardMulti ? node->backwardMulti(gradOuts) : node->backward(gradOuts[0]);
         for (size_t k = 0; k < ins.size() && k < node->inputs.size(); ++k) {
             const Tensor& in = node->inputs[k];
             if (!ins[k].defined() || !in.defined() || !in.requiresGrad()) continue;
             if (in.gradFn()) {
-                accumulate(grads, in, ins[k]);
+                Tensor& acc = slot(in.gradFn().get())[static_cast<size_t>(in.outputIndex())];
+                acc = acc.defined() ? ops::addN(acc, ins[k]) : ins[k];
             } else {
                 Tensor leaf = in;
                 if (leaf.grad().defined())

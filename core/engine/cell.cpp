@@ -6,6 +6,7 @@ namespace ts::engine {
 
 Tensor Cell::operator()(const Tensor& x) {
     ScopeGuard scope(m_scopePart.empty() ? m_type : m_scopePart);
+    if (m_hooks) return callWithHooks(x);
     return forward(x);
 }
 
@@ -56,6 +57,24 @@ std::string Cell::describe() const {
     std::string out;
     describeInto(out, 0);
     return out;
+}
+
+}  // namespace ts::engine
+
+namespace ts::engine {
+
+std::vector<std::pair<std::string, Cell*>> Cell::namedCells() {
+    std::vector<std::pair<std::string, Cell*>> out{{"", this}};
+    for (const auto& [name, child] : m_children)
+        for (auto& [sub, c] : child->namedCells())
+            out.emplace_back(sub.empty() ? name : name + "." + sub, c);
+    return out;
+}
+
+Cell* Cell::child(const std::string& path) {
+    for (auto& [name, c] : namedCells())
+        if (name == path) return c;
+    return nullptr;
 }
 
 }  // namespace ts::engine

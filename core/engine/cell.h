@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/engine/hooks.h"
 #include "core/engine/tensor.h"
 
 namespace ts::engine {
@@ -44,6 +45,16 @@ public:
 
     /// Readable tree: cells, parameters with shapes and dtypes (for the RDR graph IR and the GUI).
     std::string describe() const;
+    /// Every cell of this subtree with its dotted path ("" for this one, "layer2",
+    /// "layer2.conv1", ...), parents before children (PyTorch's named_modules()).
+    std::vector<std::pair<std::string, Cell*>> namedCells();
+    /// The descendant at a dotted path, or nullptr.
+    Cell* child(const std::string& path);
+
+    /// Hooks (hooks.h), called in registration order on every call of this cell.
+    HookHandle registerForwardPreHook(ForwardPreHook hook);
+    HookHandle registerForwardHook(ForwardHook hook);
+    HookHandle registerBackwardHook(BackwardHook hook);
 
 protected:
     Tensor& addParam(const std::string& name, Tensor t, bool trainable = true);
@@ -56,6 +67,8 @@ protected:
 
 private:
     void collect(const std::string& prefix, std::vector<NamedParam>& out) const;
+    Tensor callWithHooks(const Tensor& x);
+    CellHooks& hooks();
     void describeInto(std::string& out, int depth) const;
 
     std::string m_type;
@@ -64,6 +77,7 @@ private:
     bool m_training = true;
     std::vector<NamedParam> m_params;
     std::vector<std::pair<std::string, std::shared_ptr<Cell>>> m_children;
+    std::shared_ptr<CellHooks> m_hooks;  // null until a hook is registered
 };
 
 }  // namespace ts::engine

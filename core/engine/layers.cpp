@@ -1,5 +1,6 @@
 #include "core/engine/layers.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ts::engine {
@@ -61,10 +62,12 @@ Tensor Dense::forward(const Tensor& x) {
 }
 
 Conv2d::Conv2d(int64_t in, int64_t out, int kernel, std::mt19937_64& rng, int stride,
-               const std::string& padMode, int padding, bool hasBias)
+               const std::string& padMode, int padding, bool hasBias, int groups)
     : Cell("Conv2d") {
-    const float bound = 1.f / std::sqrt(static_cast<float>(in * kernel * kernel));
-    m_weight = addParam("weight", uniform({out, in, kernel, kernel}, bound, rng));
+    const int64_t perGroup = in / std::max(1, groups);
+    const float bound = 1.f / std::sqrt(static_cast<float>(perGroup * kernel * kernel));
+    m_weight = addParam("weight", uniform({out, perGroup, kernel, kernel}, bound, rng));
+    m_opt.groups = groups;
     if (hasBias) m_bias = addParam("bias", uniform({out}, bound, rng));
     m_opt.strideH = m_opt.strideW = stride;
     m_opt.padSame = padMode == "same";

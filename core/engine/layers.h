@@ -1,6 +1,7 @@
 #pragma once
-// Built-in cells (MindSpore nn names): Dense, Conv2d, MaxPool2d, AvgPool2d, BatchNorm2d,
-// Dropout, Flatten, ReLU, Sigmoid, Tanh and SequentialCell. Weights start as PyTorch's
+// Built-in cells (MindSpore nn names): Dense, Conv2d (grouped and depthwise too), MaxPool2d,
+// AvgPool2d, GlobalAvgPool, Pad, BatchNorm2d, Dropout, Flatten, ReLU, Sigmoid, Tanh and
+// SequentialCell. Weights start as PyTorch's
 // defaults (uniform +-1/sqrt(fan_in)) drawn from the given seed.
 #include <cstdint>
 #include <random>
@@ -29,9 +30,11 @@ private:
 
 class Conv2d : public Cell {
 public:
-    /// padMode "same" or "valid" (padding then ignored) or "pad" (use `padding`).
+    /// padMode "same" or "valid" (padding then ignored) or "pad" (use `padding`). `groups`:
+    /// the weight is [out, in/groups, kernel, kernel]; groups == in == out is depthwise.
     Conv2d(int64_t in, int64_t out, int kernel, std::mt19937_64& rng, int stride = 1,
-           const std::string& padMode = "valid", int padding = 0, bool hasBias = false);
+           const std::string& padMode = "valid", int padding = 0, bool hasBias = false,
+           int groups = 1);
     Tensor forward(const Tensor& x) override;
 
 private:
@@ -55,6 +58,23 @@ public:
 
 private:
     int m_k, m_s;
+};
+
+/// Mean over H and W: [N, C, H, W] -> [N, C] (AdaptiveAvgPool2d(1) + Flatten).
+class GlobalAvgPool : public Cell {
+public:
+    GlobalAvgPool() : Cell("GlobalAvgPool") {}
+    Tensor forward(const Tensor& x) override { return ops::globalAvgPool(x); }
+};
+
+/// Zero padding of H and W by `pad` on every side (nn.Pad / torch ZeroPad2d).
+class Pad : public Cell {
+public:
+    explicit Pad(int pad) : Cell("Pad"), m_pad(pad) {}
+    Tensor forward(const Tensor& x) override { return ops::pad2d(x, m_pad, m_pad, m_pad, m_pad); }
+
+private:
+    int m_pad;
 };
 
 class BatchNorm2d : public Cell {

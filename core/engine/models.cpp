@@ -46,10 +46,22 @@ std::shared_ptr<Cell> makeLeNet5(uint64_t seed, int64_t classes, int64_t channel
     return std::make_shared<LeNet5>(seed, classes, channels);
 }
 
+const std::vector<std::string>& modelNames() {
+    static const std::vector<std::string> names{"mlp", "lenet5", "resnet8", "shufflenetv2"};
+    return names;
+}
+
+bool modelTakesImages(const std::string& name) {
+    return name == "lenet5" || name == "resnet8" || name == "shufflenetv2";
+}
+
 std::shared_ptr<Cell> makeModel(const std::string& name, uint64_t seed, int64_t inputs,
                                 int64_t classes) {
     if (name == "mlp") return makeMlp(seed, inputs, classes);
-    if (name == "lenet5" && inputs == 784) return makeLeNet5(seed, classes);
+    if (modelTakesImages(name) && inputs != 784) return nullptr;
+    if (name == "lenet5") return makeLeNet5(seed, classes);
+    if (name == "resnet8") return makeResNet8(seed, classes);
+    if (name == "shufflenetv2") return makeShuffleNetV2(seed, classes);
     return nullptr;
 }
 

@@ -9,15 +9,12 @@
 #include <cstring>
 
 #include "core/engine/conv_direct.h"
+#include "core/engine/conv_geometry.h"
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
 #include "core/engine/parallel.h"
 
-namespace ts::engine::ops {
-
-using detail::detach;
-using detail::requireF32;
-using detail::run1;
+namespace ts::engine::detail {
 
 namespace {
 
@@ -29,13 +26,6 @@ namespace {
 #define TS_VECTOR_CLONES
 #endif
 
-struct ConvGeom {
-    int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, pt, pl;
-    int64_t ckk() const { return C * KH * KW; }
-    int64_t ohw() const { return OH * OW; }
-    int64_t chw() const { return C * H * W; }
-};
-
 /// Output columns [lo, hi) of kernel column `kw` that read inside the image.
 inline void validColumns(const ConvGeom& g, int64_t kw, int64_t& lo, int64_t& hi) {
     lo = 0;
@@ -44,8 +34,9 @@ inline void validColumns(const ConvGeom& g, int64_t kw, int64_t& lo, int64_t& hi
     while (hi > lo && (hi - 1) * g.sw - g.pl + kw >= g.W) --hi;
 }
 
-/// Column matrix [C*KH*KW, OH*OW] of one sample x[C,H,W]. Rows are short (OW floats), so
-/// plain loops the compiler vectorizes beat a memcpy call per row.
+}  // namespace
+
+// Rows are short (OW floats), so plain loops the compiler vectorizes beat a memcpy per row.
 TS_VECTOR_CLONES void im2col(const float* __restrict x, float* __restrict col, const ConvGeom& g) {
     const int64_t ohw = g.ohw();
     for (int64_t c = 0; c < g.C; ++c)
@@ -74,7 +65,6 @@ TS_VECTOR_CLONES void im2col(const float* __restrict x, float* __restrict col, c
             }
 }
 
-/// Adds a sample's column-matrix gradient back into dx[C,H,W] (which the caller zeroed).
 TS_VECTOR_CLONES void col2im(const float* __restrict col, float* __restrict x, const ConvGeom& g) {
     const int64_t ohw = g.ohw();
     for (int64_t c = 0; c < g.C; ++c)
@@ -98,48 +88,26 @@ TS_VECTOR_CLONES void col2im(const float* __restrict col, float* __restrict x, c
             }
 }
 
-/// Parts to split N samples into: four per pool thread (at most one per sample), so a thread
-/// that the OS holds back leaves parts for the others to take instead of everyone waiting.
-int sampleParts(const ConvGeom& g) {
-    return static_cast<int>(std::clamp<int64_t>(g.N, 1, 4 * intraOpThreads()));
-}
-int64_t partBegin(const ConvGeom& g, int p, int parts) {
-    return g.N * p / parts;
+std::string convAttrs(const ConvGeom& g) {
+    return "\"strides\":[" + std::to_string(g.sh) + "," + std::to_string(g.sw) + "],\"pads\":[" +
+           std::to_string(g.pt) + "," + std::to_string(g.pl) + "," + std::to_string(g.pb()) + "," +
+           std::to_string(g.pr()) + "],\"group\":" + std::to_string(g.groups);
 }
 
-void require4(std::string_view op, const Tensor& t) {
-    requireF32(op, t);
-    if (t.rank() != 4)
-        throw std::invalid_argument(std::string(op) + ": expects NCHW, got " +
-                                    shapeString(t.shape()));
-}
+}  // namespace ts::engine::detail
 
-ConvGeom geometry(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
-    require4("Conv2D", x);
-    require4("Conv2D", w);
-    if (w.dim(1) != x.dim(1))
-        throw std::invalid_argument("Conv2D: weight " + shapeString(w.shape()) + " expects " +
-                                    std::to_string(w.dim(1)) + " input channels, input is " +
-                                    shapeString(x.shape()));
-    if (opt.strideH < 1 || opt.strideW < 1)
-        throw std::invalid_argument("Conv2D: stride must be >= 1");
-    if (opt.padH < 0 || opt.padW < 0) throw std::invalid_argument("Conv2D: padding must be >= 0");
-    ConvGeom g{x.dim(0), x.dim(1), x.dim(2),    x.dim(3),    w.dim(0), w.dim(2), w.dim(3),
-               0,        0,        opt.strideH, opt.strideW, opt.padH, opt.padW};
-    if (opt.padSame) {
-        g.OH = (g.H + g.sh - 1) / g.sh;
-        g.OW = (g.W + g.sw - 1) / g.sw;
-        g.pt = std::max<int64_t>(0, (g.OH - 1) * g.sh + g.KH - g.H) / 2;
-        g.pl = std::max<int64_t>(0, (g.OW - 1) * g.sw + g.KW - g.W) / 2;
-    } else {
-        g.OH = (g.H + 2 * g.pt - g.KH) / g.sh + 1;
-        g.OW = (g.W + 2 * g.pl - g.KW) / g.sw + 1;
-    }
-    if (g.OH <= 0 || g.OW <= 0 || g.H + 2 * g.pt < g.KH || g.W + 2 * g.pl < g.KW)
-        throw std::invalid_argument("Conv2D: kernel " + shapeString(w.shape()) +
-                                    " larger than input " + shapeString(x.shape()));
-    return g;
-}
+namespace ts::engine::ops {
+
+using detail::col2im;
+using detail::ConvGeom;
+using detail::detach;
+using detail::im2col;
+using detail::partBegin;
+using detail::pointwise;
+using detail::run1;
+using detail::sampleParts;
+
+namespace {
 
 direct::Geometry directGeometry(const ConvGeom& g) {
     return {g.C, g.H, g.W, g.O, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
@@ -150,7 +118,7 @@ Tensor convForward(const Tensor& x, const Tensor& w, const Tensor& bias, const C
     Tensor out = Tensor::empty({g.N, g.O, g.OH, g.OW});
     const int parts = sampleParts(g);
     const direct::Geometry dg = directGeometry(g);
-    if (direct::applies(dg)) {
+    if (!pointwise(g) && direct::applies(dg)) {
         Tensor wt = Tensor::empty({direct::weightFloats(dg)});
         direct::packWeights(w.f32(), bias.defined() ? bias.f32() : nullptr, wt.f32(), dg);
         const int64_t scratch = direct::scratchFloats(dg);
@@ -162,15 +130,21 @@ Tensor convForward(const Tensor& x, const Tensor& w, const Tensor& bias, const C
         });
         return out;
     }
-    Tensor cols = Tensor::empty({parts, ckk * ohw});
+    // A 1x1 stride-1 convolution's column matrix is the sample itself.
+    const bool direct1x1 = pointwise(g);
+    Tensor cols = Tensor::empty({direct1x1 ? 1 : parts, direct1x1 ? 1 : ckk * ohw});
     const float* px = x.f32();
     const float* pw = w.f32();
     const float* pb = bias.defined() ? bias.f32() : nullptr;
     float* po = out.f32();
     parallelParts(parts, [&](int p) {
-        float* col = cols.f32() + p * ckk * ohw;
+        float* buf = direct1x1 ? nullptr : cols.f32() + p * ckk * ohw;
         for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n) {
-            im2col(px + n * g.chw(), col, g);
+            const float* col = px + n * g.chw();
+            if (!direct1x1) {
+                im2col(col, buf, g);
+                col = buf;
+            }
             float* on = po + n * g.O * ohw;
             sgemmSerial(false, false, g.O, ohw, ckk, 1.f, pw, ckk, col, ohw, 0.f, on, ohw);
             if (pb)
@@ -189,7 +163,7 @@ Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw(), wsize = g.O * ckk;
     const int parts = sampleParts(g);
     const direct::Geometry dg = directGeometry(g);
-    if (direct::applies(dg)) {
+    if (!pointwise(g) && direct::applies(dg)) {
         const int64_t packed = direct::weightFloats(dg), scratch = direct::scratchFloats(dg);
         Tensor buf = Tensor::empty({parts, scratch});
         Tensor partial = Tensor::zeros({parts, packed});
@@ -204,13 +178,18 @@ Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
         direct::unpackWeights(partial.f32(), dw.f32(), dg);
         return dw;
     }
-    Tensor cols = Tensor::empty({parts, ckk * ohw});
+    const bool direct1x1 = pointwise(g);
+    Tensor cols = Tensor::empty({direct1x1 ? 1 : parts, direct1x1 ? 1 : ckk * ohw});
     Tensor partial = Tensor::zeros({parts, wsize});
     parallelParts(parts, [&](int p) {
-        float* col = cols.f32() + p * ckk * ohw;
+        float* buf = direct1x1 ? nullptr : cols.f32() + p * ckk * ohw;
         float* acc = partial.f32() + p * wsize;
         for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n) {
-            im2col(x.f32() + n * g.chw(), col, g);
+            const float* col = x.f32() + n * g.chw();
+            if (!direct1x1) {
+                im2col(col, buf, g);
+                col = buf;
+            }
             sgemmSerial(false, true, g.O, ckk, ohw, 1.f, dy.f32() + n * g.O * ohw, ohw, col, ohw,
                         1.f, acc, ckk);
         }
@@ -267,6 +246,16 @@ Tensor backpropInputWide(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
 /// dx_n = col2im(W^T[C*KH*KW, O] x dy_n[O, OHW]).
 Tensor backpropInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
+    if (pointwise(g)) {  // dx_n = W^T dy_n, no column matrix
+        Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
+        const int parts = sampleParts(g);
+        parallelParts(parts, [&](int p) {
+            for (int64_t n = partBegin(g, p, parts); n < partBegin(g, p + 1, parts); ++n)
+                sgemmSerial(true, false, ckk, ohw, g.O, 1.f, w.f32(), ckk, dy.f32() + n * g.O * ohw,
+                            ohw, 0.f, dx.f32() + n * g.chw(), ohw);
+        });
+        return dx;
+    }
     // The wide grid must cover the input: stride 1 and the padding inside the grid.
     if (g.sh == 1 && g.sw == 1 && g.pt + g.H <= g.OH - 1 + g.KH && g.pl + g.W <= g.OW - 1 + g.KW)
         return backpropInputWide(dy, w, g);
@@ -303,16 +292,21 @@ Tensor channelSums(const Tensor& dy, const ConvGeom& g) {
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt) {
-    const ConvGeom g = geometry(x, w, opt);
+    if (opt.groups != 1) return detail::groupedConv2d(x, w, bias, opt);
+    const ConvGeom g = detail::convGeometry("Conv2D", x, w, opt);
     const bool hasBias = bias.defined();
     if (hasBias && (bias.dtype() != DType::Float32 || bias.rank() != 1 || bias.dim(0) != g.O))
         throw std::invalid_argument("Conv2D: bias " + shapeString(bias.shape()) +
                                     " does not match " + std::to_string(g.O) + " output channels");
     std::vector<Tensor> inputs{x, w};
     if (hasBias) inputs.push_back(bias);
-    Tensor out = run1("Conv2D", inputs, [&](std::vector<Tensor>& in) {
-        return convForward(in[0], in[1], hasBias ? in[2] : Tensor(), g);
-    });
+    const std::string attrs = Dispatcher::current().observed() ? detail::convAttrs(g) : "";
+    Tensor out = run1(
+        "Conv2D", inputs,
+        [&](std::vector<Tensor>& in) {
+            return convForward(in[0], in[1], hasBias ? in[2] : Tensor(), g);
+        },
+        false, attrs);
     const Tensor dx = detach(x), dw = detach(w);
     const bool gx = x.requiresGrad(), gw = w.requiresGrad();
     return record(out, "Conv2D", inputs, [g, dx, dw, gx, gw, hasBias](const Tensor& grad) {

@@ -56,6 +56,7 @@ Tensor addN(const Tensor& a, const Tensor& b) {
 }
 
 Tensor add(const Tensor& a, const Tensor& b) {
+    if (a.defined() && b.defined() && a.shape() != b.shape()) return detail::broadcastAdd(a, b);
     Tensor out = binary("Add", a, b, [](float x, float y) { return x + y; });
     return record(out, "Add", {a, b}, [](const Tensor& g) { return std::vector<Tensor>{g, g}; });
 }

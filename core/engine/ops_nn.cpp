@@ -1,5 +1,5 @@
 // Dense-algebra and neural-network ops: MatMul (OpenBLAS through the intra-op pool), BiasAdd,
-// pooling, batch norm, dropout. Conv2D lives in ops_conv.cpp.
+// pooling, dropout. Conv2D lives in ops_conv.cpp, BatchNorm in ops_norm.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -52,8 +52,13 @@ void require4(std::string_view op, const Tensor& t) {
 Tensor matmul(const Tensor& a, const Tensor& b, bool transA, bool transB) {
     require2("MatMul", a);
     require2("MatMul", b);
-    Tensor out = run1("MatMul", {a, b},
-                      [&](std::vector<Tensor>& in) { return gemm(in[0], transA, in[1], transB); });
+    const std::string attrs = detail::attrsIfObserved([&] {
+        return std::string("\"transpose_a\":") + (transA ? "true" : "false") +
+               ",\"transpose_b\":" + (transB ? "true" : "false");
+    });
+    Tensor out = run1(
+        "MatMul", {a, b},
+        [&](std::vector<Tensor>& in) { return gemm(in[0], transA, in[1], transB); }, false, attrs);
     const Tensor da = detach(a), db = detach(b);
     const bool ga = a.requiresGrad(), gb = b.requiresGrad();
     return record(out, "MatMul", {a, b}, [=](const Tensor& g) {
@@ -137,6 +142,11 @@ namespace {
 struct PoolGeom {
     int64_t N, C, H, W, OH, OW, k, s;
 };
+std::string poolAttrs(const PoolGeom& g) {
+    return detail::attrsIfObserved(
+        [&] { return "\"kernel\":" + std::to_string(g.k) + ",\"stride\":" + std::to_string(g.s); });
+}
+
 PoolGeom poolGeom(std::string_view op, const Tensor& x, int k, int s) {
     require4(op, x);
     if (k < 1 || s < 1)
@@ -201,19 +211,22 @@ void maxPoolPlane(const float* x, float* out, int32_t* arg, const PoolGeom& g) {
 Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
     const PoolGeom g = poolGeom("MaxPool", x, kernel, stride);
     Tensor argmax = Tensor::empty({g.N, g.C, g.OH, g.OW}, DType::Int32);
-    Tensor out = run1("MaxPool", {x}, [&](std::vector<Tensor>& in) {
-        Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
-        const float* px = in[0].f32();
-        float* po = o.f32();
-        int32_t* pa = argmax.i32();
-        const int64_t ohw = g.OH * g.OW, hw = g.H * g.W;
-        parallelFor(g.N * g.C, std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, hw)),
-                    [&](int64_t b, int64_t e) {
-                        for (int64_t nc = b; nc < e; ++nc)
-                            maxPoolPlane(px + nc * hw, po + nc * ohw, pa + nc * ohw, g);
-                    });
-        return o;
-    });
+    Tensor out = run1(
+        "MaxPool", {x},
+        [&](std::vector<Tensor>& in) {
+            Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
+            const float* px = in[0].f32();
+            float* po = o.f32();
+            int32_t* pa = argmax.i32();
+            const int64_t ohw = g.OH * g.OW, hw = g.H * g.W;
+            parallelFor(g.N * g.C, std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, hw)),
+                        [&](int64_t b, int64_t e) {
+                            for (int64_t nc = b; nc < e; ++nc)
+                                maxPoolPlane(px + nc * hw, po + nc * ohw, pa + nc * ohw, g);
+                        });
+            return o;
+        },
+        false, poolAttrs(g));
     return record(out, "MaxPool", {x}, [g, argmax](const Tensor& grad) {
         return std::vector<Tensor>{run1(
             "MaxPoolGrad", {grad, argmax},
@@ -239,22 +252,25 @@ Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
 Tensor avgPool2d(const Tensor& x, int kernel, int stride) {
     const PoolGeom g = poolGeom("AvgPool", x, kernel, stride);
     const float inv = 1.f / static_cast<float>(g.k * g.k);
-    Tensor out = run1("AvgPool", {x}, [&](std::vector<Tensor>& in) {
-        Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
-        for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
-            const float* xp = in[0].f32() + nc * g.H * g.W;
-            float* op = o.f32() + nc * g.OH * g.OW;
-            for (int64_t oh = 0; oh < g.OH; ++oh)
-                for (int64_t ow = 0; ow < g.OW; ++ow) {
-                    float s = 0;
-                    for (int64_t i = 0; i < g.k; ++i)
-                        for (int64_t j = 0; j < g.k; ++j)
-                            s += xp[(oh * g.s + i) * g.W + ow * g.s + j];
-                    op[oh * g.OW + ow] = s * inv;
-                }
-        }
-        return o;
-    });
+    Tensor out = run1(
+        "AvgPool", {x},
+        [&](std::vector<Tensor>& in) {
+            Tensor o = Tensor::empty({g.N, g.C, g.OH, g.OW});
+            for (int64_t nc = 0; nc < g.N * g.C; ++nc) {
+                const float* xp = in[0].f32() + nc * g.H * g.W;
+                float* op = o.f32() + nc * g.OH * g.OW;
+                for (int64_t oh = 0; oh < g.OH; ++oh)
+                    for (int64_t ow = 0; ow < g.OW; ++ow) {
+                        float s = 0;
+                        for (int64_t i = 0; i < g.k; ++i)
+                            for (int64_t j = 0; j < g.k; ++j)
+                                s += xp[(oh * g.s + i) * g.W + ow * g.s + j];
+                        op[oh * g.OW + ow] = s * inv;
+                    }
+            }
+            return o;
+        },
+        false, poolAttrs(g));
     return record(out, "AvgPool", {x}, [g, inv](const Tensor& grad) {
         return std::vector<Tensor>{run1(
             "AvgPoolGrad", {grad},
@@ -274,96 +290,6 @@ Tensor avgPool2d(const Tensor& x, int kernel, int stride) {
                 return dx;
             },
             true)};
-    });
-}
-
-Tensor batchNorm2d(const Tensor& x, const Tensor& gamma, const Tensor& beta, Tensor& runningMean,
-                   Tensor& runningVar, bool training, float momentum, float eps) {
-    require4("BatchNorm", x);
-    const int64_t N = x.dim(0), C = x.dim(1), HW = x.dim(2) * x.dim(3), M = N * HW;
-    for (const Tensor* t :
-         std::initializer_list<const Tensor*>{&gamma, &beta, &runningMean, &runningVar})
-        if (!t->defined() || t->rank() != 1 || t->dim(0) != C)
-            throw std::invalid_argument("BatchNorm: parameters must have shape [" +
-                                        std::to_string(C) + "]");
-    Tensor xhat = Tensor::empty(x.shape());
-    Tensor invstd = Tensor::empty({C});
-    Tensor rm = runningMean, rv = runningVar;
-    Tensor out =
-        run1("BatchNorm", {x, gamma, beta, runningMean, runningVar}, [&](std::vector<Tensor>& in) {
-            Tensor o = Tensor::empty(in[0].shape());
-            for (int64_t c = 0; c < C; ++c) {
-                double mean, var;
-                if (training) {
-                    double s = 0, s2 = 0;
-                    for (int64_t n = 0; n < N; ++n) {
-                        const float* p = in[0].f32() + (n * C + c) * HW;
-                        for (int64_t i = 0; i < HW; ++i) s += p[i];
-                    }
-                    mean = s / static_cast<double>(M);
-                    for (int64_t n = 0; n < N; ++n) {
-                        const float* p = in[0].f32() + (n * C + c) * HW;
-                        for (int64_t i = 0; i < HW; ++i) s2 += (p[i] - mean) * (p[i] - mean);
-                    }
-                    var = s2 / static_cast<double>(M);
-                    const double unbiased = M > 1 ? s2 / static_cast<double>(M - 1) : var;
-                    rm.f32()[c] =
-                        static_cast<float>(momentum * rm.f32()[c] + (1 - momentum) * mean);
-                    rv.f32()[c] =
-                        static_cast<float>(momentum * rv.f32()[c] + (1 - momentum) * unbiased);
-                } else {
-                    mean = in[3].f32()[c];
-                    var = in[4].f32()[c];
-                }
-                const float is = static_cast<float>(1.0 / std::sqrt(var + eps));
-                invstd.f32()[c] = is;
-                const float ga = in[1].f32()[c], be = in[2].f32()[c], mu = static_cast<float>(mean);
-                for (int64_t n = 0; n < N; ++n) {
-                    const int64_t base = (n * C + c) * HW;
-                    for (int64_t i = 0; i < HW; ++i) {
-                        const float h = (in[0].f32()[base + i] - mu) * is;
-                        xhat.f32()[base + i] = h;
-                        o.f32()[base + i] = ga * h + be;
-                    }
-                }
-            }
-            return o;
-        });
-    const Tensor dg = detach(gamma);
-    return record(out, "BatchNorm", {x, gamma, beta}, [=](const Tensor& grad) {
-        Tensor dgamma = Tensor::zeros({C}), dbeta = Tensor::zeros({C});
-        Tensor dx = run1(
-            "BatchNormGrad", {grad, xhat, dg, invstd},
-            [&](std::vector<Tensor>& in) {
-                Tensor o = Tensor::empty(in[0].shape());
-                for (int64_t c = 0; c < C; ++c) {
-                    double sg = 0, sgh = 0;
-                    for (int64_t n = 0; n < N; ++n) {
-                        const int64_t base = (n * C + c) * HW;
-                        for (int64_t i = 0; i < HW; ++i) {
-                            sg += in[0].f32()[base + i];
-                            sgh += in[0].f32()[base + i] * in[1].f32()[base + i];
-                        }
-                    }
-                    dgamma.f32()[c] = static_cast<float>(sgh);
-                    dbeta.f32()[c] = static_cast<float>(sg);
-                    const float ga = in[2].f32()[c], is = in[3].f32()[c];
-                    const float mg = static_cast<float>(sg / static_cast<double>(M));
-                    const float mgh = static_cast<float>(sgh / static_cast<double>(M));
-                    for (int64_t n = 0; n < N; ++n) {
-                        const int64_t base = (n * C + c) * HW;
-                        for (int64_t i = 0; i < HW; ++i) {
-                            const float gv = in[0].f32()[base + i];
-                            o.f32()[base + i] =
-                                training ? ga * is * (gv - mg - in[1].f32()[base + i] * mgh)
-                                         : ga * is * gv;
-                        }
-                    }
-                }
-                return o;
-            },
-            true);
-        return std::vector<Tensor>{dx, dgamma, dbeta};
     });
 }
 

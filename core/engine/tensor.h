@@ -45,6 +45,7 @@ struct TensorImpl {
     bool requiresGrad = false;
     std::shared_ptr<TensorImpl> grad;  // accumulated gradient (leaf tensors)
     std::shared_ptr<Node> gradFn;      // the op that produced it (non-leaf)
+    int outputIndex = 0;               // which output of gradFn it is (multi-output ops)
 };
 
 class Tensor {
@@ -94,7 +95,11 @@ public:
     void setGrad(const Tensor& g) { m_impl->grad = g.m_impl; }
     void zeroGrad() { m_impl->grad.reset(); }
     const std::shared_ptr<Node>& gradFn() const { return m_impl->gradFn; }
-    void setGradFn(std::shared_ptr<Node> n) { m_impl->gradFn = std::move(n); }
+    void setGradFn(std::shared_ptr<Node> n, int outputIndex = 0) {
+        m_impl->gradFn = std::move(n);
+        m_impl->outputIndex = outputIndex;
+    }
+    int outputIndex() const { return m_impl->outputIndex; }
 
     /// Runs reverse-mode autodiff from this scalar (gradient seed = `seed`, default 1).
     void backward(float seed = 1.0f) const;

@@ -28,7 +28,7 @@ class ProcessGroup;
 namespace ts::engine {
 
 struct TrainConfig {
-    std::string model = "mlp";          // mlp | lenet5
+    std::string model = "mlp";          // mlp | lenet5 | resnet8 | shufflenetv2
     std::string dataset = "synthetic";  // fashion-mnist | synthetic | csv
     std::string datasetDir;             // fashion-mnist files ("" = Debian package path)
     std::string csvPath;                // csv: training file (header row, numeric columns)

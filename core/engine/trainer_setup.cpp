@@ -28,7 +28,7 @@ std::unique_ptr<DataPipeline> makePipeline(ArrayDataset ds, int64_t batch, bool 
     return p;
 }
 
-/// A CSV file as training data: features [N,F] (as [N,1,28,28] for LeNet-5 when F is 784)
+/// A CSV file as training data: features [N,F] (as [N,1,28,28] for image models when F is 784)
 /// and int32 labels; `classes` grows to cover the largest label.
 Result<ArrayDataset> loadCsv(const std::string& path, const std::string& label,
                              const std::string& model, int64_t& classes) {
@@ -44,7 +44,7 @@ Result<ArrayDataset> loadCsv(const std::string& path, const std::string& label,
         classes = std::max<int64_t>(classes, l + 1);
     }
     Tensor x = ds.value().columns()[0].data;
-    if (model == "lenet5" && x.rank() == 2 && x.dim(1) == 784)
+    if (modelTakesImages(model) && x.rank() == 2 && x.dim(1) == 784)
         return ArrayDataset::create({"image", "label"}, {x.view({x.dim(0), 1, 28, 28}), labels});
     return ds;
 }
@@ -123,11 +123,13 @@ Status Trainer::prepare() {
         const int64_t classes = m_classes;
         m_net = makeModel(c.model, c.seed, inputs, classes);
         if (!m_net)
-            return Error{c.model == "lenet5" && inputs != 784
-                             ? "lenet5 needs 28x28 single-channel inputs (784 features), the data "
-                               "has " +
+            return Error{modelTakesImages(c.model) && inputs != 784
+                             ? c.model +
+                                   " needs 28x28 single-channel inputs (784 features), the data "
+                                   "has " +
                                    std::to_string(inputs)
-                             : "unknown model '" + c.model + "' (mlp or lenet5)"};
+                             : "unknown model '" + c.model +
+                                   "' (mlp, lenet5, resnet8 or shufflenetv2)"};
         m_net->setName("_backbone");
     }
     if (m_train->batchesPerEpoch() < 1)

@@ -20,6 +20,12 @@ public:
         m_model = new QComboBox(m_w);
         m_model->addItem(QObject::tr("MLP 784-256-128-10"), QStringLiteral("mlp"));
         m_model->addItem(QObject::tr("LeNet-5"), QStringLiteral("lenet5"));
+        m_model->addItem(QObject::tr("ResNet-8 (16/32/64 channels)"), QStringLiteral("resnet8"));
+        m_model->addItem(QObject::tr("ShuffleNet V2 x0.5 (32x32 padded)"),
+                         QStringLiteral("shufflenetv2"));
+        m_model->setToolTip(
+            QObject::tr("ResNet-8 and ShuffleNet V2 train on 28x28 images (Fashion-MNIST, or "
+                        "CSV files of 784 features); ShuffleNet pads them to 32x32"));
         f->addRow(QObject::tr("Model"), m_model);
         m_dataset = new QComboBox(m_w);
         m_dataset->addItem(QObject::tr("Fashion-MNIST"), QStringLiteral("fashion-mnist"));
