@@ -98,17 +98,20 @@ public:
             m_callbacksRegistered = true;
         }
         int enabled = 0;
+        std::string firstError;
         for (const auto& [kind, what] : kKinds) {
             const CUptiResult r = cuptiActivityEnable(kind);
             if (r == CUPTI_SUCCESS) {
                 ++enabled;
                 continue;
             }
-            m_writer.note(std::string("cuptiActivityEnable(") + what +
-                          ") failed: " + cuptiError(r) + ": " + what + " are not recorded");
+            if (firstError.empty()) firstError = cuptiError(r);
+            m_writer.note(std::string("cuptiActivityEnable(") + what + ") failed: " +
+                          cuptiError(r) + ": " + what + " are not recorded");
         }
         if (enabled == 0) {
-            *error = "CUPTI enabled no activity kind (see the file's notes): nothing to record";
+            *error = "CUPTI could not enable any activity kind (" + firstError +
+                     "): is there an NVIDIA driver and GPU? Nothing is recorded";
             m_writer.close();
             return false;
         }
