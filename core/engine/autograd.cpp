@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/engine/device.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/ops.h"
 
@@ -61,7 +62,7 @@ void Tensor::backward(float seed) const {
         stack.pop_back();
     }
     std::unordered_map<TensorImpl*, Tensor> grads;
-    grads.emplace(impl(), Tensor::full(shape(), seed));
+    grads.emplace(impl(), toDevice(Tensor::full(shape(), seed), device()));
     Dispatcher& d = Dispatcher::current();
     NoGradGuard noGrad;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {

@@ -11,6 +11,7 @@
 #include "core/engine/conv_direct.h"
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
@@ -303,6 +304,7 @@ Tensor channelSums(const Tensor& dy, const ConvGeom& g) {
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt) {
+    if (dev::any({&x, &w, &bias})) return dev::conv2d(x, w, bias, opt);
     const ConvGeom g = geometry(x, w, opt);
     const bool hasBias = bias.defined();
     if (hasBias && (bias.dtype() != DType::Float32 || bias.rank() != 1 || bias.dim(0) != g.O))
