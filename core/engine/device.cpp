@@ -42,6 +42,11 @@ Loaded loadCudaBackend() {
         l.error = "no CUDA device: " + path.error();
         return l;
     }
+    // Without the driver the runtime would only say "driver version is insufficient".
+    if (auto d = profiler::gpu::cudaDriverAvailable(); !d) {
+        l.error = "no CUDA device: " + d.error();
+        return l;
+    }
     void* h = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char* why = dlerror();
