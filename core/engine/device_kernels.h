@@ -96,15 +96,15 @@ TS_HD float unaryAt(Unary op, float x, float alpha) {
         case Unary::Relu:
             return x < 0.f ? 0.f : x;  // std::max(x, 0.f): a NaN stays NaN
         case Unary::Sigmoid:
-            return 1.f / (1.f + expf(-x));
+            return 1.f / (1.f + ::expf(-x));
         case Unary::Tanh:
-            return tanhf(x);
+            return ::tanhf(x);
         case Unary::Scale:
             return x * alpha;
         case Unary::RoundFp16:
             return fromHalf(toHalf(x));
         case Unary::Exp:
-            return expf(x);
+            return ::expf(x);
     }
     return x;
 }
@@ -160,8 +160,8 @@ TS_HD void logSoftmaxRow(const float* x, float* out, int64_t r, int64_t cols) {
     float m = xr[0];
     for (int64_t c = 1; c < cols; ++c) m = xr[c] > m ? xr[c] : m;
     double s = 0;
-    for (int64_t c = 0; c < cols; ++c) s += exp(static_cast<double>(xr[c] - m));
-    const float lse = m + static_cast<float>(log(s));
+    for (int64_t c = 0; c < cols; ++c) s += ::exp(static_cast<double>(xr[c] - m));
+    const float lse = m + static_cast<float>(::log(s));
     for (int64_t c = 0; c < cols; ++c) o[c] = xr[c] - lse;
 }
 
@@ -178,7 +178,7 @@ TS_HD void logSoftmaxGradRow(const float* g, const float* y, float* out, int64_t
     const float* yr = y + r * cols;
     float s = 0;
     for (int64_t c = 0; c < cols; ++c) s += gr[c];
-    for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = gr[c] - expf(yr[c]) * s;
+    for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = gr[c] - ::expf(yr[c]) * s;
 }
 
 /// Mean of -logp[r, label[r]] (one thread).
@@ -192,7 +192,7 @@ TS_HD float crossEntropyLoss(const float* logp, const int32_t* labels, int64_t r
 TS_HD float crossEntropyGradAt(const float* g, const float* logp, const int32_t* labels, int64_t i,
                                int64_t rows, int64_t cols) {
     const float scale = g[0] / static_cast<float>(rows);
-    const float v = expf(logp[i]) * scale;
+    const float v = ::expf(logp[i]) * scale;
     return i % cols == labels[i / cols] ? v - scale : v;
 }
 
@@ -329,7 +329,7 @@ TS_HD void batchNormChannel(const float* x, const float* gamma, const float* bet
         mean = runMean[c];
         var = runVar[c];
     }
-    const float is = static_cast<float>(1.0 / sqrt(var + a.eps));
+    const float is = static_cast<float>(1.0 / ::sqrt(var + a.eps));
     invstd[c] = is;
     const float ga = gamma[c], be = beta[c], mu = static_cast<float>(mean);
     for (int64_t n = 0; n < a.N; ++n) {
@@ -389,7 +389,7 @@ TS_HD void adamAt(float* w, const float* g, float* m, float* v, int64_t k, const
     const float gk = g[k] + a.weightDecay * w[k];
     m[k] = a.beta1 * m[k] + (1 - a.beta1) * gk;
     v[k] = a.beta2 * v[k] + (1 - a.beta2) * gk * gk;
-    w[k] -= a.stepSize * m[k] / (sqrtf(v[k]) / a.sqrtBc2 + a.eps);
+    w[k] -= a.stepSize * m[k] / (::sqrtf(v[k]) / a.sqrtBc2 + a.eps);
 }
 
 }  // namespace ts::engine::kernels

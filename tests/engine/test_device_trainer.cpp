@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "core/engine/callbacks.h"
 #include "core/engine/checkpoint.h"
 #include "core/engine/trainer.h"
+#include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 #include "tests/engine/device_fixture.h"
 
@@ -140,6 +142,51 @@ TEST(DeviceTrainerRefusals, UnknownOrMissingDeviceAndDataParallel) {
     ASSERT_FALSE(p.ok());
     EXPECT_NE(p.error().find("data-parallel training runs on the CPU only"), std::string::npos);
     setCudaBackendForTesting(nullptr);
+}
+
+}  // namespace
+}  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+TEST(DeviceCli, TrainDeviceCudaWithoutADeviceIsAClearError) {
+    if (auto b = cudaBackend(); b) GTEST_SKIP() << "a CUDA device is present";
+    const std::string session = (tempDir("device_cli_none") / "s.tscope").string();
+    auto r = runCli({"train", "--device", "cuda", "-o", session, "--json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.out.rfind("{\"error\":\"no CUDA device: ", 0), 0u) << r.out;
+    auto plain = runCli({"train", "--device", "cuda", "-o", session});
+    EXPECT_EQ(plain.exitCode, 1);
+    EXPECT_NE(plain.err.find("no CUDA device: "), std::string::npos) << plain.err;
+    auto bad = runCli({"train", "--device", "tpu", "-o", session, "--json"});
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_NE(bad.out.find("--device: cpu or cuda"), std::string::npos) << bad.out;
+}
+
+TEST(DeviceCli, TrainOnTheEmulatedDeviceWithProfileAndOverflowChecks) {
+    const std::string session = (tempDir("device_cli_emu") / "s.tscope").string();
+    ::setenv("TRAINSCOPE_DEVICE_EMULATION", "1", 1);
+    auto r = runCli({"train", "--device", "cuda", "--model", "lenet5", "--dataset", "synthetic",
+                     "--limit-steps", "3", "--eval-limit", "64", "--profile", "--overflow-check",
+                     "-o", session, "--json"});
+    ::unsetenv("TRAINSCOPE_DEVICE_EMULATION");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"status\":\"completed\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"device\":\"cuda\",\"device_name\":\"emulated device"),
+              std::string::npos)
+        << r.out;
+    auto s = store::TraceStore::open(session, store::TraceStore::Mode::ReadOnly);
+    ASSERT_TRUE(s.ok());
+    auto& db = s.value()->db();
+    EXPECT_EQ(
+        db.queryInt("SELECT count(*) FROM runs WHERE config LIKE '%\"device\":\"cuda\"%'").value(),
+        1);
+    // The profile of the device run: its ops (forward and backward) as slices.
+    EXPECT_GT(db.queryInt("SELECT count(*) FROM slices s JOIN strings n ON n.id = s.name_id "
+                          "WHERE n.str IN ('Conv2D', 'Conv2DBackpropFilter', 'MaxPoolGrad')")
+                  .value(),
+              3 * 3);
 }
 
 }  // namespace
