@@ -121,6 +121,7 @@ private:
         ApiCall call;
         call.start = at(a.start);
         call.end = at(a.end);
+        if (m_o.keep && !m_o.keep(call.start, call.end)) return;
         call.globalTid = globalTid(a.pid ? a.pid : m_pid, a.tid);
         call.nameId =
             str(a.nameId, a.domain == kApiDriver ? "[CUDA driver call]" : "[CUDA runtime call]");
@@ -135,11 +136,12 @@ private:
         if (!fresh && call.start > it->second.ts) it->second = {a.tid, call.start};
     }
 
-    /// Fills what every GPU record has; `op` keeps the attributed op's name alive.
-    void place(GpuPlacement& p, uint64_t start, uint64_t end, uint32_t device, uint32_t context,
+    /// Fills what every GPU record has; false when options.keep leaves it out.
+    bool place(GpuPlacement& p, uint64_t start, uint64_t end, uint32_t device, uint32_t context,
                uint32_t stream, uint32_t correlation, std::string& op) {
         p.start = at(start);
         p.end = at(end);
+        if (m_o.keep && !m_o.keep(p.start, p.end)) return false;
         p.device = device;
         p.context = context;
         p.stream = stream;
@@ -149,7 +151,8 @@ private:
             auto it = m_launch.find(correlation);
             if (it != m_launch.end()) op = m_o.opAt(it->second.tid, it->second.ts);
         }
-        p.op = op;
+        p.op = op;  // `op` keeps the attributed op's name alive
+        return true;
     }
 
     void kernel(const KernelRecord& k) {
@@ -157,7 +160,7 @@ private:
         if (!ordered(k.start, k.end, "a kernel")) return;
         KernelRow row;
         std::string op;
-        place(row, k.start, k.end, k.device, k.context, k.stream, k.correlation, op);
+        if (!place(row, k.start, k.end, k.device, k.context, k.stream, k.correlation, op)) return;
         row.nameId = kernelName(k.nameId);
         row.grid = {{k.grid[0], k.grid[1], k.grid[2]}};
         row.block = {{k.block[0], k.block[1], k.block[2]}};
@@ -179,7 +182,7 @@ private:
         if (!ordered(m.start, m.end, "a memcpy")) return;
         MemcpyRow row;
         std::string op;
-        place(row, m.start, m.end, m.device, m.context, m.stream, m.correlation, op);
+        if (!place(row, m.start, m.end, m.device, m.context, m.stream, m.correlation, op)) return;
         row.bytes = static_cast<int64_t>(m.bytes);
         row.copyKind = m.copyKind;
         m_rows.memcpy(row);
@@ -190,7 +193,7 @@ private:
         if (!ordered(m.start, m.end, "a memset")) return;
         MemsetRow row;
         std::string op;
-        place(row, m.start, m.end, m.device, m.context, m.stream, m.correlation, op);
+        if (!place(row, m.start, m.end, m.device, m.context, m.stream, m.correlation, op)) return;
         row.bytes = static_cast<int64_t>(m.bytes);
         row.value = m.value;
         m_rows.memset(row);
@@ -202,8 +205,9 @@ private:
         SyncRow row;
         std::string op;
         auto dev = m_deviceOf.find(s.context);
-        place(row, s.start, s.end, dev == m_deviceOf.end() ? 0 : dev->second, s.context,
-              s.stream == kNoStream ? 0 : s.stream, s.correlation, op);
+        if (!place(row, s.start, s.end, dev == m_deviceOf.end() ? 0 : dev->second, s.context,
+                   s.stream == kNoStream ? 0 : s.stream, s.correlation, op))
+            return;
         row.type = s.type;
         row.hasStream = s.stream != kNoStream;
         if (s.type == 1 || s.type == 2) row.cudaEvent = s.cudaEvent;
@@ -224,6 +228,7 @@ private:
             ++m_stats.markers;
             const int64_t gtid = globalTid(m.pid ? m.pid : m_pid, m.tid);
             if (m.flags & kMarkerInstant) {
+                if (m_o.keep && !m_o.keep(at(m.ts), at(m.ts))) continue;
                 m_b.instant(m_b.threadTrack(gtid, "NVTX", 0), at(m.ts), str(m.nameId, "(unnamed)"),
                             markerCategory(m.domainId), 0);
                 continue;
@@ -245,6 +250,7 @@ private:
     }
 
     void range(const MarkerRecord& s, int64_t dur, uint32_t endTid) {
+        if (m_o.keep && !m_o.keep(at(s.ts), dur < 0 ? at(s.ts) : at(s.ts) + dur)) return;
         const int64_t gtid = globalTid(s.pid ? s.pid : m_pid, s.tid);
         ArgsJson args;
         if (endTid != s.tid) args.num("end thread", endTid);
@@ -263,6 +269,7 @@ private:
         ++m_stats.overheads;
         if (!ordered(o.start, o.end, "a CUPTI overhead")) return;
         m_stats.overheadNs += static_cast<int64_t>(o.end - o.start);
+        if (m_o.keep && !m_o.keep(at(o.start), at(o.end))) return;
         if (!m_overheadCat) m_overheadCat = m_w.intern("cupti_overhead");
         const GpuSlice slice{at(o.start), at(o.end) - at(o.start), str(o.nameId, "CUPTI overhead"),
                              m_overheadCat, 0};

@@ -81,6 +81,9 @@ struct ActivityImportOptions {
     std::function<std::string(int64_t tid, int64_t ts)> opAt;
     /// Pre-existing rows of the process / threads (the engine profile writes its own).
     std::function<void(GpuTraceBuilder&)> prepare;
+    /// Which records to write, by their session times (null: all): the engine profile keeps
+    /// those of its recorded steps.
+    std::function<bool(int64_t start, int64_t end)> keep;
 };
 
 /// What writeActivityRows did besides the rows (for the import's stats).
