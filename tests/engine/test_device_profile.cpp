@@ -284,3 +284,41 @@ TEST(DeviceProfile, WithoutActivityTheProfileSaysWhy) {
 
 }  // namespace
 }  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+/// On an NVIDIA GPU: the real collector records the engine's own kernels into the profile.
+TEST(DeviceProfileOnGpu, CuptiRecordsTheEnginesKernels) {
+    setCudaBackendForTesting(nullptr);
+    if (auto b = cudaBackend(); !b) GTEST_SKIP() << b.error();
+    const std::string session = (tempDir("device_profile_gpu") / "s.tscope").string();
+    run::JobOptions o;
+    o.train.model = "lenet5";
+    o.train.dataset = "synthetic";
+    o.train.syntheticSamples = 256;
+    o.train.batchSize = 32;
+    o.train.limitSteps = 3;
+    o.train.evalAtEnd = false;
+    o.train.device = "cuda";
+    o.sessionPath = session;
+    o.profile = true;
+    run::TrainingJob job(o);
+    ASSERT_TRUE(job.prepare().ok());
+    const auto r = job.run();
+    ASSERT_EQ(r.status, "completed") << r.reason;
+    EXPECT_TRUE(job.profileOutcome().gpuNote.empty()) << job.profileOutcome().gpuNote;
+    EXPECT_GT(job.profileOutcome().gpuSlices, 50);
+    auto s = store::TraceStore::open(session, store::TraceStore::Mode::ReadOnly);
+    ASSERT_TRUE(s.ok());
+    EXPECT_GT(s.value()
+                  ->db()
+                  .queryInt("SELECT count(*) FROM slices s JOIN strings n ON n.id = s.name_id "
+                            "JOIN args a ON a.id = s.arg_set_id WHERE n.str LIKE "
+                            "'%im2colKernel%' AND a.json LIKE '%Conv2D-op%'")
+                  .value(),
+              0);
+}
+
+}  // namespace
+}  // namespace ts::test

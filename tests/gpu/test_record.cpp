@@ -152,3 +152,27 @@ TEST(RecordCuda, CliHelpAndNoDriverAnswers) {
 
 }  // namespace
 }  // namespace ts::test
+
+namespace ts::test {
+namespace {
+
+/// On an NVIDIA GPU: `record` around the engine's own CUDA training records its kernels.
+TEST(RecordCudaOnGpu, RecordsAProgramsKernels) {
+    if (auto d = profiler::gpu::cudaDriverAvailable(); !d) GTEST_SKIP() << d.error();
+    if (auto c = profiler::gpu::cuptiCollectorPath(); !c) GTEST_SKIP() << c.error();
+    const std::string session = (tempDir("record_gpu") / "s.tscope").string();
+    auto r = runCli({"record", "-o", session, "--json", "--", cliPath(), "train", "--device",
+                     "cuda", "--limit-steps", "2", "--eval-limit", "64", "-o",
+                     (tempDir("record_gpu_inner") / "inner.tscope").string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto s = store::TraceStore::open(session, store::TraceStore::Mode::ReadOnly);
+    ASSERT_TRUE(s.ok());
+    EXPECT_GT(queryInt(*s.value(), "SELECT count(*) FROM tracks WHERE kind = 'gpu_stream'"), 0);
+    EXPECT_GT(queryInt(*s.value(),
+                       "SELECT count(*) FROM slices s JOIN strings c ON c.id = "
+                       "s.cat_id WHERE c.str = 'kernel'"),
+              10);
+}
+
+}  // namespace
+}  // namespace ts::test
