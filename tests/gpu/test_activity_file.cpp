@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <random>
 
 #include "core/profiler/gpu/activity_import.h"
 #include "tests/gpu/gpu_activity_fixture.h"
@@ -134,6 +135,51 @@ TEST(ActivityFile, Demangles) {
     EXPECT_EQ(demangle("_Z10reluKernelPKfPfl"), "reluKernel(float const*, float*, long)");
     EXPECT_EQ(demangle("gemm_kernel"), "gemm_kernel");
     EXPECT_EQ(demangle("_Znot_a_symbol"), "_Znot_a_symbol");
+}
+
+
+/// Damaged files (random records after a valid header) read and import without a crash: every
+/// value a record can hold is taken as it is or reported.
+TEST(ActivityFile, RandomRecordsNeverCrashTheImport) {
+    std::mt19937 rng(2024);
+    std::uniform_int_distribution<int> byte(0, 255), type(1, 16), size(0, 96);
+    for (int f = 0; f < 12; ++f) {
+        std::string bytes(profiler::gpu::kActivityMagic, 8);
+        bytes.append("\x01\0\0\0\0\0\0\0", 8);
+        for (int r = 0; r < 400; ++r) {
+            const uint32_t head[2] = {static_cast<uint32_t>(type(rng)),
+                                      static_cast<uint32_t>(size(rng))};
+            // Mostly records of their type's true size, so they reach the import.
+            uint32_t n = head[1];
+            if (r % 3) {
+                switch (static_cast<profiler::gpu::RecordType>(head[0])) {
+                    case profiler::gpu::RecordType::Kernel:
+                        n = sizeof(profiler::gpu::KernelRecord);
+                        break;
+                    case profiler::gpu::RecordType::Api:
+                        n = sizeof(profiler::gpu::ApiRecord);
+                        break;
+                    case profiler::gpu::RecordType::Marker:
+                        n = sizeof(profiler::gpu::MarkerRecord);
+                        break;
+                    case profiler::gpu::RecordType::Clock:
+                        n = sizeof(profiler::gpu::ClockRecord);
+                        break;
+                    default:
+                        break;
+                }
+            }
+            const uint32_t h[2] = {head[0], n};
+            bytes.append(reinterpret_cast<const char*>(h), sizeof h);
+            for (uint32_t i = 0; i < n; ++i) bytes.push_back(static_cast<char>(byte(rng) % 8));
+        }
+        bytes.resize(bytes.size() - static_cast<size_t>(f));  // and sometimes cut short
+        const std::string path =
+            (tempDir("activity_fuzz") / ("cuda-" + std::to_string(f) + ".tscupti")).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        auto got = importInto("activity_fuzz_s", path);
+        EXPECT_NE(got.report.status, "failed") << got.report.error;
+    }
 }
 
 }  // namespace
