@@ -13,6 +13,7 @@ Importer logFileImporter();
 Importer tfeventsImporter();
 Importer chromeJsonImporter();
 Importer nsysSqliteImporter();
+Importer cuptiActivityImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -21,6 +22,7 @@ const std::vector<Importer>& importers() {
         v.push_back(tfeventsImporter());
         v.push_back(chromeJsonImporter());
         v.push_back(nsysSqliteImporter());
+        v.push_back(cuptiActivityImporter());
         return v;
     }();
     return list;

@@ -19,7 +19,9 @@ run::ArtifactImporter runArtifactImporter() {
         }
         // Any JSON document sniffs as a possible Chrome trace; a run's folder also holds
         // configs and hyper-parameters, so a trace must show trace events in its head.
-        if (best == 0 || (kind != "chrome_json" && kind != "nsys_sqlite")) return out;
+        if (best == 0 ||
+            (kind != "chrome_json" && kind != "nsys_sqlite" && kind != "cupti_activity"))
+            return out;
         if (kind == "chrome_json" && best < 80) return out;
         out.recognised = true;
         const ImportReport rep = importFile(path, store, control);

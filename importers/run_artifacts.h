@@ -7,7 +7,8 @@
 
 namespace ts::importers {
 
-/// Imports a Chrome / Kineto / msprof JSON trace or an Nsight Systems SQLite export.
+/// Imports a Chrome / Kineto / msprof JSON trace, an Nsight Systems SQLite export or a CUPTI
+/// collector's activity file.
 run::ArtifactImporter runArtifactImporter();
 
 }  // namespace ts::importers

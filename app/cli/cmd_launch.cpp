@@ -7,30 +7,15 @@
 // "duration_s","log_lines","scalars","traces_imported","dumps","rdr",...}. Exits with the
 // command's exit code (128 + N when signal N ended it). Ctrl-C stops the run the way the
 // studio's Stop does: SIGINT, then SIGTERM, then SIGKILL.
-#include <signal.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <iostream>
-#include <mutex>
-#include <thread>
+#include <cstdlib>
 
 #include "app/cli/command.h"
+#include "app/cli/command_run_cli.h"
 #include "core/profiler/run_profiler.h"
 #include "core/run/command_run.h"
-#include "importers/run_artifacts.h"
 
 namespace ts::cli {
 namespace {
-
-std::atomic<int> g_interrupts{0};
-
-extern "C" void onInterrupt(int) {
-    g_interrupts.fetch_add(1);
-}
 
 int intOption(const Args& args, const std::string& name, int fallback, int lo, int hi) {
     auto v = args.value(name);
@@ -91,71 +76,13 @@ run::LaunchSpec launchSpec(const Args& args) {
     }
     s.pythonHooks = !args.has("no-hooks");
     s.recordLoss = !args.has("no-loss-hook");
+    s.recordCuda = args.has("record-cuda");
     if (auto st = run::validateLaunchSpec(s); !st) throw CliError{st.error()};
     return s;
 }
 
-void printSummary(const run::CommandResult& r) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.2f", r.durationS);
-    std::cerr << "trainscope-cli launch: run " << r.runId << " " << r.status << " (" << r.reason
-              << ") in " << seconds << " s, " << r.logLines << " lines";
-    for (const auto& [tag, n] : r.scalars) std::cerr << ", " << tag << ": " << n << " points";
-    std::cerr << "\n";
-    for (const auto& t : r.traces)
-        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.status << ")\n";
-    for (const auto& d : r.dumps) std::cerr << "  dump " << d << "\n";
-    for (const auto& d : r.rdr) std::cerr << "  crash record " << d << "\n";
-    if (r.overflowFindings > 0) std::cerr << "  NaN/Inf findings: " << r.overflowFindings << "\n";
-    for (const auto& w : r.warnings) std::cerr << "  warning: " << w << "\n";
-}
-
 int runLaunch(const Args& args) {
-    run::CommandRunOptions o;
-    o.sessionPath = args.valueOr("output", "");
-    if (o.sessionPath.empty())
-        throw CliError{"-o SESSION is required (the session the run is recorded in)"};
-    o.spec = launchSpec(args);
-    o.importArtifact = importers::runArtifactImporter();
-    const bool quiet = args.has("quiet");
-    const bool many = o.spec.nproc > 1;
-    std::mutex outMutex;
-    if (!quiet) {
-        o.echo = [&, json = args.json](int rank, bool isErr, std::string_view line) {
-            std::lock_guard<std::mutex> lock(outMutex);
-            FILE* f = json || isErr ? stderr : stdout;
-            if (many) std::fprintf(f, "[rank %d] ", rank);
-            std::fwrite(line.data(), 1, line.size(), f);
-            std::fputc('\n', f);
-        };
-    }
-    struct sigaction sa {};
-    sa.sa_handler = onInterrupt;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
-
-    run::CommandRun runner(std::move(o));
-    runner.start();
-    if (auto s = runner.waitStarted(); !s && !args.json) {
-        runner.wait();
-        throw CliError{s.error()};
-    }
-    int seen = 0;
-    while (!runner.finished()) {
-        if (runner.progress().state == "ended") break;
-        if (const int n = g_interrupts.load(); n != seen) {
-            seen = n;
-            runner.requestStop();
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    const run::CommandResult& r = runner.wait();
-    std::fflush(stdout);
-    if (args.json)
-        std::cout << r.toJson() << std::endl;
-    else
-        printSummary(r);
-    return r.shellExitCode();
+    return runCommandRun(args, launchSpec(args), "launch");
 }
 
 }  // namespace
@@ -165,6 +92,7 @@ TS_CLI_COMMAND(
     "-o SESSION [--name N] [--cwd DIR] [--env K=V]... [--watch DIR]... [--log-level "
     "MODULE=LEVEL]... "
     "[--loss-regex RE] [--profile] [--dump CONFIG] [--overflow-check] [--rdr CONFIG] [--nproc N] "
+    "[--record-cuda] "
     "[--json] -- COMMAND [ARGS...]",
     {{"output", true, "(-o) session file to record the run in (created when missing)"},
      {"name", true, "run name (default: the command line)"},
@@ -201,6 +129,9 @@ TS_CLI_COMMAND(
      {"grace", true, "seconds between SIGINT, SIGTERM and SIGKILL when stopping (default 5)"},
      {"no-hooks", false, "do not put TrainScope's Python package on PYTHONPATH"},
      {"no-loss-hook", false, "do not record the loss backward() is called on"},
+     {"record-cuda", false,
+      "inject TrainScope's CUPTI collector into every CUDA process (CUDA_INJECTION64_PATH): "
+      "kernels, copies, API calls and NVTX ranges become the run's traces (docs/GPU.md)"},
      {"quiet", false, "do not print the command's output"}},
     &runLaunch, 0, 0, true);
 

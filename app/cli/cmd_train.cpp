@@ -13,6 +13,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/train_ranks.h"
+#include "core/engine/device.h"
 #include "core/run/training_job.h"
 
 namespace ts::cli {
@@ -112,6 +113,9 @@ engine::TrainConfig trainConfig(const Args& args) {
     c.memReuse = reuse == "on";
     c.threads = static_cast<int>(parseInt(args, "threads", c.threads, 0));
     c.resumeFrom = args.valueOr("resume", c.resumeFrom);
+    c.device = args.valueOr("device", c.device);
+    if (!engine::parseDevice(c.device))
+        throw CliError{"--device: cpu or cuda, got '" + c.device + "'"};
     c.worldSize = 1;  // the environment says which rank this process is (docs/DISTRIBUTED.md)
     c.rank = 0;
     return c;
@@ -120,10 +124,16 @@ engine::TrainConfig trainConfig(const Args& args) {
 int runTrain(const Args& args) {
     const int nproc = static_cast<int>(parseInt(args, "nproc", 1, 1));
     if (nproc > 1024) throw CliError{"--nproc: at most 1024 processes"};
+    if (nproc > 1 && args.valueOr("device", "cpu") != "cpu")
+        throw CliError{"--device " + args.valueOr("device", "") +
+                       " with --nproc: data-parallel training runs on the CPU only"};
     if (nproc > 1) return runTrainRanks(args, nproc);
     installTrainInterruptHandler();
     run::JobOptions o;
     o.train = trainConfig(args);
+    // No device, no run: said before the session is touched ({"error"} with --json, exit 1).
+    if (o.train.device != "cpu")
+        if (auto b = engine::cudaBackend(); !b) throw CliError{b.error()};
     o.sessionPath = args.valueOr("output", "");
     if (o.sessionPath.empty())
         throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
@@ -257,6 +267,9 @@ TS_CLI_COMMAND(
      {"eval-each-epoch", false, "evaluate after every epoch (eval/* scalars)"},
      {"mem-reuse", true, "on | off (memory pool block reuse)"},
      {"threads", true, "intra-op threads (default: TS_NUM_THREADS or the core count)"},
+     {"device", true,
+      "cpu | cuda: where tensors live and ops run (default cpu); cuda needs the CUDA backend "
+      "and an NVIDIA GPU (docs/GPU.md)"},
      {"print-every", true, "print the loss every N steps without --json (default 100)"},
      {"tensorboard-dir", true, "also write a TensorBoard event file here"},
      {"dump", true,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/engine/device.h"
 #include "core/log/logger.h"
 
 namespace ts::debug {
@@ -45,8 +46,8 @@ Status writeOpTensors(DumpWriter& w, const engine::OpEvent& op, int64_t seqid, b
     at.backward = op.backward;
     const std::string opName(op.opType);
     for (size_t i = 0; i < ts->size(); ++i) {
-        const engine::Tensor& t = (*ts)[i];
-        if (!t.defined()) continue;  // e.g. a gradient an input did not need
+        if (!(*ts)[i].defined()) continue;                  // e.g. a gradient an input did not need
+        const engine::Tensor t = engine::toHost((*ts)[i]);  // a device tensor is read back
         if (auto s = w.writeTensor(opName, seqid, inputs ? "input" : "output", static_cast<int>(i),
                                    dumpDTypeOf(t.dtype()), t.shape(), t.raw(), at);
             !s)

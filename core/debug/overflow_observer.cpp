@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/debug/dump_observer.h"
+#include "core/engine/device.h"
 #include "core/log/logger.h"
 #include "core/store/trace_store.h"
 
@@ -20,8 +21,9 @@ std::string countsText(const NonFiniteCounts& c) {
 
 }  // namespace
 
-NonFiniteCounts countNonFinite(const engine::Tensor& t) {
-    if (!t.defined() || !t.raw()) return {};
+NonFiniteCounts countNonFinite(const engine::Tensor& tensor) {
+    if (!tensor.defined() || !tensor.raw()) return {};
+    const engine::Tensor t = engine::toHost(tensor);  // a device tensor is read back
     const auto n = static_cast<size_t>(t.numel());
     switch (t.dtype()) {
         case engine::DType::Float32:

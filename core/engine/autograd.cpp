@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/engine/device.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/ops.h"
 
@@ -72,7 +73,7 @@ void Tensor::backward(float seed) const {
             stack.pop_back();
         }
     }
-    Tensor start = Tensor::full(shape(), seed);
+    Tensor start = toDevice(Tensor::full(shape(), seed), device());
     if (!gradFn()) {  // a leaf: its gradient is the seed
         Tensor leaf = *this;
         leaf.setGrad(leaf.grad().defined() ? ops::addN(leaf.grad(), start) : start);

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/engine/device.h"
 #include "core/engine/proto_wire.h"
 #include "core/log/logger.h"
 
@@ -13,7 +14,8 @@ namespace ts::engine {
 
 namespace {
 
-std::string encodeTensor(const Tensor& t) {
+std::string encodeTensor(const Tensor& tensor) {
+    const Tensor t = toHost(tensor);  // a device tensor's bytes are read back first
     std::string out;
     for (int64_t d : t.shape()) wire::fieldVarint(out, 1, static_cast<uint64_t>(d));
     wire::fieldBytes(out, 2, dtypeName(t.dtype()));
@@ -215,7 +217,10 @@ Result<LoadReport> loadCheckpoint(const std::string& path, Cell& net, Optimizer*
             byTag.erase(it);
             continue;
         }
-        std::memcpy(p.tensor.raw(), it->second.raw(), p.tensor.nbytes());
+        if (onDevice(p.tensor))  // a device parameter takes a device copy, in place
+            p.tensor.impl()->storage = toDevice(it->second, p.tensor.device()).impl()->storage;
+        else
+            std::memcpy(p.tensor.raw(), it->second.raw(), p.tensor.nbytes());
         ++rep.loaded;
         byTag.erase(it);
     }

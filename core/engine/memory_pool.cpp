@@ -12,6 +12,18 @@ MemoryPool::~MemoryPool() {
     trim();
 }
 
+void* MemoryPool::newBlock(size_t size) const {
+    return m_source.allocate ? m_source.allocate(size, m_source.context)
+                             : std::aligned_alloc(64, size);
+}
+
+void MemoryPool::freeBlock(void* p) const {
+    if (m_source.release)
+        m_source.release(p, m_source.context);
+    else
+        std::free(p);
+}
+
 void* MemoryPool::allocate(size_t bytes) {
     const size_t size = roundSize(bytes == 0 ? 1 : bytes);
     void* p = nullptr;
@@ -26,7 +38,7 @@ void* MemoryPool::allocate(size_t bytes) {
             p = it->second.back();
             it->second.pop_back();
         } else {
-            p = std::aligned_alloc(64, size);
+            p = newBlock(size);
             if (p) m_reserved += static_cast<int64_t>(size);
         }
         if (p) {
@@ -54,7 +66,7 @@ void MemoryPool::release(void* p, size_t bytes) {
         if (m_reuse) {
             m_free[size].push_back(p);
         } else {
-            std::free(p);
+            freeBlock(p);
             m_reserved -= static_cast<int64_t>(size);
         }
         if (m_listener) {
@@ -76,7 +88,7 @@ void MemoryPool::setReuse(bool on) {
 void MemoryPool::trim() {
     std::lock_guard lock(m_mutex);
     for (auto& [size, list] : m_free) {
-        for (void* p : list) std::free(p);
+        for (void* p : list) freeBlock(p);
         m_reserved -= static_cast<int64_t>(size * list.size());
     }
     m_free.clear();

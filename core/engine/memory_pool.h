@@ -21,9 +21,19 @@ struct MemoryEvent {
     bool failed = false;   // alloc only: the allocation failed (ptr is null, nothing changed)
 };
 
+/// Where a pool's blocks come from: the host (64-byte aligned) by default, a device's memory
+/// for device tensors (core/engine/device.h). `allocate` returns nullptr when out of memory.
+struct BlockSource {
+    void* (*allocate)(size_t bytes, void* context) = nullptr;
+    void (*release)(void* p, void* context) = nullptr;
+    void* context = nullptr;
+};
+
 class MemoryPool {
 public:
     explicit MemoryPool(bool reuse = true) : m_reuse(reuse) {}
+    /// A pool over another block source (the same reuse, limits and figures).
+    MemoryPool(bool reuse, BlockSource source) : m_reuse(reuse), m_source(source) {}
     ~MemoryPool();
     MemoryPool(const MemoryPool&) = delete;
     MemoryPool& operator=(const MemoryPool&) = delete;
@@ -72,6 +82,9 @@ private:
     int64_t m_count = 0;
     int64_t m_limit = 0;
     std::function<void(const MemoryEvent&)> m_listener;
+    BlockSource m_source;  // empty: the host
+    void* newBlock(size_t size) const;
+    void freeBlock(void* p) const;
 };
 
 }  // namespace ts::engine

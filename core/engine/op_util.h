@@ -27,6 +27,13 @@ inline void requireF32(std::string_view op, const Tensor& t) {
         throw std::invalid_argument(std::string(op) + ": expects a float32 tensor");
 }
 
+/// For the ops that have no device form yet: a device tensor is refused with the op's name.
+inline void requireHost(std::string_view op, const Tensor& t) {
+    if (t.defined() && t.device() != Device::CPU)
+        throw std::invalid_argument(std::string(op) +
+                                    ": not available on a CUDA device yet (CPU only; docs/GPU.md)");
+}
+
 inline void requireSameShape(std::string_view op, const Tensor& a, const Tensor& b) {
     if (a.shape() != b.shape())
         throw std::invalid_argument(std::string(op) + ": shapes " + shapeString(a.shape()) +

@@ -12,6 +12,7 @@
 #include "core/engine/conv_geometry.h"
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 
 namespace ts::engine::detail {
@@ -292,6 +293,7 @@ Tensor channelSums(const Tensor& dy, const ConvGeom& g) {
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt) {
+    if (dev::any({&x, &w, &bias})) return dev::conv2d(x, w, bias, opt);
     if (opt.groups != 1) return detail::groupedConv2d(x, w, bias, opt);
     const ConvGeom g = detail::convGeometry("Conv2D", x, w, opt);
     const bool hasBias = bias.defined();

@@ -4,6 +4,7 @@
 
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
@@ -52,16 +53,19 @@ Tensor binary(std::string_view op, const Tensor& a, const Tensor& b, F f) {
 }  // namespace
 
 Tensor addN(const Tensor& a, const Tensor& b) {
+    if (dev::any({&a, &b})) return dev::addN(a, b);
     return binary("AddN", a, b, [](float x, float y) { return x + y; });
 }
 
 Tensor add(const Tensor& a, const Tensor& b) {
+    if (dev::any({&a, &b})) return dev::add(a, b);
     if (a.defined() && b.defined() && a.shape() != b.shape()) return detail::broadcastAdd(a, b);
     Tensor out = binary("Add", a, b, [](float x, float y) { return x + y; });
     return record(out, "Add", {a, b}, [](const Tensor& g) { return std::vector<Tensor>{g, g}; });
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
+    if (dev::any({&a, &b})) return dev::sub(a, b);
     Tensor out = binary("Sub", a, b, [](float x, float y) { return x - y; });
     return record(out, "Sub", {a, b}, [](const Tensor& g) {
         return std::vector<Tensor>{
@@ -73,6 +77,7 @@ Tensor sub(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
+    if (dev::any({&a, &b})) return dev::mul(a, b);
     Tensor out = binary("Mul", a, b, [](float x, float y) { return x * y; });
     const Tensor da = detach(a), db = detach(b);
     return record(out, "Mul", {a, b}, [da, db](const Tensor& g) {
@@ -85,6 +90,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
+    if (dev::any({&a, &b})) return dev::div(a, b);
     Tensor out = binary("RealDiv", a, b, [](float x, float y) { return x / y; });
     const Tensor da = detach(a), db = detach(b);
     return record(out, "RealDiv", {a, b}, [da, db](const Tensor& g) {
@@ -109,6 +115,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 }
 
 Tensor scale(const Tensor& x, float s) {
+    if (dev::any({&x})) return dev::scale(x, s);
     requireF32("Mul", x);
     Tensor out = run1("Mul", {x}, [s](std::vector<Tensor>& in) {
         return map1(in[0], [s](float v) { return v * s; });
@@ -122,6 +129,7 @@ Tensor scale(const Tensor& x, float s) {
 }
 
 Tensor relu(const Tensor& x) {
+    if (dev::any({&x})) return dev::relu(x);
     requireF32("ReLU", x);
     Tensor out = run1("ReLU", {x}, [](std::vector<Tensor>& in) {
         return map1(in[0], [](float v) { return std::max(v, 0.f); });
@@ -138,6 +146,7 @@ Tensor relu(const Tensor& x) {
 }
 
 Tensor sigmoid(const Tensor& x) {
+    if (dev::any({&x})) return dev::sigmoid(x);
     requireF32("Sigmoid", x);
     Tensor out = run1("Sigmoid", {x}, [](std::vector<Tensor>& in) {
         return map1(in[0], [](float v) { return 1.f / (1.f + std::exp(-v)); });
@@ -154,6 +163,7 @@ Tensor sigmoid(const Tensor& x) {
 }
 
 Tensor tanh(const Tensor& x) {
+    if (dev::any({&x})) return dev::tanh(x);
     requireF32("Tanh", x);
     Tensor out = run1("Tanh", {x}, [](std::vector<Tensor>& in) {
         return map1(in[0], [](float v) { return std::tanh(v); });
@@ -221,6 +231,7 @@ void logSoftmaxRows(const float* x, float* out, int64_t rows, int64_t cols) {
 }  // namespace
 
 Tensor softmax(const Tensor& x) {
+    if (dev::any({&x})) return dev::softmax(x);
     require2d("Softmax", x);
     Tensor out = run1("Softmax", {x}, [](std::vector<Tensor>& in) {
         Tensor o = Tensor::empty(in[0].shape());
@@ -250,6 +261,7 @@ Tensor softmax(const Tensor& x) {
 }
 
 Tensor logSoftmax(const Tensor& x) {
+    if (dev::any({&x})) return dev::logSoftmax(x);
     require2d("LogSoftmax", x);
     Tensor out = run1("LogSoftmax", {x}, [](std::vector<Tensor>& in) {
         Tensor o = Tensor::empty(in[0].shape());
@@ -278,6 +290,7 @@ Tensor logSoftmax(const Tensor& x) {
 }
 
 Tensor softmaxCrossEntropy(const Tensor& logits, const Tensor& labels) {
+    if (dev::any({&logits, &labels})) return dev::softmaxCrossEntropy(logits, labels);
     require2d("SparseSoftmaxCrossEntropyWithLogits", logits);
     if (labels.dtype() != DType::Int32 || labels.rank() != 1 || labels.dim(0) != logits.dim(0))
         throw std::invalid_argument("SparseSoftmaxCrossEntropyWithLogits: labels must be int32 [" +
@@ -318,6 +331,7 @@ Tensor softmaxCrossEntropy(const Tensor& logits, const Tensor& labels) {
 }
 
 Tensor mseLoss(const Tensor& pred, const Tensor& target) {
+    if (dev::any({&pred, &target})) return dev::mseLoss(pred, target);
     requireF32("MSELoss", pred);
     requireF32("MSELoss", target);
     requireSameShape("MSELoss", pred, target);
@@ -348,6 +362,7 @@ Tensor mseLoss(const Tensor& pred, const Tensor& target) {
 }
 
 Tensor castFp16(const Tensor& x) {
+    if (dev::any({&x})) return dev::castFp16(x);
     requireF32("Cast", x);
     auto round = [](std::vector<Tensor>& in) {
         return map1(in[0], [](float v) { return halfToFloat(floatToHalf(v)); });

@@ -8,6 +8,7 @@
 
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
@@ -50,6 +51,7 @@ void require4(std::string_view op, const Tensor& t) {
 }  // namespace
 
 Tensor matmul(const Tensor& a, const Tensor& b, bool transA, bool transB) {
+    if (dev::any({&a, &b})) return dev::matmul(a, b, transA, transB);
     require2("MatMul", a);
     require2("MatMul", b);
     const std::string attrs = detail::attrsIfObserved([&] {
@@ -84,6 +86,7 @@ Tensor matmul(const Tensor& a, const Tensor& b, bool transA, bool transB) {
 }
 
 Tensor biasAdd(const Tensor& x, const Tensor& b) {
+    if (dev::any({&x, &b})) return dev::biasAdd(x, b);
     requireF32("BiasAdd", x);
     requireF32("BiasAdd", b);
     if (x.rank() < 2 || b.rank() != 1 || b.dim(0) != x.dim(1))
@@ -209,6 +212,7 @@ void maxPoolPlane(const float* x, float* out, int32_t* arg, const PoolGeom& g) {
 }  // namespace
 
 Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
+    if (dev::any({&x})) return dev::maxPool2d(x, kernel, stride);
     const PoolGeom g = poolGeom("MaxPool", x, kernel, stride);
     Tensor argmax = Tensor::empty({g.N, g.C, g.OH, g.OW}, DType::Int32);
     Tensor out = run1(
@@ -250,6 +254,7 @@ Tensor maxPool2d(const Tensor& x, int kernel, int stride) {
 }
 
 Tensor avgPool2d(const Tensor& x, int kernel, int stride) {
+    if (dev::any({&x})) return dev::avgPool2d(x, kernel, stride);
     const PoolGeom g = poolGeom("AvgPool", x, kernel, stride);
     const float inv = 1.f / static_cast<float>(g.k * g.k);
     Tensor out = run1(
@@ -294,6 +299,7 @@ Tensor avgPool2d(const Tensor& x, int kernel, int stride) {
 }
 
 Tensor dropout(const Tensor& x, float p, bool training, uint64_t seed) {
+    if (dev::any({&x})) return dev::dropout(x, p, training, seed);
     requireF32("Dropout", x);
     if (!(p >= 0.f && p < 1.f))
         throw std::invalid_argument("Dropout: probability must be in [0, 1)");

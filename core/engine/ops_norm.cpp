@@ -8,6 +8,7 @@
 
 #include "core/engine/op_util.h"
 #include "core/engine/ops.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 
 namespace ts::engine::ops {
@@ -64,6 +65,8 @@ struct BnGeom {
 
 Tensor batchNorm2d(const Tensor& x, const Tensor& gamma, const Tensor& beta, Tensor& runningMean,
                    Tensor& runningVar, bool training, float momentum, float eps) {
+    if (dev::any({&x, &gamma, &beta, &runningMean, &runningVar}))
+        return dev::batchNorm2d(x, gamma, beta, runningMean, runningVar, training, momentum, eps);
     requireF32("BatchNorm", x);
     if (x.rank() != 4)
         throw std::invalid_argument("BatchNorm: expects NCHW, got " + shapeString(x.shape()));

@@ -117,6 +117,7 @@ Tensor detail::broadcastAdd(const Tensor& a, const Tensor& b) {
 }
 
 Tensor ops::globalAvgPool(const Tensor& x) {
+    requireHost("GlobalAvgPool", x);
     requireF32("GlobalAvgPool", x);
     if (x.rank() != 4)
         throw std::invalid_argument("GlobalAvgPool: expects NCHW, got " + shapeString(x.shape()));

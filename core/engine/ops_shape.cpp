@@ -126,7 +126,10 @@ Tensor transposeKernel(const Tensor& x, const std::vector<int>& perm) {
 
 Tensor concat(const std::vector<Tensor>& xs, int axis) {
     if (xs.empty()) throw std::invalid_argument("Concat: no inputs");
-    for (const Tensor& x : xs) requireF32("Concat", x);
+    for (const Tensor& x : xs) {
+        requireHost("Concat", x);
+        requireF32("Concat", x);
+    }
     const int a = normAxis("Concat", axis, xs[0].rank());
     for (const Tensor& x : xs) {
         bool ok = x.rank() == xs[0].rank();
@@ -149,6 +152,7 @@ Tensor concat(const std::vector<Tensor>& xs, int axis) {
 }
 
 std::vector<Tensor> split(const Tensor& x, int axis, const std::vector<int64_t>& sizes) {
+    requireHost("Split", x);
     requireF32("Split", x);
     const int a = normAxis("Split", axis, x.rank());
     int64_t total = 0;
@@ -191,6 +195,7 @@ std::vector<Tensor> chunk(const Tensor& x, int chunks, int axis) {
 }
 
 Tensor transpose(const Tensor& x, const std::vector<int>& perm) {
+    requireHost("Transpose", x);
     requireF32("Transpose", x);
     std::vector<int> sorted = perm;
     std::sort(sorted.begin(), sorted.end());
@@ -225,6 +230,7 @@ Tensor channelShuffle(const Tensor& x, int groups) {
 }
 
 Tensor pad2d(const Tensor& x, int top, int bottom, int left, int right) {
+    requireHost("Pad", x);
     requireF32("Pad", x);
     if (x.rank() != 4 || top < 0 || bottom < 0 || left < 0 || right < 0)
         throw std::invalid_argument("Pad: expects NCHW and paddings >= 0, got " +

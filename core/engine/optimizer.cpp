@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/engine/device.h"
 #include "core/engine/op_util.h"
+#include "core/engine/ops_device.h"
 #include "core/engine/parallel.h"
 #include "core/log/logger.h"
 
@@ -35,7 +37,7 @@ void Optimizer::zeroGrad() {
 namespace {
 std::vector<Tensor> zerosLike(const std::vector<NamedParam>& params) {
     std::vector<Tensor> out;
-    for (const auto& p : params) out.push_back(Tensor::zeros(p.tensor.shape()));
+    for (const auto& p : params) out.push_back(zerosOn(p.tensor.device(), p.tensor.shape()));
     return out;
 }
 
@@ -47,7 +49,11 @@ int loadInto(const std::map<std::string, Tensor>& state, const std::string& pref
         if (it == state.end() || it->second.shape() != slots[i].shape() ||
             it->second.dtype() != DType::Float32)
             continue;
-        std::memcpy(slots[i].raw(), it->second.raw(), slots[i].nbytes());
+        Tensor dst = slots[i];
+        if (onDevice(dst))  // a device slot takes a device copy of the host value, in place
+            dst.impl()->storage = toDevice(it->second, dst.device()).impl()->storage;
+        else
+            std::memcpy(dst.raw(), it->second.raw(), dst.nbytes());
         ++used;
     }
     return used;
@@ -70,6 +76,10 @@ void Sgd::step(double lrD) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;
         Tensor w = p.tensor, g = p.tensor.grad(), v = m_moments[i];
+        if (ops::dev::any({&w, &g, &v})) {
+            ops::dev::applyMomentum(w, g, v, lr, mom, wd, nesterov);
+            continue;
+        }
         detail::run1("ApplyMomentum", {w, g, v}, [&](std::vector<Tensor>& in) {
             float* __restrict pw = in[0].f32();
             const float* __restrict pg = in[1].f32();
@@ -124,6 +134,11 @@ void Adam::step(double lrD) {
     for (size_t i = 0; i < m_params.size(); ++i) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;
+        if (ops::dev::any({&p.tensor})) {
+            ops::dev::applyAdam(p.tensor, p.tensor.grad(), m_m[i], m_v[i], stepSize, b1, b2, eps,
+                                wd, sq);
+            continue;
+        }
         detail::run1("Adam", {p.tensor, p.tensor.grad(), m_m[i], m_v[i]},
                      [&](std::vector<Tensor>& in) {
                          float* __restrict pw = in[0].f32();
@@ -164,8 +179,7 @@ double clipGradNorm(const std::vector<NamedParam>& params, double maxNorm) {
     for (const auto& p : params) {
         const Tensor g = p.tensor.grad();
         if (!g.defined()) continue;
-        for (int64_t i = 0, n = g.numel(); i < n; ++i)
-            sq += static_cast<double>(g.f32()[i]) * g.f32()[i];
+        sq += sumOfSquares(g);
     }
     const double norm = std::sqrt(sq);
     TS_LOG(OPTIMIZER, DEBUG) << "gradient norm " << norm << " (clip at " << maxNorm << ")";
@@ -174,7 +188,7 @@ double clipGradNorm(const std::vector<NamedParam>& params, double maxNorm) {
         for (const auto& p : params) {
             const Tensor g = p.tensor.grad();
             if (!g.defined()) continue;
-            for (int64_t i = 0, n = g.numel(); i < n; ++i) g.f32()[i] *= s;
+            scaleInPlace(g, s);
         }
     }
     return norm;
@@ -184,6 +198,10 @@ bool gradientsFinite(const std::vector<NamedParam>& params) {
     for (const auto& p : params) {
         const Tensor g = p.tensor.grad();
         if (!g.defined()) continue;
+        if (onDevice(g)) {
+            if (nonFiniteCount(g) > 0) return false;
+            continue;
+        }
         for (int64_t i = 0, n = g.numel(); i < n; ++i)
             if (!std::isfinite(g.f32()[i])) return false;
     }

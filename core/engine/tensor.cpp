@@ -4,6 +4,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "core/engine/device.h"
+
 namespace ts::engine {
 
 size_t dtypeSize(DType t) {
@@ -103,6 +105,7 @@ Tensor Tensor::fromVector(const Shape& shape, const std::vector<float>& values) 
 }
 
 Tensor Tensor::clone() const {
+    if (device() != Device::CPU) return deviceClone(*this);
     Tensor t = empty(shape(), dtype());
     std::memcpy(t.raw(), raw(), nbytes());
     return t;
@@ -115,6 +118,7 @@ Tensor Tensor::view(const Shape& s) const {
     auto impl = std::make_shared<TensorImpl>();
     impl->shape = s;
     impl->dtype = dtype();
+    impl->device = device();
     impl->storage = m_impl->storage;
     return Tensor(std::move(impl));
 }
@@ -128,6 +132,7 @@ void toFloat(const S* in, float* out, int64_t n) {
 
 Tensor Tensor::to(DType target) const {
     if (target == dtype()) return clone();
+    if (device() != Device::CPU) return toDevice(toHost(*this).to(target), device());
     Tensor out = empty(shape(), target);
     const int64_t n = numel();
     if (target == DType::Float32) {

@@ -12,8 +12,9 @@
 namespace ts::engine {
 
 enum class DType { Float32, Float16, Int32, Int64, UInt8 };
-/// Device abstraction: only the CPU today; a CUDA backend adds a value and its pool.
-enum class Device { CPU };
+/// Where a tensor's bytes live. CUDA tensors come from the device's pool and are served by a
+/// DeviceBackend (core/engine/device.h, docs/GPU.md); their data() is device memory.
+enum class Device { CPU, CUDA };
 
 size_t dtypeSize(DType t);
 /// MindSpore checkpoint names: "Float32", "Float16", "Int32", "Int64", "UInt8".
@@ -25,6 +26,9 @@ int64_t numel(const Shape& s);
 std::string shapeString(const Shape& s);
 
 struct Node;
+class Tensor;
+/// Element i of a float32 device tensor, copied to the host (core/engine/device.cpp).
+float deviceItem(const Tensor& t, int64_t i);
 
 /// Bytes of one tensor, returned to the pool it came from.
 struct Storage {
@@ -76,8 +80,10 @@ public:
     T* data() const {
         return static_cast<T*>(raw());
     }
-    /// Value i of a float32 tensor.
-    float item(int64_t i = 0) const { return f32()[i]; }
+    /// Value i of a float32 tensor (read back from the device for a device tensor).
+    float item(int64_t i = 0) const {
+        return device() == Device::CPU ? f32()[i] : deviceItem(*this, i);
+    }
 
     Tensor clone() const;
     /// Same data, new shape (numel must agree); shares storage, no autograd link.

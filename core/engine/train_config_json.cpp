@@ -89,6 +89,7 @@ const std::vector<Field>& fields() {
         b("mem_reuse", &C::memReuse),
         i("threads", &C::threads),
         s("resume", &C::resumeFrom),
+        s("device", &C::device),
     };
     return table;
 }

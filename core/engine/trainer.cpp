@@ -68,8 +68,8 @@ void Trainer::publish(const RunContext& ctx) {
     m_progress.samplesPerS = a.samples_per_s;
     m_progress.elapsedS = a.elapsed_s;
     if (a.overflow) ++m_progress.overflowSteps;
-    m_progress.bytesInUse = m_pool.bytesInUse();
-    m_progress.peakBytes = m_pool.peakBytes();
+    m_progress.bytesInUse = memoryPool().bytesInUse();
+    m_progress.peakBytes = memoryPool().peakBytes();
 }
 
 void Trainer::notifyPhase(Phase p, bool begin) {
@@ -127,7 +127,7 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
             for (auto& p : m_opt->params()) {
                 Tensor g = p.tensor.grad();
                 if (!g.defined()) continue;
-                for (int64_t i = 0, n = g.numel(); i < n; ++i) g.f32()[i] *= inv;
+                scaleInPlace(g, inv);
             }
         }
         if (m_config.clipNorm > 0) clipGradNorm(m_opt->params(), m_config.clipNorm);
@@ -151,12 +151,12 @@ TrainResult Trainer::run() {
         result.reason = s.error();
         return result;
     }
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
+    ThreadContext tc(m_pool, m_dispatcher, m_amp, m_devicePool.get());
     setAmpLevel(m_amp);
     if (m_config.threads > 0) setIntraOpThreads(m_config.threads);
     result.warnings = m_resumeWarnings;
     if (m_dispatcher.observed())
-        m_pool.setListener([this](const MemoryEvent& ev) {
+        memoryPool().setListener([this](const MemoryEvent& ev) {
             for (OpObserver* o : m_dispatcher.observers()) o->onMemory(ev);
         });
     m_net->setTraining(true);
@@ -228,6 +228,7 @@ TrainResult Trainer::run() {
                 notifyPhase(Phase::DataLoading, true);
                 std::vector<Tensor> batch;
                 m_train->next(batch);
+                batchToDevice(batch);
                 notifyPhase(Phase::DataLoading, false);
                 const bool overflow = trainStep(batch, ctx);
                 m_stepsDone = a.cur_step_num;
@@ -283,8 +284,8 @@ TrainResult Trainer::run() {
     result.trainSeconds = trainTime;
     result.samplesPerS = trainTime > 0 ? static_cast<double>(samples) / trainTime : 0;
     result.finalLoss = a.net_outputs;
-    result.peakBytes = m_pool.peakBytes();
-    result.reservedBytes = m_pool.reservedBytes();
+    result.peakBytes = memoryPool().peakBytes();
+    result.reservedBytes = memoryPool().reservedBytes();
     if (failed) {
         result.status = "failed";
         result.reason = failReason;
@@ -324,7 +325,7 @@ TrainResult Trainer::run() {
     else if (!failed)
         TS_LOG(ENGINE, ERROR) << "training failed: " << result.reason;
     for (OpObserver* o : m_dispatcher.observers()) o->onRunEnd(result.status, result.reason);
-    m_pool.setListener(nullptr);
+    memoryPool().setListener(nullptr);
     {
         std::lock_guard lock(m_progressMutex);
         m_progress.running = false;
@@ -334,7 +335,7 @@ TrainResult Trainer::run() {
 
 Result<std::map<std::string, double>> Trainer::evaluate(DataPipeline* data) {
     if (auto s = prepare(); !s) return Error{s.error()};
-    ThreadContext tc(m_pool, m_dispatcher, m_amp);
+    ThreadContext tc(m_pool, m_dispatcher, m_amp, m_devicePool.get());
     DataPipeline* d = data ? data : m_eval.get();
     if (!d) return Error{"no evaluation data"};
     auto metrics = defaultMetrics(static_cast<int>(m_classes));
@@ -348,9 +349,12 @@ Result<std::map<std::string, double>> Trainer::evaluate(DataPipeline* data) {
         int64_t seen = 0;
         while ((m_config.evalLimit <= 0 || seen < m_config.evalLimit) && d->next(batch)) {
             ScopeGuard scope("network-WithEvalCell");
+            const Tensor labels = batch[1];  // the metrics read the host's
+            batchToDevice(batch);
             Tensor logits = (*m_net)(batch[0]);
             const double loss = ops::softmaxCrossEntropy(logits, batch[1]).item();
-            for (auto& m : metrics) m->update(logits, batch[1], loss);
+            logits = toHost(logits);
+            for (auto& m : metrics) m->update(logits, labels, loss);
             seen += batch[0].dim(0);
         }
     } catch (const std::exception& e) {

@@ -62,8 +62,9 @@ struct TrainConfig {
     bool evalAtEnd = true;       // evaluate on the test split after the last epoch
     int64_t evalLimit = 0;       // evaluate on at most this many test samples (0 = all)
     bool memReuse = true;
-    int threads = 0;         // intra-op threads (0 = the default, see intraOpThreads())
-    std::string resumeFrom;  // checkpoint to resume from
+    int threads = 0;             // intra-op threads (0 = the default, see intraOpThreads())
+    std::string resumeFrom;      // checkpoint to resume from
+    std::string device = "cpu";  // cpu | cuda: where tensors live and ops run (docs/GPU.md)
     /// JSON object of every setting (stored with the run, keys in snake_case).
     std::string toJson() const;
     /// Settings from toJson()'s output; keys it lacks keep `base`'s values, unknown ones are
@@ -125,7 +126,11 @@ public:
     dist::ProcessGroup* processGroup() const { return m_group; }
     /// The dispatcher all ops of this trainer run through: attach OpObservers here.
     Dispatcher& dispatcher() { return m_dispatcher; }
-    MemoryPool& memoryPool() { return m_pool; }
+    /// The pool the run's tensors come from: the device's on a device (prepared), else the
+    /// host's. Its figures are the run's memory figures.
+    MemoryPool& memoryPool() { return m_devicePool ? *m_devicePool : m_pool; }
+    /// Where the run's tensors live (set by prepare() from TrainConfig::device).
+    Device device() const { return m_device; }
 
     /// Trains; never throws (an exception from an op ends the run with status "failed").
     TrainResult run();
@@ -157,9 +162,15 @@ private:
     bool agreeToStop(RunContext& ctx);
     void notifyPhase(Phase p, bool begin);
     void publish(const RunContext& ctx);
+    /// Parameters and optimizer state to the run's device (trainer_setup.cpp).
+    Status moveToDevice();
+    /// A batch from the pipeline (host tensors) to the run's device.
+    void batchToDevice(std::vector<Tensor>& batch) const;
 
     TrainConfig m_config;
     MemoryPool m_pool;
+    Device m_device = Device::CPU;
+    std::unique_ptr<MemoryPool> m_devicePool;  // the device's memory (device runs)
     Dispatcher m_dispatcher;
     std::shared_ptr<Cell> m_net;
     std::unique_ptr<Optimizer> m_opt;

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the trainer's .cpp files: installs a trainer's memory pool, dispatcher and AMP
 // level on the calling thread for a scope.
+#include "core/engine/device.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/layers.h"
 #include "core/engine/memory_pool.h"
@@ -11,12 +12,17 @@ namespace ts::engine::detail {
 /// back what was there before (scopes nest: run() -> prepare() / evaluate()).
 class ThreadContext {
 public:
-    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp)
-        : m_amp(ampLevel()), m_pool(MemoryPool::install(&pool)), m_d(Dispatcher::install(&d)) {
+    /// `devicePool`: the pool of device tensors (nullptr on the CPU).
+    ThreadContext(MemoryPool& pool, Dispatcher& d, AmpLevel amp, MemoryPool* devicePool = nullptr)
+        : m_amp(ampLevel()),
+          m_pool(MemoryPool::install(&pool)),
+          m_d(Dispatcher::install(&d)),
+          m_devicePool(installDevicePool(devicePool)) {
         setAmpLevel(amp);
     }
     ~ThreadContext() {
         setAmpLevel(m_amp);
+        installDevicePool(m_devicePool);
         Dispatcher::install(m_d);
         MemoryPool::install(m_pool);
     }
@@ -27,6 +33,7 @@ private:
     AmpLevel m_amp;
     MemoryPool* m_pool;
     Dispatcher* m_d;
+    MemoryPool* m_devicePool;
 };
 
 }  // namespace ts::engine::detail

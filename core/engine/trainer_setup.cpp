@@ -54,7 +54,7 @@ Result<ArrayDataset> loadCsv(const std::string& path, const std::string& label,
 Trainer::Trainer(TrainConfig config) : m_config(std::move(config)), m_pool(m_config.memReuse) {}
 
 Trainer::~Trainer() {
-    // Tensors allocated from m_pool must go back before the pool dies.
+    // Tensors allocated from m_pool (and m_devicePool) must go back before the pool dies.
     m_opt.reset();
     m_net.reset();
     m_train.reset();
@@ -69,6 +69,21 @@ Status Trainer::prepare() {
     if (c.batchSize < 1) return Error{"batch size must be >= 1"};
     if (!ampLevelFromName(c.amp, &m_amp))
         return Error{"unknown AMP level '" + c.amp + "' (O0, O1 or O2)"};
+    if (auto d = parseDevice(c.device); !d) {
+        return Error{"unknown device '" + c.device + "' (cpu or cuda)"};
+    } else if (*d != Device::CPU) {  // before the data loads: a machine without one says so now
+        if (c.worldSize > 1)
+            return Error{
+                "data-parallel training runs on the CPU only (the gradient allreduce "
+                "works on host memory): use --device cpu with --nproc"};
+        if (c.model != "mlp" && c.model != "lenet5")
+            return Error{"model " + c.model +
+                         " runs on the CPU only (its grouped convolutions, concat, split and "
+                         "global pooling have no CUDA kernels yet): use --device cpu, or mlp or "
+                         "lenet5 on cuda"};
+        if (auto b = cudaBackend(); !b) return Error{b.error()};
+        m_device = *d;
+    }
     if (c.lossScale == "none" ||
         ((c.lossScale == "auto" || c.lossScale.empty()) && m_amp == AmpLevel::O0)) {
         m_lossScale = 1.0;
@@ -169,8 +184,33 @@ Status Trainer::prepare() {
         m_epochsDone = m_startEpoch - 1;
         m_resumeWarnings = rep.value().warnings;
     }
+    if (auto s = moveToDevice(); !s) return s;
     m_prepared = true;
     return Status::success();
+}
+
+Status Trainer::moveToDevice() {
+    if (m_device == Device::CPU) return Status::success();
+    try {
+        if (!m_devicePool) m_devicePool = makeDevicePool(m_device, m_config.memReuse);
+        ThreadContext tc(m_pool, m_dispatcher, AmpLevel::O0, m_devicePool.get());
+        // In place: the cells, the optimizer and the observers keep the same tensors.
+        for (NamedParam& p : m_net->parameters()) moveTo(p.tensor, m_device);
+        if (m_opt)
+            for (auto& [tag, t] : m_opt->state()) {
+                Tensor state = t;
+                moveTo(state, m_device);
+            }
+    } catch (const std::exception& e) {
+        return Error{std::string("cannot put the model on ") + deviceName(m_device) + ": " +
+                     e.what()};
+    }
+    return Status::success();
+}
+
+void Trainer::batchToDevice(std::vector<Tensor>& batch) const {
+    if (m_device == Device::CPU) return;
+    for (Tensor& t : batch) t = toDevice(t, m_device);
 }
 
 void Trainer::setNetwork(std::shared_ptr<Cell> net) {

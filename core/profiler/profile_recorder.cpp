@@ -387,8 +387,29 @@ void ProfileRecorder::clear() {
     m_forwardBySeq.clear();
 }
 
+int64_t ProfileRecorder::firstTs() const {
+    return m_slices.empty() ? 0 : m_slices.front().ts;
+}
+
+int64_t ProfileRecorder::lastTs() const {
+    int64_t end = 0;
+    for (const Slice& s : m_slices) end = std::max(end, s.ts + std::max<int64_t>(0, s.dur));
+    return end;
+}
+
+std::string ProfileRecorder::opAt(int64_t ts) const {
+    // Slices are kept in start order: the last one starting at or before ts is the op that
+    // runs then, if it is an op and has not ended (ops do not nest).
+    auto it = std::upper_bound(m_slices.begin(), m_slices.end(), ts,
+                               [](int64_t t, const Slice& s) { return t < s.ts; });
+    if (it == m_slices.begin()) return {};
+    const Slice& s = *(it - 1);
+    if (s.kind != Kind::Op || (s.dur >= 0 && ts >= s.ts + s.dur)) return {};
+    return m_strings[s.scope];
+}
+
 Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId,
-                                         const std::string& label) {
+                                         const std::string& label, const ExtraRows& extra) {
     if (!m_stack.empty()) close(m_stack.front(), now());
     m_recording = false;
     int64_t tsMin = INT64_MAX, tsMax = INT64_MIN;
@@ -404,7 +425,7 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
     store::SourceSummary sum;
     sum.tsMin = tsMin;
     sum.tsMax = tsMax;
-    int64_t instants = 0;
+    int64_t instants = 0, extraSlices = 0;
     {
         store::StoreWriter w(store, src.value());
         const std::string pid = m_pid ? std::to_string(m_pid) : std::string("trainscope");
@@ -455,11 +476,17 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
                 ++instants;
             }
         }
+        if (extra) {
+            const gpu::TraceCounts more = extra(w, proc, thread);
+            extraSlices = more.slices + more.asyncSlices;
+            if (more.tsMin) sum.tsMin = std::min(*sum.tsMin, *more.tsMin);
+            if (more.tsMax) sum.tsMax = std::max(*sum.tsMax, *more.tsMax);
+        }
         if (auto s = w.flush(); !s) return Error{s.error()};
         if (!w.error().empty()) return Error{w.error()};
     }
     sum.status = "complete";
-    sum.slices = static_cast<int64_t>(m_slices.size());
+    sum.slices = static_cast<int64_t>(m_slices.size()) + extraSlices;
     sum.events = sum.slices + static_cast<int64_t>(m_counters.size() + m_flows.size()) + instants;
     sum.statsJson = "{\"steps\":" + std::to_string(m_recordedSteps) +
                     ",\"dropped_steps\":" + std::to_string(m_droppedSteps) +

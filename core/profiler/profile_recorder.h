@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/profiler/gpu/gpu_trace_builder.h"
 #include "core/profiler/profile_schedule.h"
+#include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
 
 namespace ts::profiler {
@@ -101,7 +103,21 @@ public:
 
     /// Writes everything recorded so far as one new source and links it to `runId`
     /// (0 = no run). Clears the buffers. Returns the source id.
-    Result<int64_t> writeTo(store::TraceStore& store, int64_t runId, const std::string& label);
+    /// `extra` (optional) writes more rows into the same source before it is closed — the
+    /// GPU activity of a device run — given the writer and the rows of the profile's process
+    /// and training thread; it returns what it wrote (the source's counts and time range).
+    using ExtraRows = std::function<gpu::TraceCounts(store::StoreWriter& w, int64_t processRow,
+                                                     int64_t threadRow)>;
+    Result<int64_t> writeTo(store::TraceStore& store, int64_t runId, const std::string& label,
+                            const ExtraRows& extra = {});
+    /// The full scope name of the op running at `ts` (the profile's clock) on the training
+    /// thread, "" when none was (between ops, or outside the recorded steps).
+    std::string opAt(int64_t ts) const;
+    /// The first start and the last end of the recorded slices (0 when none).
+    int64_t firstTs() const;
+    int64_t lastTs() const;
+    int64_t pid() const { return m_pid; }
+    int64_t tid() const { return m_tid; }
 
     int64_t recordedSteps() const { return m_recordedSteps; }
     int64_t droppedSteps() const { return m_droppedSteps; }

@@ -1,9 +1,15 @@
 #include "core/profiler/run_profiler.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
+#include "core/engine/device.h"
 #include "core/engine/trainer.h"
+#include "core/profiler/gpu/activity_import.h"
 #include "core/profiler/profiler_observer.h"
 
 namespace ts::profiler {
@@ -30,7 +36,22 @@ std::unique_ptr<RunProfiler> RunProfiler::attach(engine::Trainer& trainer,
                 resident(c.data, "(dataset)", "train." + c.name);
     }
     trainer.dispatcher().addObserver(p->m_observer.get());
+    if (trainer.device() != engine::Device::CPU) p->startGpuActivity(trainer.device());
     return p;
+}
+
+void RunProfiler::startGpuActivity(engine::Device device) {
+    m_backend = &engine::backendOf(device);
+    static std::atomic<int> files{0};
+    m_activityPath = (std::filesystem::temp_directory_path() /
+                      ("trainscope-profile-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(files++) + ".tscupti"))
+                         .string();
+    std::string why;
+    if (!m_backend->startActivity(m_activityPath, &why)) {
+        m_gpuNote = why;
+        m_activityPath.clear();
+    }
 }
 
 RunProfiler::~RunProfiler() {
@@ -42,9 +63,49 @@ void RunProfiler::detach() {
     m_trainer = nullptr;
 }
 
+void RunProfiler::stopGpuActivity() {
+    if (m_activityPath.empty()) return;
+    std::string why;
+    if (!m_backend->stopActivity(&why)) m_gpuNote = "the CUPTI collector did not stop: " + why;
+    auto trace = gpu::readActivityFile(m_activityPath);
+    if (trace)
+        m_activity = std::make_unique<gpu::ActivityTrace>(std::move(trace.value()));
+    else if (m_gpuNote.empty())
+        m_gpuNote = trace.error();
+    std::error_code ec;
+    std::filesystem::remove(m_activityPath, ec);
+    m_activityPath.clear();
+}
+
+gpu::TraceCounts RunProfiler::writeGpuRows(store::StoreWriter& w, int64_t processRow,
+                                           int64_t threadRow) {
+    gpu::GpuTraceBuilder builder(w);
+    gpu::GpuRows rows(builder);
+    ProfileRecorder& rec = m_observer->recorder();
+    const int64_t pid = rec.pid(), tid = rec.tid();
+    gpu::ActivityImportOptions o;
+    o.clock = gpu::HostClock::Monotonic;  // steady_clock, the dispatcher's
+    o.toSession = [&rec](int64_t steadyNs) { return rec.fromSteady(steadyNs); };
+    o.opAt = [&rec, tid](int64_t t, int64_t ts) { return t == tid ? rec.opAt(ts) : std::string(); };
+    o.prepare = [&](gpu::GpuTraceBuilder& b) {
+        b.adoptProcess(gpu::processKey(gpu::globalTid(pid, 0)), processRow);
+        b.adoptThread(gpu::globalTid(pid, tid), threadRow);
+        b.setThreadName(gpu::globalTid(pid, tid), "training thread");  // its CUDA API track
+    };
+    const int64_t from = m_windowStart, to = m_windowEnd;
+    o.keep = [from, to](int64_t start, int64_t end) { return end >= from && start <= to; };
+    gpu::writeActivityRows(*m_activity, rows, o,
+                           [&](const std::string& key, const std::string& msg, int64_t) {
+                               w.logProblem(key, -1, {}, msg);
+                           });
+    builder.finish();
+    return builder.counts();
+}
+
 Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, int64_t runId,
                                               const std::string& label) {
     detach();
+    stopGpuActivity();
     RunProfileOutcome out;
     ProfileRecorder& rec = m_observer->recorder();
     out.steps = rec.recordedSteps();
@@ -55,9 +116,20 @@ Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, in
     if (out.steps == 0) return out;
     auto store = store::TraceStore::open(sessionPath, store::TraceStore::Mode::ReadWrite);
     if (!store) return Error{store.error()};
-    auto src = rec.writeTo(*store.value(), runId, label);
+    ProfileRecorder::ExtraRows gpuRows;
+    if (m_activity) {
+        m_windowStart = rec.firstTs();
+        m_windowEnd = rec.lastTs();
+        gpuRows = [this, &out](store::StoreWriter& w, int64_t proc, int64_t thread) {
+            gpu::TraceCounts c = writeGpuRows(w, proc, thread);
+            out.gpuSlices = c.slices + c.asyncSlices;
+            return c;
+        };
+    }
+    auto src = rec.writeTo(*store.value(), runId, label, gpuRows);
     if (!src) return Error{"could not write the profile: " + src.error()};
     out.sourceId = src.value();
+    out.gpuNote = m_gpuNote;
     return out;
 }
 
@@ -76,6 +148,8 @@ RunProfileOutcome RunProfiler::finishRun(const std::string& sessionPath, int64_t
     const RunProfileOutcome& o = r.value();
     if (o.steps == 0)
         warnings.push_back("profile empty: the run ended before the schedule's first active step");
+    if (!o.gpuNote.empty())
+        warnings.push_back("profile: no GPU activity (kernels) in it: " + o.gpuNote);
     if (o.droppedSteps > 0)
         warnings.push_back("profile: " + std::to_string(o.droppedSteps) +
                            " step(s) of the window not recorded (event cap reached); "
@@ -99,6 +173,7 @@ std::string outcomeJson(const RunProfileOutcome& o, const ProfilerOptions& optio
     j += ",\"slices\":" + std::to_string(o.slices);
     j += ",\"flows\":" + std::to_string(o.flows);
     j += ",\"allocations\":" + std::to_string(o.allocations);
+    j += ",\"gpu_slices\":" + std::to_string(o.gpuSlices);
     j += ",\"schedule\":\"" + scheduleText(options.schedule) + "\"";
     j += options.recordShapes ? ",\"record_shapes\":true" : ",\"record_shapes\":false";
     j += options.profileMemory ? ",\"profile_memory\":true}" : ",\"profile_memory\":false}";

@@ -5,6 +5,10 @@
 // state as blocks alive before the window; finish() detaches it and writes the profile into
 // the session as a source of kind "profiler" linked to the run (runs.profile_source_id), so
 // the timeline, op statistics, Steps, Memory and Advice views and `export --run N` find it.
+// On a CUDA device it also records the GPU's activity with the CUPTI collector and writes it
+// into the profile (core/profiler/gpu): kernels on their streams, the CUDA API calls under
+// the training thread, flows from launch to kernel, and each kernel's "op" arg naming the
+// op that launched it.
 // Threading: both on the training thread (the one that runs the trainer).
 #include <cstdint>
 #include <memory>
@@ -12,10 +16,15 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/engine/tensor.h"
 #include "core/profiler/profile_recorder.h"
 
 namespace ts::engine {
 class Trainer;
+class DeviceBackend;
+}  // namespace ts::engine
+namespace ts::profiler::gpu {
+struct ActivityTrace;
 }
 
 namespace ts::profiler {
@@ -28,6 +37,10 @@ struct RunProfileOutcome {
     int64_t steps = 0;         // steps recorded
     int64_t droppedSteps = 0;  // steps of the window skipped by the event cap
     int64_t slices = 0, flows = 0, allocations = 0;
+    /// Device runs: rows of GPU activity (kernels, copies, CUDA API calls) in the profile,
+    /// and why there are none ("" when collected).
+    int64_t gpuSlices = 0;
+    std::string gpuNote;
 };
 
 class RunProfiler {
@@ -57,8 +70,18 @@ private:
     RunProfiler() = default;
     void detach();
 
+    void startGpuActivity(engine::Device device);
+    void stopGpuActivity();
+    /// The GPU rows of the activity file, within the recorded steps (profile_recorder's hook).
+    gpu::TraceCounts writeGpuRows(store::StoreWriter& w, int64_t processRow, int64_t threadRow);
+
     engine::Trainer* m_trainer = nullptr;
     std::unique_ptr<ProfilerObserver> m_observer;
+    engine::DeviceBackend* m_backend = nullptr;  // device runs: the collector's owner
+    std::string m_activityPath;                  // the collector's file while it records
+    std::string m_gpuNote;                       // why no GPU activity is in the profile
+    std::unique_ptr<gpu::ActivityTrace> m_activity;
+    int64_t m_windowStart = 0, m_windowEnd = 0;  // the recorded steps, on the profile's clock
 };
 
 /// The options a run profile starts from: the first 20 steps (schedule 0,0,20,1 — the first

@@ -28,6 +28,7 @@ ArtifactKind classifyArtifact(const std::string& path) {
     if (name == "rdr_index.json") return ArtifactKind::Rdr;
     if (endsWith(name, ".json") || endsWith(name, ".json.gz")) return ArtifactKind::Trace;
     if (endsWith(name, ".sqlite")) return ArtifactKind::Nsys;
+    if (endsWith(name, ".tscupti")) return ArtifactKind::Cuda;
     if (endsWith(name, ".h5") || endsWith(name, ".hdf5")) return ArtifactKind::Hdf5;
     return ArtifactKind::Other;
 }
@@ -38,6 +39,8 @@ std::string_view artifactKindName(ArtifactKind k) {
             return "trace";
         case ArtifactKind::Nsys:
             return "nsys";
+        case ArtifactKind::Cuda:
+            return "cuda";
         case ArtifactKind::Hdf5:
             return "hdf5";
         case ArtifactKind::TfEvents:

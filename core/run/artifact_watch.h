@@ -16,6 +16,7 @@ namespace ts::run {
 enum class ArtifactKind {
     Trace,     // *.json, *.json.gz (Chrome / Kineto / msprof / MindSpore timelines)
     Nsys,      // *.sqlite (Nsight Systems export)
+    Cuda,      // *.tscupti (the CUPTI collector's activity file, docs/GPU.md)
     Hdf5,      // *.h5, *.hdf5 (tensor dumps)
     TfEvents,  // events.out.tfevents.* (TensorBoard; tailed as it grows, not imported once)
     Rdr,       // rdr_index.json (a crash-record folder is complete when its index is)

@@ -57,6 +57,7 @@ struct CommandRunOptions {
     std::string sessionPath;          // created when missing; "" = supervise only, record nothing
     std::string pythonDir;            // the Python package ("" = pythonHooksDir())
     ArtifactImporter importArtifact;  // null: traces are listed, not imported
+    std::string cuptiLibrary;  // the CUPTI collector for spec.recordCuda ("" = the built one)
     /// Called on the supervisor thread with every line the processes print (the CLI echoes
     /// them); `rank` and `isStderr` say where it came from.
     std::function<void(int rank, bool isStderr, std::string_view line)> echo;

@@ -224,6 +224,7 @@ private:
             switch (f.kind) {
                 case ArtifactKind::Trace:
                 case ArtifactKind::Nsys:
+                case ArtifactKind::Cuda:
                     importTrace(f.path);
                     break;
                 case ArtifactKind::Hdf5: {
@@ -256,7 +257,29 @@ private:
         p.rdrRecords = static_cast<int64_t>(m_rdr.size());
     }
 
+    /// What --record-cuda gave: a run of a CPU-only program records nothing (not an error,
+    /// but said), a file CUPTI dropped records from is incomplete.
+    void cudaWarnings() {
+        if (!m_store || !m_st.options.spec.recordCuda) return;
+        const std::string dir =
+            canonical(runPathsFor(m_st.options.sessionPath, m_runId, "").cudaDir) + "/";
+        int files = 0;
+        for (const TraceImportInfo& t : m_traces) {
+            if (!t.path.starts_with(dir)) continue;
+            ++files;
+            if (t.status == "partial")
+                warn("CUDA activity " + t.path +
+                     " is incomplete (records CUPTI dropped, or the process ended before its "
+                     "flush): see the import problems of its source");
+        }
+        if (files == 0)
+            warn("no CUDA activity was recorded: the program made no CUDA call (the collector "
+                 "is loaded by the CUDA driver when a process initialises CUDA), or its "
+                 "processes were killed before they could write");
+    }
+
     void finish() {
+        cudaWarnings();
         CommandResult r;
         {
             std::lock_guard<std::mutex> lock(m_st.mu);

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/log/log_tokenizer.h"
+#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/child_process.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
@@ -125,12 +126,23 @@ private:
             m_paths = runPathsFor(m_st.options.sessionPath, m_runId, m_st.options.pythonDir);
             std::error_code ec;
             fs::create_directories(m_paths.profileDir, ec);
+            if (!ec && m_spec.recordCuda) fs::create_directories(m_paths.cudaDir, ec);
             if (ec)
                 return fail("cannot create the run's folder " + m_paths.runDir + ": " +
                             ec.message());
+            if (m_spec.recordCuda) {
+                m_paths.cuptiLibrary = m_st.options.cuptiLibrary;
+                if (m_paths.cuptiLibrary.empty()) {
+                    auto lib = profiler::gpu::cuptiCollectorPath();
+                    return fail("record CUDA activity: " +
+                                (lib ? std::string("the CUPTI collector was not found")
+                                     : lib.error()));
+                }
+            }
         } else {
             m_spec.pythonHooks = false;  // supervising only: no folder for the package's events
             m_spec.profile = false;
+            m_spec.recordCuda = false;
         }
         const bool needsPort = m_spec.ranks == RankScheme::Torch;
         const int port = m_spec.masterPort > 0 ? m_spec.masterPort
@@ -155,6 +167,7 @@ private:
             m_st.watcher.addFolder(p.lexically_normal().string());
         }
         if (m_spec.profile) m_st.watcher.addFolder(m_paths.profileDir);
+        if (m_spec.recordCuda) m_st.watcher.addFolder(m_paths.cudaDir);
         if (!envs[0].rdrPath.empty()) m_st.watcher.addFolder(envs[0].rdrPath);
         m_st.watcher.snapshotExisting();
         for (int r = 0; r < m_spec.nproc; ++r) {

@@ -198,6 +198,7 @@ RunPaths runPathsFor(const std::string& sessionPath, int64_t runId, const std::s
     p.runDir = (s.parent_path() / (stem + "-runs") / ("run-" + std::to_string(runId))).string();
     p.profileDir = p.runDir + "/profile";
     p.rdrDir = p.runDir + "/rdr";
+    p.cudaDir = p.runDir + "/cuda";
     p.pythonDir = pythonDir;
     return p;
 }
@@ -220,6 +221,14 @@ Result<ProcessEnvironment> buildProcessEnvironment(const LaunchSpec& spec, const
     std::string rdrPath;
     if (auto s = applyRdr(spec, paths, env, rdrPath); !s) return Error{s.error()};
     applyPythonPackage(spec, paths, rank, env);
+    if (spec.recordCuda) {
+        if (paths.cuptiLibrary.empty())
+            return Error{"record CUDA activity: the CUPTI collector is not available"};
+        const std::string origin = "cuda recording";
+        env.set("CUDA_INJECTION64_PATH", paths.cuptiLibrary, origin);
+        env.set("NVTX_INJECTION64_PATH", paths.cuptiLibrary, origin);
+        env.set("TRAINSCOPE_CUPTI_DIR", paths.cudaDir, origin);
+    }
     for (const auto& [k, v] : spec.env) env.set(k, v, "user");
     ProcessEnvironment out = env.finish();
     out.rdrPath = rdrPath;

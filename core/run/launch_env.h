@@ -15,6 +15,8 @@
 // Ranks (RankScheme): torch RANK LOCAL_RANK WORLD_SIZE LOCAL_WORLD_SIZE MASTER_ADDR MASTER_PORT;
 //   mindspore RANK_ID RANK_SIZE DEVICE_ID; always TRAINSCOPE_RANK.
 // Crash records (--rdr): MS_RDR_ENABLE MS_RDR_MODE MS_RDR_PATH (default <run dir>/rdr).
+// CUDA activity (--record-cuda, docs/GPU.md): CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH
+//   (the CUPTI collector), TRAINSCOPE_CUPTI_DIR (<run dir>/cuda).
 // Python package (resources/python, docs/RUNS.md): PYTHONPATH, TRAINSCOPE_HOOKS,
 //   TRAINSCOPE_EVENTS, TRAINSCOPE_LOSS, TRAINSCOPE_PROFILE[_DIR,_OPTIONS],
 //   TRAINSCOPE_DUMP_CONFIG, TRAINSCOPE_OVERFLOW.
@@ -41,6 +43,8 @@ struct RunPaths {
     std::string profileDir;  // <runDir>/profile
     std::string rdrDir;      // <runDir>/rdr (when the RDR config names no path)
     std::string pythonDir;   // the Python package ("" when not found: hooks off)
+    std::string cudaDir;     // <runDir>/cuda: the collector's activity files
+    std::string cuptiLibrary;  // libtrainscope_cupti.so ("" = not available)
     /// The events file of `rank` as TRAINSCOPE_EVENTS names it ({pid} left to the package).
     std::string eventsPattern(int rank) const;
 };
@@ -54,7 +58,8 @@ struct ProcessEnvironment {
 };
 
 /// The environment of the process of `rank` (0..nproc-1); `masterPort` is the job's port.
-/// Errors: the RDR config cannot be read or is invalid.
+/// Errors: the RDR config cannot be read or is invalid; CUDA recording is asked for and
+/// paths.cuptiLibrary is empty.
 Result<ProcessEnvironment> buildProcessEnvironment(const LaunchSpec& spec, const EnvList& base,
                                                    const RunPaths& paths, int rank, int masterPort);
 

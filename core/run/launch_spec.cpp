@@ -210,6 +210,8 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     w.Bool(s.stopOnOverflow);
     key(w, "rdr", s.rdrConfig);
     key(w, "rdr_json", s.rdrConfigJson);
+    w.Key("record_cuda");
+    w.Bool(s.recordCuda);
     w.Key("nproc");
     w.Int(s.nproc);
     key(w, "ranks", rankSchemeName(s.ranks));
@@ -262,6 +264,7 @@ Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
     s.stopOnOverflow = boolean(d, "stop_on_overflow", false);
     s.rdrConfig = str(d, "rdr", "");
     s.rdrConfigJson = str(d, "rdr_json", "");
+    s.recordCuda = boolean(d, "record_cuda", false);
     s.nproc = static_cast<int>(number(d, "nproc", 1));
     auto scheme = parseRankScheme(str(d, "ranks", "none"));
     if (!scheme) return Error{"unknown rank scheme '" + str(d, "ranks", "") + "'"};

@@ -62,6 +62,11 @@ struct LaunchSpec {
     bool stopOnOverflow = false;
     std::string rdrConfig;      // {"rdr": {...}} file: MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH
     std::string rdrConfigJson;  // the same as text (the studio's form); wins over the file
+    // CUDA activity (docs/GPU.md): the CUPTI collector injected into every CUDA process
+    // (CUDA_INJECTION64_PATH), each writing <run dir>/cuda/cuda-<pid>.tscupti, imported
+    // as the run's traces (`trainscope-cli record`, `launch --record-cuda`, the Command
+    // tab's "Record CUDA activity").
+    bool recordCuda = false;
 
     // Several processes (one per rank).
     int nproc = 1;

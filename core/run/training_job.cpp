@@ -15,6 +15,7 @@
 #include "core/debug/rdr/rdr_run.h"
 #include "core/dist/process_group.h"
 #include "core/engine/callbacks.h"
+#include "core/engine/device.h"
 #include "core/engine/run_recorder.h"
 #include "core/log/logger.h"
 #include "core/log/run_log_capture.h"
@@ -293,6 +294,15 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     w.Key("reserved_bytes");
     w.Int64(r.reservedBytes);
     w.EndObject();
+    // Where it ran: "cpu", or "cuda" and the device (docs/GPU.md).
+    const engine::Device dev = m_trainer ? m_trainer->device() : engine::Device::CPU;
+    w.Key("device");
+    w.String(engine::deviceName(dev));
+    if (dev != engine::Device::CPU)
+        if (auto b = engine::cudaBackend(); b) {
+            w.Key("device_name");
+            w.String(b.value()->deviceName().c_str());
+        }
     int classes = 0;
     while (r.eval.count("precision/" + std::to_string(classes))) ++classes;
     w.Key("per_class");

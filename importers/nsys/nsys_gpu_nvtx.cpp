@@ -24,15 +24,6 @@ std::string coalesceOf(const NsysSchema& s, const std::string& table,
     return n == 1 ? out : "coalesce(" + out + ")";
 }
 
-/// CUPTI memcpy kinds (CUpti_ActivityMemcpyKind), named as Nsight Systems shows them.
-const char* memcpyKind(int64_t k) {
-    static const char* const kNames[] = {"Unknown",         "Host-to-Device",  "Device-to-Host",
-                                         "Host-to-Array",   "Array-to-Host",   "Array-to-Array",
-                                         "Array-to-Device", "Device-to-Array", "Device-to-Device",
-                                         "Host-to-Host",    "Peer-to-Peer"};
-    return k >= 0 && k < 11 ? kNames[k] : "Unknown";
-}
-
 }  // namespace
 
 bool readNvtx(NsysReadContext& c) {
@@ -115,14 +106,14 @@ bool readNvtx(NsysReadContext& c) {
             c.skip("nsys_negative_duration", "NVTX range ending before it starts");
             continue;
         }
-        const NsysSlice slice{start + c.timeBase, st.isNull(1) ? -1 : st.int64(1) - start, nameId,
-                              cat, argId};
+        const profiler::gpu::GpuSlice slice{
+            start + c.timeBase, st.isNull(1) ? -1 : st.int64(1) - start, nameId, cat, argId};
         if (pushPop) {
             c.b.add(c.b.threadTrack(gtid, "NVTX", 0), slice);
-            ++c.report.slices;
+            ++c.b.counts().slices;
         } else {
             c.b.add(c.b.asyncTrack(processKey(gtid), "NVTX start/end ranges"), slice);
-            ++c.report.asyncSlices;
+            ++c.b.counts().asyncSlices;
         }
     }
     if (!st.error().empty()) c.skip("nsys_table_read_error", t + ": " + st.error());
@@ -153,12 +144,6 @@ bool readGpuTable(NsysReadContext& c, const std::string& t) {
         cols += ", " + s.columnOr(t, "bytes") + ", " + s.columnOr(t, "value");
     }
     store::Statement st = c.db.prepare("SELECT " + cols + " FROM " + t);
-    const int64_t cat = c.w.intern(kind == Kind::Kernel   ? "kernel"
-                                   : kind == Kind::Memcpy ? "gpu_memcpy"
-                                                          : "gpu_memset");
-    const int64_t memsetName = c.w.intern("[CUDA memset]");
-    const int64_t flowName = c.w.intern("CUDA launch"), flowCat = c.w.intern("ac2g");
-    std::map<int64_t, int64_t> memcpyNames;
     while (st.step()) {
         if (!c.tick()) return false;
         const int64_t start = st.int64(0), end = st.int64(1);
@@ -166,42 +151,35 @@ bool readGpuTable(NsysReadContext& c, const std::string& t) {
             c.skip("nsys_negative_duration", t + " row ending before it starts");
             continue;
         }
-        const int64_t device = st.int64(2), context = st.int64(3), stream = st.int64(4);
-        ArgsJson args;
-        args.num("device", device).num("context", context).num("stream", stream);
-        if (!st.isNull(5)) args.num("correlation", st.int64(5));
-        int64_t nameId = memsetName;
+        profiler::gpu::GpuPlacement p;
+        p.start = start + c.timeBase;
+        p.end = end + c.timeBase;
+        p.device = st.int64(2);
+        p.context = st.int64(3);
+        p.stream = st.int64(4);
+        if (!st.isNull(5)) p.correlation = st.int64(5);
+        if (!st.isNull(6)) p.globalPid = st.int64(6);
         if (kind == Kind::Kernel) {
-            nameId = st.isNull(7) ? c.w.intern("[CUDA kernel]") : c.str(st.int64(7));
-            if (!st.isNull(8)) args.dims("grid", st.int64(8), st.int64(9), st.int64(10));
-            if (!st.isNull(11)) args.dims("block", st.int64(11), st.int64(12), st.int64(13));
-            if (!st.isNull(14)) args.num("registers per thread", st.int64(14));
-            if (!st.isNull(15)) args.num("shared memory", st.int64(15) + st.int64(16));
+            profiler::gpu::KernelRow k;
+            static_cast<profiler::gpu::GpuPlacement&>(k) = p;
+            if (!st.isNull(7)) k.nameId = c.str(st.int64(7));
+            if (!st.isNull(8)) k.grid = {{st.int64(8), st.int64(9), st.int64(10)}};
+            if (!st.isNull(11)) k.block = {{st.int64(11), st.int64(12), st.int64(13)}};
+            if (!st.isNull(14)) k.registersPerThread = st.int64(14);
+            if (!st.isNull(15)) k.sharedMemory = st.int64(15) + st.int64(16);
+            c.rows.kernel(k);
         } else if (kind == Kind::Memcpy) {
-            const int64_t k = st.isNull(8) ? 0 : st.int64(8);
-            auto it = memcpyNames.find(k);
-            if (it == memcpyNames.end())
-                it = memcpyNames
-                         .emplace(k, c.w.intern(std::string("[CUDA memcpy ") + memcpyKind(k) + "]"))
-                         .first;
-            nameId = it->second;
-            if (!st.isNull(7)) args.num("bytes", st.int64(7));
-            args.str("kind", memcpyKind(k));
-            if (!st.isNull(7) && end > start)
-                args.real("memory bandwidth (GB/s)",
-                          static_cast<double>(st.int64(7)) / static_cast<double>(end - start));
+            profiler::gpu::MemcpyRow m;
+            static_cast<profiler::gpu::GpuPlacement&>(m) = p;
+            if (!st.isNull(7)) m.bytes = st.int64(7);
+            m.copyKind = st.isNull(8) ? 0 : st.int64(8);
+            c.rows.memcpy(m);
         } else {
-            if (!st.isNull(7)) args.num("bytes", st.int64(7));
-            if (!st.isNull(8)) args.num("value", st.int64(8));
-        }
-        const NsysSlice slice{start + c.timeBase, end - start, nameId, cat,
-                              c.w.addArgs(args.done())};
-        const SliceHandle h = c.b.add(c.b.streamTrack(device, context, stream), slice);
-        ++c.report.slices;
-        if (!st.isNull(5)) {
-            const int64_t pk = st.isNull(6) ? -1 : processKey(st.int64(6));
-            if (const auto* launch = c.findLaunch(pk, st.int64(5)))
-                c.b.flow(launch->slice, h, flowName, flowCat);
+            profiler::gpu::MemsetRow m;
+            static_cast<profiler::gpu::GpuPlacement&>(m) = p;
+            if (!st.isNull(7)) m.bytes = st.int64(7);
+            if (!st.isNull(8)) m.value = st.int64(8);
+            c.rows.memset(m);
         }
     }
     if (!st.error().empty()) c.skip("nsys_table_read_error", t + ": " + st.error());

@@ -71,6 +71,16 @@ std::string extraJson(const NsysSchema& s, const nsys::NsysReadContext& c) {
     return extra.done();
 }
 
+void addCounts(ImportReport& r, const profiler::gpu::TraceCounts& c) {
+    r.processes += c.processes;
+    r.threads += c.threads;
+    r.slices += c.slices;
+    r.asyncSlices += c.asyncSlices;
+    r.instants += c.instants;
+    r.flows += c.flows;
+    if (c.tsMin) r.seeTime(*c.tsMin, *c.tsMax);
+}
+
 ImportReport runNsys(const std::string& path, store::TraceStore& store, JobControl& control) {
     ImportReport report;
     report.path = path;
@@ -96,10 +106,11 @@ ImportReport runNsys(const std::string& path, store::TraceStore& store, JobContr
     std::string writeError, extra;
     {
         store::StoreWriter writer(store, report.sourceId);
-        nsys::NsysTraceBuilder builder(writer, report);
+        profiler::gpu::GpuTraceBuilder builder(writer);
         nsys::NsysReadContext ctx(db.value(), schema.value(), writer, builder, report, control);
         finished = readAll(ctx);
         if (finished) builder.finish();
+        addCounts(report, builder.counts());
         writeError = writer.error();
         extra = extraJson(schema.value(), ctx);
     }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/common/result.h"
+#include "core/profiler/gpu/gpu_trace_builder.h"
 
 namespace ts::store {
 class SqliteDb;
@@ -49,15 +50,9 @@ bool looksLikeNsysExport(const std::string& path, std::string_view head);
 
 /// Serialized global ids of nsys: bits 24..47 hold the pid, bits 0..23 the tid; the bits
 /// above identify the host/VM. A kernel's globalPid equals its launching thread's
-/// globalTid with the tid bits cleared.
-inline int64_t pidOf(int64_t globalId) {
-    return (globalId >> 24) & 0xFFFFFF;
-}
-inline int64_t tidOf(int64_t globalId) {
-    return globalId & 0xFFFFFF;
-}
-inline int64_t processKey(int64_t globalId) {
-    return globalId & ~int64_t{0xFFFFFF};
-}
+/// globalTid with the tid bits cleared (core/profiler/gpu/gpu_trace_builder.h).
+using profiler::gpu::pidOf;
+using profiler::gpu::processKey;
+using profiler::gpu::tidOf;
 
 }  // namespace ts::importers::nsys

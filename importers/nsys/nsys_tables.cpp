@@ -1,60 +1,8 @@
 // Nsight Systems export readers, part 1: the shared context, names and facts, and the tables
 // of CPU calls (CUDA API, OS runtime, cuBLAS, cuDNN).
-#include <cstdio>
-
 #include "importers/nsys/nsys_tables.h"
 
 namespace ts::importers::nsys {
-
-// ---- ArgsJson ----
-
-namespace {
-void appendEscaped(std::string& out, std::string_view s) {
-    out += '"';
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += ch;
-        }
-    }
-    out += '"';
-}
-}  // namespace
-
-void ArgsJson::key(std::string_view k) {
-    m_text += m_text.empty() ? "{" : ",";
-    appendEscaped(m_text, k);
-    m_text += ':';
-}
-ArgsJson& ArgsJson::num(std::string_view k, int64_t v) {
-    key(k);
-    m_text += std::to_string(v);
-    return *this;
-}
-ArgsJson& ArgsJson::real(std::string_view k, double v) {
-    key(k);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    m_text += buf;
-    return *this;
-}
-ArgsJson& ArgsJson::str(std::string_view k, std::string_view v) {
-    key(k);
-    appendEscaped(m_text, v);
-    return *this;
-}
-ArgsJson& ArgsJson::dims(std::string_view k, int64_t x, int64_t y, int64_t z) {
-    key(k);
-    m_text += "[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]";
-    return *this;
-}
 
 // ---- NsysReadContext ----
 
@@ -89,25 +37,6 @@ bool NsysReadContext::tick() {
 void NsysReadContext::skip(const std::string& key, const std::string& message) {
     report.skip(key);
     w.logProblem(key, -1, {}, message);
-}
-
-void NsysReadContext::addLaunch(int64_t pk, int64_t corr, const Launch& l) {
-    auto inner = [](const Launch& a, const Launch& b) {  // a nested in (or after) b
-        return a.ts > b.ts || (a.ts == b.ts && a.dur < b.dur);
-    };
-    auto [it, fresh] = m_launches.try_emplace({pk, corr}, l);
-    if (!fresh && inner(l, it->second)) it->second = l;
-    auto [any, freshAny] = m_launchByCorrelation.try_emplace(corr, l);
-    if (!freshAny && inner(l, any->second)) any->second = l;
-}
-
-const NsysReadContext::Launch* NsysReadContext::findLaunch(int64_t pk, int64_t corr) const {
-    if (pk < 0) {
-        auto it = m_launchByCorrelation.find(corr);
-        return it == m_launchByCorrelation.end() ? nullptr : &it->second;
-    }
-    auto it = m_launches.find({pk, corr});
-    return it == m_launches.end() ? nullptr : &it->second;
 }
 
 // ---- names and facts ----
@@ -169,14 +98,15 @@ void readNames(NsysReadContext& c) {
 // ---- CPU call tables ----
 
 namespace {
-/// Kineto's categories for CUDA calls, so one session's op statistics group them alike.
-const char* apiCategory(const std::string& table, std::string_view name) {
-    if (table == "CUPTI_ACTIVITY_KIND_RUNTIME")
-        return name.starts_with("cuda") ? "cuda_runtime" : "cuda_driver";
-    if (table == "OSRT_API") return "osrt";
-    if (table == "CUBLAS_EVENTS") return "cublas";
-    if (table == "CUDNN_EVENTS") return "cudnn";
-    return "api";
+/// The family of a table's calls (Kineto's categories, so one session's op statistics group
+/// them alike).
+profiler::gpu::ApiKind apiKind(const std::string& table) {
+    using profiler::gpu::ApiKind;
+    if (table == "CUPTI_ACTIVITY_KIND_RUNTIME") return ApiKind::Cuda;
+    if (table == "OSRT_API") return ApiKind::OsRuntime;
+    if (table == "CUBLAS_EVENTS") return ApiKind::Cublas;
+    if (table == "CUDNN_EVENTS") return ApiKind::Cudnn;
+    return ApiKind::Other;
 }
 }  // namespace
 
@@ -193,7 +123,7 @@ bool readApiTable(NsysReadContext& c, const std::string& table, const std::strin
     const std::string ret = s.columnOr(table, "returnValue");
     store::Statement st = c.db.prepare("SELECT start, end, globalTid, nameId, " + corr + ", " +
                                        ret + " FROM " + table);
-    std::unordered_map<int64_t, int64_t> catIds;  // nsys name id -> category string id
+    const profiler::gpu::ApiKind kind = apiKind(table);
     while (st.step()) {
         if (!c.tick()) return false;
         if (st.isNull(2)) {
@@ -205,18 +135,16 @@ bool readApiTable(NsysReadContext& c, const std::string& table, const std::strin
             c.skip("nsys_negative_duration", table + " row ending before it starts");
             continue;
         }
-        const int64_t nameId = st.int64(3);
-        auto cat = catIds.find(nameId);
-        if (cat == catIds.end())
-            cat = catIds.emplace(nameId, c.w.intern(apiCategory(table, c.text(nameId)))).first;
-        ArgsJson args;
-        if (!st.isNull(4)) args.num("correlation", st.int64(4));
-        if (!st.isNull(5)) args.num("return value", st.int64(5));
-        NsysSlice slice{start + c.timeBase, end - start, c.str(nameId), cat->second,
-                        args.done() == "{}" ? 0 : c.w.addArgs(args.done())};
-        const SliceHandle h = c.b.add(c.b.threadTrack(tid, label, order), slice);
-        ++c.report.slices;
-        if (!st.isNull(4)) c.addLaunch(processKey(tid), st.int64(4), {h, slice.ts, slice.dur});
+        profiler::gpu::ApiCall call;
+        call.start = start + c.timeBase;
+        call.end = end + c.timeBase;
+        call.globalTid = tid;
+        call.nameId = c.str(st.int64(3));
+        call.name = c.text(st.int64(3));
+        call.kind = kind;
+        if (!st.isNull(4)) call.correlation = st.int64(4);
+        if (!st.isNull(5)) call.returnValue = st.int64(5);
+        c.rows.apiCall(call, label, order);
     }
     if (!st.error().empty()) c.skip("nsys_table_read_error", table + ": " + st.error());
     return true;

@@ -1,19 +1,20 @@
 #pragma once
 // The readers of an Nsight Systems export's tables, one function per kind of table. Each
-// reads rows in table order into the NsysTraceBuilder, counts them in the report, skips
-// and logs bad rows, and returns false only when cancelled.
+// reads rows in table order into the shared GPU row rules (core/profiler/gpu: GpuRows over
+// a GpuTraceBuilder, which the CUPTI collector's files use too), counts them, skips and logs
+// bad rows, and returns false only when cancelled.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
-#include <utility>
 
 #include "core/common/job_control.h"
-#include "core/common/pair_hash.h"
+#include "core/profiler/gpu/args_json.h"
+#include "core/profiler/gpu/gpu_rows.h"
+#include "core/profiler/gpu/gpu_trace_builder.h"
 #include "core/store/sqlite_db.h"
 #include "core/store/store_writer.h"
 #include "importers/import_report.h"
 #include "importers/nsys/nsys_schema.h"
-#include "importers/nsys/nsys_trace_builder.h"
 
 namespace ts::importers::nsys {
 
@@ -21,13 +22,21 @@ namespace ts::importers::nsys {
 class NsysReadContext {
 public:
     NsysReadContext(store::SqliteDb& db, const NsysSchema& schema, store::StoreWriter& writer,
-                    NsysTraceBuilder& builder, ImportReport& report, JobControl& control)
-        : db(db), schema(schema), w(writer), b(builder), report(report), control(control) {}
+                    profiler::gpu::GpuTraceBuilder& builder, ImportReport& report,
+                    JobControl& control)
+        : db(db),
+          schema(schema),
+          w(writer),
+          b(builder),
+          rows(builder),
+          report(report),
+          control(control) {}
 
     store::SqliteDb& db;
     const NsysSchema& schema;
     store::StoreWriter& w;
-    NsysTraceBuilder& b;
+    profiler::gpu::GpuTraceBuilder& b;
+    profiler::gpu::GpuRows rows;
     ImportReport& report;
     JobControl& control;
     int64_t timeBase = 0;      // added to every timestamp (session start, Unix ns)
@@ -44,21 +53,9 @@ public:
     /// Skips and logs a bad row.
     void skip(const std::string& key, const std::string& message);
 
-    /// A CPU API call that may have launched GPU work, by (process, correlationId).
-    struct Launch {
-        SliceHandle slice;
-        int64_t ts = 0, dur = 0;
-    };
-    void addLaunch(int64_t processKey, int64_t correlationId, const Launch& l);
-    /// The innermost API call with this correlation id (nullptr when none). processKey < 0
-    /// when the GPU row has no globalPid: any process matches.
-    const Launch* findLaunch(int64_t processKey, int64_t correlationId) const;
-
 private:
     std::unordered_map<int64_t, std::string> m_strings;
     std::unordered_map<int64_t, int64_t> m_interned;
-    std::unordered_map<std::pair<int64_t, int64_t>, Launch, ts::Int64PairHash> m_launches;
-    std::unordered_map<int64_t, Launch> m_launchByCorrelation;
     uint64_t m_rows = 0;
 };
 
@@ -80,19 +77,6 @@ bool readGpuTable(NsysReadContext& c, const std::string& table);
 
 namespace ts::importers::nsys {
 
-/// Builds the JSON object of a row's args, in insertion order.
-class ArgsJson {
-public:
-    ArgsJson& num(std::string_view key, int64_t v);
-    ArgsJson& real(std::string_view key, double v);
-    ArgsJson& str(std::string_view key, std::string_view v);
-    ArgsJson& dims(std::string_view key, int64_t x, int64_t y, int64_t z);
-    /// The object text ("{}" when empty).
-    std::string done() const { return m_text.empty() ? "{}" : m_text + "}"; }
-
-private:
-    void key(std::string_view k);
-    std::string m_text;
-};
+using profiler::gpu::ArgsJson;
 
 }  // namespace ts::importers::nsys

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <set>
 
+#include "core/profiler/gpu/cuda_paths.h"
 #include "core/store/trace_store.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
@@ -300,4 +301,29 @@ TEST(TrainingViewCommand, EngineRunOfTwoProcessesRecordsBothRanks) {
             e.path().extension() == ".tscope")
             ++ranks;
     EXPECT_EQ(ranks, 2);
+}
+
+TEST(CommandForm, RecordCudaActivityBox) {
+    ts::test::ensureQtApp();
+    CommandForm form;
+    QCheckBox* box = form.recordCudaCheck();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->text(), "Record CUDA activity");
+    const bool usable = ts::profiler::gpu::cuptiCollectorPath().ok() &&
+                        ts::profiler::gpu::cudaDriverAvailable().ok();
+    // Without the collector or a driver nothing could be recorded: disabled, saying why.
+    EXPECT_EQ(box->isEnabled(), usable) << box->toolTip().toStdString();
+    if (!usable) {
+        EXPECT_TRUE(box->toolTip().contains("no CUDA driver") ||
+                    box->toolTip().contains("was not built"))
+            << box->toolTip().toStdString();
+        return;
+    }
+    form.programEdit()->setPath("python3");
+    box->setChecked(true);
+    LaunchSpec s;
+    QString error;
+    ASSERT_TRUE(form.spec(&s, &error)) << error.toStdString();
+    EXPECT_TRUE(s.recordCuda);
+    EXPECT_TRUE(form.environmentText("/data/exp.tscope").contains("CUDA_INJECTION64_PATH="));
 }

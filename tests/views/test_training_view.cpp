@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <algorithm>
 
+#include "core/engine/device.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
@@ -150,6 +151,29 @@ TEST(TrainingView, FormNamesTheFieldThatIsWrong) {
     o.train.shardId = 1;
     form.setOptions(o);
     EXPECT_TRUE(form.options(&out, &error)) << error.toStdString();
+}
+
+TEST(TrainingView, DeviceBoxRoundTripsAndSaysWhyThereIsNoCuda) {
+    ts::test::ensureQtApp();
+    TrainingForm form;
+    ts::run::JobOptions o = TrainingView::defaultOptions();
+    o.train.device = "cuda";
+    form.setOptions(o);
+    ts::run::JobOptions out;
+    QString error;
+    if (auto b = ts::engine::cudaBackend(); !b) {  // this machine: the reason, named by field
+        EXPECT_FALSE(form.options(&out, &error));
+        EXPECT_TRUE(error.startsWith("Device: no CUDA device: ")) << error.toStdString();
+    }
+    auto emulated = ts::engine::makeEmulatedBackend();
+    ts::engine::setCudaBackendForTesting(emulated.get());
+    EXPECT_TRUE(form.options(&out, &error)) << error.toStdString();
+    EXPECT_EQ(out.train.device, "cuda");
+    o.processes = 2;
+    form.setOptions(o);
+    EXPECT_FALSE(form.options(&out, &error));
+    EXPECT_TRUE(error.startsWith("Device: data-parallel")) << error.toStdString();
+    ts::engine::setCudaBackendForTesting(nullptr);
 }
 
 TEST(TrainingView, RunTrainsRecordsAndShowsResults) {

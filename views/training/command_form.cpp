@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include "core/common/data_paths.h"
+#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/launch_env.h"
 #include "views/logs/command_log_levels.h"
 #include "views/training/training_widgets.h"
@@ -52,6 +53,7 @@ CommandForm::CommandForm(QWidget* parent) : QWidget(parent) {
     col->addWidget(environmentBox());
     col->addWidget(hooksBox());
     col->addWidget(crashBox());
+    col->addWidget(cudaBox());
     auto* levels = group(tr("Log levels of the command"), content);
     m_levels = new CommandLogLevels(levels);
     auto* ll = new QVBoxLayout(levels);
@@ -252,6 +254,27 @@ QWidget* CommandForm::crashBox() {
     return box;
 }
 
+QWidget* CommandForm::cudaBox() {
+    auto* box = group(tr("GPU"), this);
+    auto* f = new QFormLayout(box);
+    m_recordCuda = new QCheckBox(tr("Record CUDA activity"), box);
+    m_recordCuda->setToolTip(
+        tr("TrainScope's CUPTI collector in every CUDA process (CUDA_INJECTION64_PATH): "
+           "kernels, copies, CUDA API calls and NVTX ranges become the run's traces, one "
+           "track per device stream (docs/GPU.md)"));
+    // Disabled, saying why, where nothing could be recorded (as `trainscope-cli record`).
+    if (auto lib = ts::profiler::gpu::cuptiCollectorPath(); !lib) {
+        m_recordCuda->setEnabled(false);
+        m_recordCuda->setToolTip(QString::fromStdString(lib.error()));
+    } else if (auto d = ts::profiler::gpu::cudaDriverAvailable(); !d) {
+        m_recordCuda->setEnabled(false);
+        m_recordCuda->setToolTip(QString::fromStdString(d.error()));
+    }
+    f->addRow(QString(), m_recordCuda);
+    connect(m_recordCuda, &QCheckBox::toggled, this, &CommandForm::changed);
+    return box;
+}
+
 QStringList CommandForm::splitArguments(const QString& text, QString* error) {
     QStringList out;
     QString cur;
@@ -354,6 +377,14 @@ bool CommandForm::spec(ts::run::LaunchSpec* out, QString* error) const {
                               .toStdString();
     }
     s.logLevels = m_levels->settings();
+    s.recordCuda = m_recordCuda->isChecked();
+    if (s.recordCuda) {  // as `trainscope-cli record`: nothing could be recorded without these
+        auto lib = ts::profiler::gpu::cuptiCollectorPath();
+        if (!lib)
+            return fail(tr("Record CUDA activity: %1").arg(QString::fromStdString(lib.error())));
+        if (auto d = ts::profiler::gpu::cudaDriverAvailable(); !d)
+            return fail(tr("Record CUDA activity: %1").arg(QString::fromStdString(d.error())));
+    }
     if (auto v = ts::run::validateLaunchSpec(s); !v) {
         const QString why = QString::fromStdString(v.error());
         return fail(why.startsWith(QLatin1String("--loss-regex"))
@@ -401,6 +432,7 @@ void CommandForm::setSpec(const ts::run::LaunchSpec& s) {
     m_rdrMode->setCurrentIndex(rdr.value(QStringLiteral("mode")).toInt(1) == 2 ? 1 : 0);
     m_rdrMode->setEnabled(m_rdr->isChecked());
     m_levels->setSettings(s.logLevels);
+    m_recordCuda->setChecked(s.recordCuda && m_recordCuda->isEnabled());
     m_loading = false;
     emit changed();
 }
@@ -444,7 +476,8 @@ QString CommandForm::environmentText(const QString& sessionPath) const {
     if (!spec(&s, &why)) return tr("(%1)").arg(why);
     const std::string session =
         sessionPath.isEmpty() ? std::string("new-session.tscope") : sessionPath.toStdString();
-    const ts::run::RunPaths paths = ts::run::runPathsFor(session, 0, ts::pythonHooksDir());
+    ts::run::RunPaths paths = ts::run::runPathsFor(session, 0, ts::pythonHooksDir());
+    if (auto lib = ts::profiler::gpu::cuptiCollectorPath(); lib) paths.cuptiLibrary = lib.value();
     auto env = ts::run::buildProcessEnvironment(s, ts::run::currentEnvironment(), paths, 0,
                                                 s.masterPort > 0 ? s.masterPort : 29500);
     if (!env) return tr("(%1)").arg(QString::fromStdString(env.error()));

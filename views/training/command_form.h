@@ -48,6 +48,7 @@ public:
     QCheckBox* overflowCheck() const { return m_overflow; }
     PathEdit* dumpEdit() const { return m_dump; }
     QCheckBox* crashRecordCheck() const { return m_rdr; }
+    QCheckBox* recordCudaCheck() const { return m_recordCuda; }
     CommandLogLevels* logLevels() const { return m_levels; }
     QPlainTextEdit* environmentPreview() const { return m_preview; }
     /// Arguments as a POSIX shell splits them (single quotes, double quotes with \\ escapes,
@@ -66,6 +67,7 @@ private:
     QWidget* environmentBox();
     QWidget* hooksBox();
     QWidget* crashBox();
+    QWidget* cudaBox();
     void addEnvRow(const QString& name, const QString& value);
     void updatePreview();
 
@@ -88,6 +90,7 @@ private:
     QCheckBox* m_stopOnOverflow;
     QCheckBox* m_rdr;
     QComboBox* m_rdrMode;
+    QCheckBox* m_recordCuda;
     CommandLogLevels* m_levels;
     QPlainTextEdit* m_preview;
     QString m_session;

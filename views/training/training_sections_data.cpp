@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "core/engine/dataset.h"
+#include "core/engine/device.h"
 #include "views/training/training_sections.h"
 #include "views/training/training_widgets.h"
 
@@ -27,6 +28,13 @@ public:
             QObject::tr("ResNet-8 and ShuffleNet V2 train on 28x28 images (Fashion-MNIST, or "
                         "CSV files of 784 features); ShuffleNet pads them to 32x32"));
         f->addRow(QObject::tr("Model"), m_model);
+        m_device = new QComboBox(m_w);
+        m_device->addItem(QObject::tr("CPU"), QStringLiteral("cpu"));
+        m_device->addItem(QObject::tr("CUDA GPU"), QStringLiteral("cuda"));
+        m_device->setToolTip(
+            QObject::tr("Where tensors live and ops run (docs/GPU.md). CUDA needs the engine's "
+                        "CUDA backend (a build with the CUDA toolkit) and an NVIDIA GPU"));
+        f->addRow(QObject::tr("Device"), m_device);
         m_dataset = new QComboBox(m_w);
         m_dataset->addItem(QObject::tr("Fashion-MNIST"), QStringLiteral("fashion-mnist"));
         m_dataset->addItem(QObject::tr("Synthetic (learnable)"), QStringLiteral("synthetic"));
@@ -100,6 +108,7 @@ public:
     QString apply(ts::run::JobOptions& o) const override {
         auto& c = o.train;
         c.model = m_model->currentData().toString().toStdString();
+        c.device = m_device->currentData().toString().toStdString();
         c.dataset = m_dataset->currentData().toString().toStdString();
         c.datasetDir = m_dataDir->path().toStdString();
         c.csvPath = m_csv->path().toStdString();
@@ -117,6 +126,12 @@ public:
         c.limitSteps = m_limit->value();
         c.resumeFrom = m_resume->path().toStdString();
         o.processes = m_processes->value();
+        if (c.device != "cpu") {  // asked here, not when the panel opens: it starts the driver
+            if (o.processes > 1)
+                return QObject::tr("Device: data-parallel processes train on the CPU only");
+            if (auto b = ts::engine::cudaBackend(); !b)
+                return QObject::tr("Device: %1").arg(QString::fromStdString(b.error()));
+        }
         if (o.processes > 1 && c.numShards > 1)
             return QObject::tr("Processes: ranks shard the data themselves; set Shards to 1");
         if (c.dataset == "csv" && c.csvPath.empty())
@@ -133,6 +148,7 @@ public:
     void load(const ts::run::JobOptions& o) override {
         const auto& c = o.train;
         setCurrentData(m_model, QString::fromStdString(c.model));
+        setCurrentData(m_device, QString::fromStdString(c.device));
         setCurrentData(m_dataset, QString::fromStdString(c.dataset));
         m_dataDir->setPath(QString::fromStdString(c.datasetDir));
         m_csv->setPath(QString::fromStdString(c.csvPath));
@@ -165,7 +181,7 @@ private:
 
     QWidget* m_w;
     QFormLayout* m_form;
-    QComboBox *m_model, *m_dataset;
+    QComboBox *m_model, *m_device, *m_dataset;
     PathEdit *m_dataDir, *m_csv, *m_csvTest, *m_resume;
     QLineEdit* m_label;
     QSpinBox *m_synthetic, *m_epochs, *m_batch, *m_seed, *m_shards, *m_shardId, *m_processes,

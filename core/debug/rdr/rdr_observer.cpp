@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/engine/device.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/trainer.h"
 
@@ -65,8 +66,9 @@ bool floatsFinite(const float* p, int64_t n) {
 
 }  // namespace
 
-bool tensorFinite(const engine::Tensor& t) {
-    if (!t.defined() || !t.raw()) return true;
+bool tensorFinite(const engine::Tensor& tensor) {
+    if (!tensor.defined() || !tensor.raw()) return true;
+    const engine::Tensor t = engine::toHost(tensor);  // a device tensor is read back
     if (t.dtype() == engine::DType::Float32) return floatsFinite(t.f32(), t.numel());
     if (t.dtype() == engine::DType::Float16) {
         const auto* h = static_cast<const uint16_t*>(t.raw());

@@ -1,68 +1,65 @@
-#include "importers/nsys/nsys_trace_builder.h"
+#include "core/profiler/gpu/gpu_trace_builder.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "importers/nsys/nsys_schema.h"
-
-namespace ts::importers::nsys {
+namespace ts::profiler::gpu {
 namespace {
 int64_t deviceContextKey(int64_t device, int64_t context) {
     return (device << 32) ^ context;
 }
 }  // namespace
 
-NsysTraceBuilder::NsysTraceBuilder(store::StoreWriter& writer, ImportReport& report)
-    : m_w(writer), m_report(report) {}
+GpuTraceBuilder::GpuTraceBuilder(store::StoreWriter& writer) : m_w(writer) {}
 
-void NsysTraceBuilder::setProcessName(int64_t key, std::string name) {
+void GpuTraceBuilder::setProcessName(int64_t key, std::string name) {
     m_processNames[key] = std::move(name);
 }
-void NsysTraceBuilder::setThreadName(int64_t globalTid, std::string name) {
+void GpuTraceBuilder::setThreadName(int64_t globalTid, std::string name) {
     m_threadNames[globalTid] = std::move(name);
 }
-void NsysTraceBuilder::setDeviceName(int64_t deviceId, std::string name) {
+void GpuTraceBuilder::setDeviceName(int64_t deviceId, std::string name) {
     m_deviceNames[deviceId] = std::move(name);
 }
-void NsysTraceBuilder::setDefaultStream(int64_t device, int64_t context, int64_t stream) {
+void GpuTraceBuilder::setDefaultStream(int64_t device, int64_t context, int64_t stream) {
     m_defaultStream[deviceContextKey(device, context)] = stream;
 }
-void NsysTraceBuilder::setMultiContext(int64_t deviceId) {
+void GpuTraceBuilder::setMultiContext(int64_t deviceId) {
     m_multiContext[deviceId] = true;
 }
 
-int64_t NsysTraceBuilder::process(int64_t key) {
+int64_t GpuTraceBuilder::process(int64_t key) {
     if (auto it = m_processes.find(key); it != m_processes.end()) return it->second;
     auto name = m_processNames.find(key);
     const int64_t id = m_w.addProcess(std::to_string(pidOf(key)),
                                       name == m_processNames.end() ? "" : name->second);
-    ++m_report.processes;
+    ++m_counts.processes;
     m_processes.emplace(key, id);
     return id;
 }
 
-int64_t NsysTraceBuilder::gpuProcess(int64_t deviceId) {
+int64_t GpuTraceBuilder::gpuProcess(int64_t deviceId) {
     if (auto it = m_gpuProcesses.find(deviceId); it != m_gpuProcesses.end()) return it->second;
     auto name = m_deviceNames.find(deviceId);
     std::string title = "GPU " + std::to_string(deviceId);
     const int64_t id = m_w.addProcess(title, name == m_deviceNames.end() ? title : name->second);
-    ++m_report.processes;
+    ++m_counts.processes;
     m_gpuProcesses.emplace(deviceId, id);
     return id;
 }
 
-int64_t NsysTraceBuilder::thread(int64_t globalTid) {
+int64_t GpuTraceBuilder::thread(int64_t globalTid) {
     if (auto it = m_threads.find(globalTid); it != m_threads.end()) return it->second;
     auto name = m_threadNames.find(globalTid);
     const int64_t id =
         m_w.addThread(process(processKey(globalTid)), std::to_string(tidOf(globalTid)),
                       name == m_threadNames.end() ? "" : name->second);
-    ++m_report.threads;
+    ++m_counts.threads;
     m_threads.emplace(globalTid, id);
     return id;
 }
 
-uint32_t NsysTraceBuilder::newTrack(int64_t trackId, bool nested) {
+uint32_t GpuTraceBuilder::newTrack(int64_t trackId, bool nested) {
     TrackBuf t;
     t.trackId = trackId;
     t.nested = nested;
@@ -70,7 +67,7 @@ uint32_t NsysTraceBuilder::newTrack(int64_t trackId, bool nested) {
     return static_cast<uint32_t>(m_tracks.size() - 1);
 }
 
-uint32_t NsysTraceBuilder::threadTrack(int64_t globalTid, const std::string& label, int order) {
+uint32_t GpuTraceBuilder::threadTrack(int64_t globalTid, const std::string& label, int order) {
     std::string key = "t" + std::to_string(globalTid) + "|" + label;
     if (auto it = m_trackByKey.find(key); it != m_trackByKey.end()) return it->second;
     const int64_t threadId = thread(globalTid);
@@ -85,14 +82,14 @@ uint32_t NsysTraceBuilder::threadTrack(int64_t globalTid, const std::string& lab
     return m_trackByKey.emplace(std::move(key), newTrack(trackId, true)).first->second;
 }
 
-uint32_t NsysTraceBuilder::asyncTrack(int64_t key, const std::string& label) {
+uint32_t GpuTraceBuilder::asyncTrack(int64_t key, const std::string& label) {
     std::string mapKey = "a" + std::to_string(key) + "|" + label;
     if (auto it = m_trackByKey.find(mapKey); it != m_trackByKey.end()) return it->second;
     const int64_t trackId = m_w.addTrack("async", process(key), 0, label);
     return m_trackByKey.emplace(std::move(mapKey), newTrack(trackId, false)).first->second;
 }
 
-uint32_t NsysTraceBuilder::streamTrack(int64_t device, int64_t context, int64_t stream) {
+uint32_t GpuTraceBuilder::streamTrack(int64_t device, int64_t context, int64_t stream) {
     std::string key =
         "g" + std::to_string(device) + "|" + std::to_string(context) + "|" + std::to_string(stream);
     if (auto it = m_trackByKey.find(key); it != m_trackByKey.end()) return it->second;
@@ -106,45 +103,62 @@ uint32_t NsysTraceBuilder::streamTrack(int64_t device, int64_t context, int64_t 
     return m_trackByKey.emplace(std::move(key), newTrack(trackId, false)).first->second;
 }
 
-SliceHandle NsysTraceBuilder::add(uint32_t track, const NsysSlice& s) {
+uint32_t GpuTraceBuilder::contextTrack(int64_t device, int64_t context) {
+    std::string key = "c" + std::to_string(device) + "|" + std::to_string(context);
+    if (auto it = m_trackByKey.find(key); it != m_trackByKey.end()) return it->second;
+    const int64_t trackId =
+        m_w.addTrack("gpu_stream", gpuProcess(device), 0,
+                     "Context " + std::to_string(context) + " \u00B7 sync", context * 1000000 - 1);
+    return m_trackByKey.emplace(std::move(key), newTrack(trackId, false)).first->second;
+}
+
+void GpuTraceBuilder::adoptProcess(int64_t key, int64_t processRowId) {
+    m_processes[key] = processRowId;
+}
+
+void GpuTraceBuilder::adoptThread(int64_t globalTid, int64_t threadRowId) {
+    m_threads[globalTid] = threadRowId;
+}
+
+SliceHandle GpuTraceBuilder::add(uint32_t track, const GpuSlice& s) {
     TrackBuf& t = m_tracks[track];
     t.maxEnd = std::max(t.maxEnd, s.ts + std::max<int64_t>(s.dur, 0));
     t.slices.push_back(s);
-    if (s.dur >= 0) m_report.seeTime(s.ts, s.ts + s.dur);
+    if (s.dur >= 0) m_counts.seeTime(s.ts, s.ts + s.dur);
     return {track, static_cast<uint32_t>(t.slices.size() - 1)};
 }
 
-void NsysTraceBuilder::instant(uint32_t track, int64_t ts, int64_t nameId, int64_t catId,
-                               int64_t argId) {
+void GpuTraceBuilder::instant(uint32_t track, int64_t ts, int64_t nameId, int64_t catId,
+                              int64_t argId) {
     TrackBuf& t = m_tracks[track];
     t.maxEnd = std::max(t.maxEnd, ts);
     m_w.addInstant(t.trackId, ts, nameId, catId, 't', argId);
-    ++m_report.instants;
-    m_report.seeTime(ts, ts);
+    ++m_counts.instants;
+    m_counts.seeTime(ts, ts);
 }
 
-void NsysTraceBuilder::flow(SliceHandle from, SliceHandle to, int64_t nameId, int64_t catId) {
+void GpuTraceBuilder::flow(SliceHandle from, SliceHandle to, int64_t nameId, int64_t catId) {
     if (from.valid() && to.valid()) m_flows.push_back({from, to, nameId, catId});
 }
 
-void NsysTraceBuilder::writeTrack(TrackBuf& t) {
+void GpuTraceBuilder::writeTrack(TrackBuf& t) {
     const size_t n = t.slices.size();
-    for (NsysSlice& s : t.slices)
-        if (s.dur < 0) m_report.seeTime(s.ts, std::max(s.ts, t.maxEnd));
+    for (GpuSlice& s : t.slices)
+        if (s.dur < 0) m_counts.seeTime(s.ts, std::max(s.ts, t.maxEnd));
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    auto durOf = [&](const NsysSlice& s) {
+    auto durOf = [&](const GpuSlice& s) {
         return s.dur < 0 ? std::max<int64_t>(0, t.maxEnd - s.ts) : s.dur;
     };
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const NsysSlice &x = t.slices[a], &y = t.slices[b];
+        const GpuSlice &x = t.slices[a], &y = t.slices[b];
         if (x.ts != y.ts) return x.ts < y.ts;
         return durOf(x) > durOf(y);
     });
     t.pos.assign(n, 0);
     std::vector<int64_t> stackEnds;
     for (size_t i = 0; i < n; ++i) {
-        const NsysSlice& s = t.slices[order[i]];
+        const GpuSlice& s = t.slices[order[i]];
         t.pos[order[i]] = static_cast<uint32_t>(i);
         store::SliceRow row;
         row.trackId = t.trackId;
@@ -165,19 +179,19 @@ void NsysTraceBuilder::writeTrack(TrackBuf& t) {
     }
 }
 
-void NsysTraceBuilder::finish() {
+void GpuTraceBuilder::finish() {
     for (TrackBuf& t : m_tracks) writeTrack(t);
     for (const Flow& f : m_flows) {
         const TrackBuf& a = m_tracks[f.from.track];
         const TrackBuf& b = m_tracks[f.to.track];
         m_w.addFlow(a.firstId + a.pos[f.from.seq], b.firstId + b.pos[f.to.seq], f.nameId, f.catId);
-        ++m_report.flows;
+        ++m_counts.flows;
     }
     m_flows.clear();
     for (TrackBuf& t : m_tracks) {
-        std::vector<NsysSlice>().swap(t.slices);
+        std::vector<GpuSlice>().swap(t.slices);
         std::vector<uint32_t>().swap(t.pos);
     }
 }
 
-}  // namespace ts::importers::nsys
+}  // namespace ts::profiler::gpu

@@ -1,0 +1,241 @@
+// Every op of the engine on device tensors against the CPU op (which test_gradcheck.cpp
+// checks against finite differences): the same outputs and the same gradients, the same ops
+// seen by the dispatcher's observers, and the device tensor basics (copies, views, the pool's
+// figures). On the CPU emulation here; on a GPU too where there is one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+
+#include "core/engine/dispatcher.h"
+#include "core/engine/ops.h"
+#include "tests/engine/device_fixture.h"
+
+using namespace ts::engine;
+
+namespace ts::test {
+namespace {
+
+Tensor randn(const Shape& s, uint64_t seed, float scale = 1.f, float offset = 0.f) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> d(0.f, 1.f);
+    Tensor t = Tensor::empty(s);
+    for (int64_t i = 0; i < t.numel(); ++i) t.f32()[i] = d(rng) * scale + offset;
+    return t;
+}
+
+void expectSame(const std::string& what, const Tensor& cpu, const Tensor& dev, double tol) {
+    ASSERT_TRUE(dev.defined()) << what;
+    EXPECT_EQ(dev.device(), Device::CUDA) << what;
+    ASSERT_EQ(cpu.shape(), dev.shape()) << what;
+    const Tensor h = toHost(dev);
+    int bad = 0;
+    for (int64_t i = 0; i < cpu.numel() && bad < 5; ++i) {
+        const double a = cpu.f32()[i], b = h.f32()[i];
+        if (std::isnan(a) && std::isnan(b)) continue;
+        if (std::fabs(a - b) > tol * std::max(1.0, std::fabs(a))) {
+            ++bad;
+            ADD_FAILURE() << what << " element " << i << ": cpu " << a << ", device " << b;
+        }
+    }
+}
+
+/// f on CPU tensors and on device copies: outputs, the loss MSE(f, target) and the gradient
+/// of every float input agree.
+void compareOnDevice(const std::string& name, const std::vector<Tensor>& inputs,
+                     const std::function<Tensor(std::vector<Tensor>&)>& f, double tol = 2e-5) {
+    std::vector<Tensor> c, d;
+    for (const Tensor& t : inputs) {
+        c.push_back(t.clone());
+        d.push_back(toDevice(t, Device::CUDA));
+        if (t.dtype() == DType::Float32) {
+            c.back().setRequiresGrad(true);
+            d.back().setRequiresGrad(true);
+        }
+    }
+    Tensor yc = f(c), yd = f(d);
+    expectSame(name + " output", yc, yd, tol);
+    auto lossOf = [](const Tensor& y, Device dev) {
+        if (y.numel() == 1 && y.rank() == 0) return y;
+        return ops::mseLoss(y, toDevice(randn(y.shape(), 99), dev));
+    };
+    Tensor lc = lossOf(yc, Device::CPU), ld = lossOf(yd, Device::CUDA);
+    EXPECT_NEAR(lc.item(), ld.item(), tol * std::max(1.f, std::fabs(lc.item()))) << name;
+    lc.backward();
+    ld.backward();
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        if (inputs[k].dtype() != DType::Float32) continue;
+        ASSERT_TRUE(d[k].grad().defined()) << name << ": no gradient for input " << k;
+        expectSame(name + " gradient of input " + std::to_string(k), c[k].grad(), d[k].grad(),
+                   tol * 10);
+    }
+}
+
+class DeviceOps : public DeviceTest {};
+
+TEST_P(DeviceOps, TensorsCopiesViewsAndThePoolsFigures) {
+    Tensor h = Tensor::fromVector({2, 3}, {1, 2, 3, 4, 5, 6});
+    const int64_t before = pool().bytesInUse();
+    Tensor d = toDevice(h, Device::CUDA);
+    EXPECT_EQ(d.device(), Device::CUDA);
+    EXPECT_EQ(pool().bytesInUse() - before, static_cast<int64_t>(MemoryPool::roundSize(24)));
+    EXPECT_FLOAT_EQ(d.item(4), 5.f);
+    Tensor v = d.view({3, 2});
+    EXPECT_EQ(v.device(), Device::CUDA);
+    EXPECT_EQ(v.raw(), d.raw());
+    Tensor c = d.clone();
+    EXPECT_EQ(c.device(), Device::CUDA);
+    EXPECT_NE(c.raw(), d.raw());
+    EXPECT_EQ(toHost(c).f32()[5], 6.f);
+    Tensor half = d.to(DType::Float16);
+    EXPECT_EQ(half.device(), Device::CUDA);
+    EXPECT_FLOAT_EQ(toHost(half.to(DType::Float32)).f32()[2], 3.f);
+    Tensor z = zerosOn(Device::CUDA, {4});
+    EXPECT_EQ(toHost(z).f32()[3], 0.f);
+    // In place: every handle of the tensor sees the device copy.
+    Tensor p = Tensor::fromVector({2}, {7, 8});
+    Tensor alias = p;
+    moveTo(p, Device::CUDA);
+    EXPECT_EQ(alias.device(), Device::CUDA);
+    EXPECT_FLOAT_EQ(alias.item(1), 8.f);
+    EXPECT_THROW(ops::add(h, d), std::invalid_argument);  // cpu + cuda: named, not a crash
+    EXPECT_EQ(sumOfSquares(d), 91.0);
+    EXPECT_EQ(nonFiniteCount(d), 0);
+}
+
+TEST_P(DeviceOps, MatMulBiasAndElementwise) {
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb)
+            compareOnDevice("MatMul",
+                            {randn(ta ? Shape{4, 3} : Shape{3, 4}, 1),
+                             randn(tb ? Shape{5, 4} : Shape{4, 5}, 2)},
+                            [ta, tb](auto& in) { return ops::matmul(in[0], in[1], ta, tb); });
+    compareOnDevice("BiasAdd", {randn({3, 4}, 3), randn({4}, 4)},
+                    [](auto& in) { return ops::biasAdd(in[0], in[1]); });
+    compareOnDevice("BiasAdd4d", {randn({2, 3, 2, 2}, 5), randn({3}, 6)},
+                    [](auto& in) { return ops::biasAdd(in[0], in[1]); });
+    compareOnDevice("Add", {randn({2, 3}, 7), randn({2, 3}, 8)},
+                    [](auto& in) { return ops::add(in[0], in[1]); });
+    compareOnDevice("Sub", {randn({2, 3}, 9), randn({2, 3}, 10)},
+                    [](auto& in) { return ops::sub(in[0], in[1]); });
+    compareOnDevice("Mul", {randn({2, 3}, 11), randn({2, 3}, 12)},
+                    [](auto& in) { return ops::mul(in[0], in[1]); });
+    compareOnDevice("Div", {randn({2, 3}, 13), randn({2, 3}, 14, 0.3f, 2.f)},
+                    [](auto& in) { return ops::div(in[0], in[1]); });
+    compareOnDevice("Scale", {randn({2, 3}, 38)}, [](auto& in) { return ops::scale(in[0], 2.5f); });
+}
+
+TEST_P(DeviceOps, ActivationsSoftmaxAndLosses) {
+    compareOnDevice("ReLU", {randn({3, 4}, 15)}, [](auto& in) { return ops::relu(in[0]); });
+    compareOnDevice("Sigmoid", {randn({3, 4}, 16)}, [](auto& in) { return ops::sigmoid(in[0]); });
+    compareOnDevice("Tanh", {randn({3, 4}, 17)}, [](auto& in) { return ops::tanh(in[0]); });
+    compareOnDevice("Reshape", {randn({2, 6}, 18)}, [](auto& in) {
+        return ops::reshape(in[0], {3, -1});
+    });
+    compareOnDevice("Flatten", {randn({2, 2, 3}, 19)},
+                    [](auto& in) { return ops::flatten(in[0]); });
+    compareOnDevice("Softmax", {randn({3, 5}, 20)}, [](auto& in) { return ops::softmax(in[0]); });
+    compareOnDevice("LogSoftmax", {randn({3, 5}, 21)},
+                    [](auto& in) { return ops::logSoftmax(in[0]); });
+    Tensor labels = Tensor::empty({3}, DType::Int32);
+    labels.i32()[0] = 1, labels.i32()[1] = 4, labels.i32()[2] = 0;
+    compareOnDevice("SoftmaxCrossEntropyWithLogits", {randn({3, 5}, 22), labels},
+                    [](auto& in) { return ops::softmaxCrossEntropy(in[0], in[1]); });
+    compareOnDevice("MSELoss", {randn({3, 2}, 23), randn({3, 2}, 24)},
+                    [](auto& in) { return ops::mseLoss(in[0], in[1]); });
+    compareOnDevice("Cast", {randn({2, 3}, 39)}, [](auto& in) { return ops::castFp16(in[0]); });
+    compareOnDevice("Dropout", {randn({4, 4}, 37)},
+                    [](auto& in) { return ops::dropout(in[0], 0.3f, true, 7); });
+    // A label out of range is refused as on the CPU.
+    Tensor bad = Tensor::empty({3}, DType::Int32);
+    bad.i32()[0] = 0, bad.i32()[1] = 9, bad.i32()[2] = 0;
+    EXPECT_THROW(ops::softmaxCrossEntropy(toDevice(randn({3, 5}, 22), Device::CUDA),
+                                          toDevice(bad, Device::CUDA)),
+                 std::invalid_argument);
+    // NaN stays NaN through ReLU (the overflow checks rely on it).
+    Tensor nan = Tensor::fromVector({2}, {std::nanf(""), -1.f});
+    EXPECT_TRUE(std::isnan(ops::relu(toDevice(nan, Device::CUDA)).item(0)));
+}
+
+TEST_P(DeviceOps, ConvolutionPoolingAndBatchNorm) {
+    ops::Conv2dOptions plain;
+    compareOnDevice("Conv2D", {randn({2, 2, 5, 5}, 25), randn({3, 2, 3, 3}, 26), randn({3}, 27)},
+                    [plain](auto& in) { return ops::conv2d(in[0], in[1], in[2], plain); });
+    ops::Conv2dOptions strided;
+    strided.strideH = strided.strideW = 2;
+    strided.padH = strided.padW = 1;
+    compareOnDevice("Conv2D stride 2 pad 1", {randn({1, 2, 5, 5}, 28), randn({2, 2, 3, 3}, 29)},
+                    [strided](auto& in) { return ops::conv2d(in[0], in[1], Tensor(), strided); });
+    ops::Conv2dOptions same;
+    same.padSame = true;
+    same.strideH = same.strideW = 2;
+    compareOnDevice("Conv2D same", {randn({1, 1, 6, 6}, 30), randn({2, 1, 5, 5}, 31)},
+                    [same](auto& in) { return ops::conv2d(in[0], in[1], Tensor(), same); });
+    ops::Conv2dOptions same1;
+    same1.padSame = true;
+    compareOnDevice(
+        "Conv2D 16 channels",
+        {randn({2, 3, 6, 5}, 44), randn({16, 3, 3, 3}, 45, 0.3f), randn({16}, 46)},
+        [same1](auto& in) { return ops::conv2d(in[0], in[1], in[2], same1); }, 1e-4);
+    compareOnDevice("MaxPool", {randn({2, 2, 4, 4}, 32)},
+                    [](auto& in) { return ops::maxPool2d(in[0], 2, 2); });
+    compareOnDevice("MaxPool 3x3 stride 2", {randn({1, 2, 7, 7}, 40)},
+                    [](auto& in) { return ops::maxPool2d(in[0], 3, 2); });
+    compareOnDevice("AvgPool", {randn({1, 2, 5, 5}, 33)},
+                    [](auto& in) { return ops::avgPool2d(in[0], 3, 2); });
+    for (bool training : {true, false}) {
+        Tensor rmC = Tensor::zeros({2}), rvC = Tensor::full({2}, 1.f);
+        Tensor rmD = toDevice(rmC, Device::CUDA), rvD = toDevice(rvC, Device::CUDA);
+        compareOnDevice(training ? "BatchNorm train" : "BatchNorm eval",
+                        {randn({3, 2, 2, 2}, 34), randn({2}, 35, 0.2f, 1.f), randn({2}, 36)},
+                        [&](auto& in) {
+                            const bool dev = onDevice(in[0]);
+                            return ops::batchNorm2d(in[0], in[1], in[2], dev ? rmD : rmC,
+                                                    dev ? rvD : rvC, training, 0.9f, 1e-5f);
+                        });
+        expectSame("BatchNorm running mean", rmC, rmD, 1e-5);
+        expectSame("BatchNorm running var", rvC, rvD, 1e-5);
+    }
+}
+
+/// Records the ops the dispatcher runs, as the profiler and dumps see them.
+struct OpLog : OpObserver {
+    std::vector<std::string> ops;
+    void onOpEnd(const OpEvent& op) override {
+        ops.push_back(std::string(op.opType) + (op.backward ? "/bwd" : "") + " -> " +
+                      (op.outputs && !op.outputs->empty() && (*op.outputs)[0].defined()
+                           ? deviceName((*op.outputs)[0].device())
+                           : "-"));
+    }
+};
+
+TEST_P(DeviceOps, ObserversSeeTheSameOps) {
+    auto step = [](Device d) {
+        Dispatcher dispatcher;
+        OpLog log;
+        dispatcher.addObserver(&log);
+        Dispatcher* prev = Dispatcher::install(&dispatcher);
+        Tensor x = toDevice(randn({4, 6}, 50), d);
+        Tensor w = toDevice(randn({6, 3}, 51), d).setRequiresGrad(true);
+        Tensor labels = Tensor::empty({4}, DType::Int32);
+        for (int i = 0; i < 4; ++i) labels.i32()[i] = i % 3;
+        Tensor loss = ops::softmaxCrossEntropy(ops::relu(ops::matmul(x, w)), toDevice(labels, d));
+        loss.backward();
+        Dispatcher::install(prev);
+        return log.ops;
+    };
+    std::vector<std::string> cpu = step(Device::CPU), dev = step(Device::CUDA);
+    ASSERT_EQ(cpu.size(), dev.size());
+    for (size_t i = 0; i < cpu.size(); ++i) {
+        std::string expected = cpu[i];
+        expected.replace(expected.rfind("cpu"), 3, "cuda");
+        EXPECT_EQ(dev[i], expected);
+    }
+}
+
+TS_DEVICE_TESTS(DeviceOps);
+
+}  // namespace
+}  // namespace ts::test
