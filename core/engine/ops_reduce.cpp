@@ -8,6 +8,7 @@
 namespace ts::engine {
 
 using detail::requireF32;
+using detail::requireHost;
 using detail::run1;
 
 namespace {

@@ -11,6 +11,7 @@
 namespace ts::engine::ops {
 
 using detail::requireF32;
+using detail::requireHost;
 using detail::run1;
 
 namespace {

@@ -78,9 +78,9 @@ Status Trainer::prepare() {
                 "works on host memory): use --device cpu with --nproc"};
         if (c.model != "mlp" && c.model != "lenet5")
             return Error{"model " + c.model +
-                         " runs on the CPU only (its grouped convolutions, concat, split and "
-                         "global pooling have no CUDA kernels yet): use --device cpu, or mlp or "
-                         "lenet5 on cuda"};
+                         " runs on the CPU only (global pooling, broadcasting add and "
+                         "ShuffleNet's grouped convolutions, concat and split have no CUDA "
+                         "kernels yet): use --device cpu, or mlp or lenet5 on cuda"};
         if (auto b = cudaBackend(); !b) return Error{b.error()};
         m_device = *d;
     }

@@ -235,6 +235,38 @@ TEST_P(DeviceOps, ObserversSeeTheSameOps) {
     }
 }
 
+/// The ops that have no device form yet refuse a device tensor by name instead of reading
+/// device memory on the CPU.
+TEST_P(DeviceOps, CpuOnlyOpsRefuseDeviceTensors) {
+    const Tensor x = toDevice(randn({2, 4, 3, 3}, 60), Device::CUDA);
+    auto refused = [](const std::function<void()>& f, const std::string& op) {
+        try {
+            f();
+            ADD_FAILURE() << op << " accepted a device tensor";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      op + ": not available on a CUDA device yet (CPU only; docs/GPU.md)");
+        }
+    };
+    refused([&] { ops::concat({x, x}, 1); }, "Concat");
+    refused([&] { ops::split(x, 1, {1, 3}); }, "Split");
+    refused([&] { ops::chunk(x, 2, 1); }, "Split");
+    refused([&] { ops::transpose(x, {0, 2, 1, 3}); }, "Transpose");
+    refused([&] { ops::channelShuffle(x, 2); }, "Transpose");
+    refused([&] { ops::pad2d(x, 1, 1, 1, 1); }, "Pad");
+    refused([&] { ops::globalAvgPool(x); }, "GlobalAvgPool");
+    ops::Conv2dOptions dw;
+    dw.groups = 4;
+    try {
+        ops::conv2d(x, toDevice(randn({4, 1, 3, 3}, 61), Device::CUDA), Tensor(), dw);
+        ADD_FAILURE() << "a depthwise convolution ran on a device";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("not available on a CUDA device yet"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TS_DEVICE_TESTS(DeviceOps);
 
 }  // namespace
