@@ -2,9 +2,12 @@
 // with no file it opens the bundled demo session.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QTextStream>
 #include <cstdio>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -15,6 +18,7 @@
 #include "app/gui/session_document.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_level_panel.h"
+#include "views/query/query_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/training/training_view.h"
 
@@ -76,7 +80,8 @@ int main(int argc, char** argv) {
                              QStringLiteral("START,END"));
     QCommandLineOption tab(QStringLiteral("tab"),
                            QStringLiteral("With --screenshot: the tab of the view to show (e.g. "
-                                          "\"Memory\")."),
+                                          "\"Memory\"), or an entry of its mode box (\"Stack "
+                                          "samples\")."),
                            QStringLiteral("TITLE"));
     QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                              QStringLiteral("With --screenshot: save after this many seconds "
@@ -98,10 +103,14 @@ int main(int argc, char** argv) {
                             QStringLiteral("Select the first timeline slice whose name contains "
                                            "TEXT and zoom to it and its flows."),
                             QStringLiteral("TEXT"));
+    QCommandLineOption query(QStringLiteral("query"),
+                             QStringLiteral("Open the SQL tab with this read-only statement and "
+                                            "run it once the session is open."),
+                             QStringLiteral("SQL"));
     QCommandLineOption whole(QStringLiteral("window"),
                              QStringLiteral("With --screenshot and --view: save the whole window "
                                             "with that view in front."));
-    parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, whole});
+    parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, query, whole});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -135,34 +144,54 @@ int main(int argc, char** argv) {
         else
             QTextStream(stderr) << "trainscope: --time-range expects START,END in ns\n";
     }
-    if (parser.isSet(train) || parser.isSet(launch)) {
-        // Into the session named on the command line once it is open (openPaths works on a
-        // job), else into a new one.
+    // Runs `fn` once the session named on the command line (without one, the demo) is open
+    // (openPaths and openDemo work on a job), or now when there is none to wait for (a named
+    // file that does not exist is not opened).
+    auto whenOpen = [&window, &parser](std::function<void()> fn) {
         auto once = std::make_shared<bool>(false);
-        auto startRun = [&window, &parser, &train, &launch, &view, once] {
+        auto call = [fn = std::move(fn), once] {
             if (*once) return;
             *once = true;
+            fn();
+        };
+        bool opening = parser.positionalArguments().isEmpty();    // the demo
+        for (const QString& path : parser.positionalArguments())  // a missing one is not opened
+            opening = opening || QFileInfo::exists(path);
+        if (window.context()->sessionPath().isEmpty() && opening) {
+            QObject::connect(window.document(), &SessionDocument::sessionOpened, &window, call,
+                             Qt::SingleShotConnection);
+            QObject::connect(window.document(), &SessionDocument::failed, &window, call,
+                             Qt::SingleShotConnection);
+        } else {
+            call();
+        }
+    };
+    if (parser.isSet(train) || parser.isSet(launch)) {
+        // Into the session named on the command line once it is open, else into the demo's.
+        whenOpen([&window, &parser, &train, &launch, &view] {
             auto* panel = qobject_cast<TrainingView*>(window.showView(QStringLiteral("training")));
             QString error;
             const bool command = parser.isSet(launch);
             const bool ok = panel && (command ? panel->startCommand(parser.value(launch), &error)
                                               : panel->startTraining(parser.value(train), &error));
             if (!ok) {
-                QTextStream(stderr) << (command ? "trainscope: --launch: " : "trainscope: --train: ")
-                                    << error << "\n";
+                QTextStream(stderr)
+                    << (command ? "trainscope: --launch: " : "trainscope: --train: ") << error
+                    << "\n";
                 QApplication::exit(1);
                 return;
             }
             if (parser.isSet(view)) window.showView(parser.value(view));
-        };
-        if (window.context()->sessionPath().isEmpty() && !parser.positionalArguments().isEmpty()) {
-            QObject::connect(window.document(), &SessionDocument::sessionOpened, &window, startRun,
-                             Qt::SingleShotConnection);
-            QObject::connect(window.document(), &SessionDocument::failed, &window, startRun,
-                             Qt::SingleShotConnection);
-        } else {
-            startRun();
-        }
+        });
+    }
+    if (parser.isSet(query)) {
+        whenOpen([&window, &parser, &query, &view] {
+            if (auto* q = qobject_cast<QueryView*>(window.showView(QStringLiteral("query")))) {
+                q->sqlEdit()->setPlainText(parser.value(query));
+                q->run();
+            }
+            if (parser.isSet(view)) window.showView(parser.value(view));
+        });
     }
     if (parser.isSet(find)) {
         if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))

@@ -1,5 +1,6 @@
 #include "app/gui/screenshot.h"
 
+#include <QComboBox>
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTimer>
@@ -59,6 +60,14 @@ void ScreenshotTaker::showTab() {
                 tabs->setCurrentIndex(i);
                 return;
             }
+        }
+    }
+    // Else a mode box's entry (the op statistics' "Stack samples").
+    for (QComboBox* box : target->findChildren<QComboBox*>()) {
+        const int i = box->findText(want, Qt::MatchFixedString);
+        if (i >= 0) {
+            box->setCurrentIndex(i);
+            return;
         }
     }
 }

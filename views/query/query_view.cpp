@@ -1,5 +1,7 @@
 #include "views/query/query_view.h"
 
+#include <algorithm>
+
 #include <sqlite3.h>
 #include <QElapsedTimer>
 #include <QFontDatabase>
@@ -106,6 +108,7 @@ QueryView::QueryView(SessionContext* ctx, QWidget* parent)
     m_cancel->setToolTip(tr("Stop the running query"));
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -168,6 +171,10 @@ void QueryView::run() {
                                .arg(loc.toString(r.ms));
                 if (!r.error.isEmpty()) text += QStringLiteral(" — ") + r.error;
                 m_model->setRows(std::move(r.rows));
+                // Columns as wide as their first rows need (200 sampled), at most 480 px.
+                m_table->resizeColumnsToContents();
+                for (int c = 0; c < m_model->columnCount(); ++c)
+                    m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 480));
                 m_status->setText(text);
             }
             emit finished();
