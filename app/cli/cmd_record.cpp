@@ -14,19 +14,7 @@ namespace ts::cli {
 namespace {
 
 int runRecord(const Args& args) {
-    run::LaunchSpec s;
-    if (args.rest.empty())
-        throw CliError{"no command to run: trainscope-cli record -o SESSION -- COMMAND [ARGS...]"};
-    s.program = args.rest.front();
-    s.args.assign(args.rest.begin() + 1, args.rest.end());
-    s.name = args.valueOr("name", "");
-    s.cwd = args.valueOr("cwd", "");
-    for (const std::string& kv : args.values("env")) {
-        const size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw CliError{"--env '" + kv + "': expected NAME=VALUE"};
-        s.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    }
+    run::LaunchSpec s = commandLaunchSpec(args, "record");
     s.recordCuda = true;
     if (auto st = run::validateLaunchSpec(s); !st) throw CliError{st.error()};
     return runCommandRun(args, std::move(s), "record");

@@ -50,6 +50,24 @@ std::string cuptiLibraryOrThrow() {
 
 }  // namespace
 
+run::LaunchSpec commandLaunchSpec(const Args& args, const std::string& verb) {
+    run::LaunchSpec s;
+    if (args.rest.empty())
+        throw CliError{"no command to run: trainscope-cli " + verb +
+                       " -o SESSION -- COMMAND [ARGS...]"};
+    s.program = args.rest.front();
+    s.args.assign(args.rest.begin() + 1, args.rest.end());
+    s.name = args.valueOr("name", "");
+    s.cwd = args.valueOr("cwd", "");
+    for (const std::string& kv : args.values("env")) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw CliError{"--env '" + kv + "': expected NAME=VALUE"};
+        s.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    return s;
+}
+
 int runCommandRun(const Args& args, run::LaunchSpec spec, const std::string& verb) {
     run::CommandRunOptions o;
     o.sessionPath = args.valueOr("output", "");

@@ -9,6 +9,10 @@
 
 namespace ts::cli {
 
+/// The spec both commands start from: the command after `--`, --name, --cwd and --env
+/// NAME=VALUE (CliError naming what is wrong). `verb` names the command in messages.
+run::LaunchSpec commandLaunchSpec(const Args& args, const std::string& verb);
+
 /// Runs `spec` and returns the command's exit status as a shell reports it. With
 /// spec.recordCuda, first checks that the CUPTI collector and a CUDA driver are there
 /// (CliError saying which is missing). `verb` names the command in messages.

@@ -1,5 +1,6 @@
 #pragma once
-// Internal to the Conv2D implementations (ops_conv.cpp, ops_conv_grouped.cpp): the geometry
+// Internal to the Conv2D implementations (ops_conv.cpp, ops_conv_grouped.cpp and the device
+// form's checks in ops_device_nn.cpp): the geometry
 // of a convolution and the per-sample column-matrix helpers they share.
 #include <algorithm>
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/engine/conv_geometry.h"
 #include "core/engine/device.h"
 #include "core/engine/op_util.h"
 #include "core/engine/ops_device.h"
@@ -114,36 +115,14 @@ Tensor biasAdd(const Tensor& x, const Tensor& b) {
 
 namespace {
 
-/// The CPU op's geometry() (ops_conv.cpp): the same checks and messages.
+/// The CPU op's geometry (conv_geometry.h): the same checks and messages.
 ConvShape convShape(const Tensor& x, const Tensor& w, const Conv2dOptions& opt) {
     if (opt.groups != 1)
         throw std::invalid_argument(
             "Conv2D: grouped and depthwise convolution are not available on a CUDA device yet "
             "(CPU only; docs/GPU.md)");
-    require("Conv2D", x, 4);
-    require("Conv2D", w, 4);
-    if (w.dim(1) != x.dim(1))
-        throw std::invalid_argument("Conv2D: weight " + shapeString(w.shape()) + " expects " +
-                                    std::to_string(w.dim(1)) + " input channels, input is " +
-                                    shapeString(x.shape()));
-    if (opt.strideH < 1 || opt.strideW < 1)
-        throw std::invalid_argument("Conv2D: stride must be >= 1");
-    if (opt.padH < 0 || opt.padW < 0) throw std::invalid_argument("Conv2D: padding must be >= 0");
-    ConvShape g{x.dim(0), x.dim(1), x.dim(2),    x.dim(3),    w.dim(0), w.dim(2), w.dim(3),
-                0,        0,        opt.strideH, opt.strideW, opt.padH, opt.padW};
-    if (opt.padSame) {
-        g.OH = (g.H + g.sh - 1) / g.sh;
-        g.OW = (g.W + g.sw - 1) / g.sw;
-        g.pt = std::max<int64_t>(0, (g.OH - 1) * g.sh + g.KH - g.H) / 2;
-        g.pl = std::max<int64_t>(0, (g.OW - 1) * g.sw + g.KW - g.W) / 2;
-    } else {
-        g.OH = (g.H + 2 * g.pt - g.KH) / g.sh + 1;
-        g.OW = (g.W + 2 * g.pl - g.KW) / g.sw + 1;
-    }
-    if (g.OH <= 0 || g.OW <= 0 || g.H + 2 * g.pt < g.KH || g.W + 2 * g.pl < g.KW)
-        throw std::invalid_argument("Conv2D: kernel " + shapeString(w.shape()) +
-                                    " larger than input " + shapeString(x.shape()));
-    return g;
+    const detail::ConvGeom g = detail::convGeometry("Conv2D", x, w, opt);
+    return {g.N, g.C, g.H, g.W, g.O, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
 }
 
 Tensor columns(const Tensor& x, const ConvShape& g) {

@@ -8,6 +8,7 @@
 #include "core/profiler/gpu/activity_import.h"
 #include "core/profiler/gpu/args_json.h"
 #include "core/store/store_writer.h"
+#include "importers/common/gpu_trace_counts.h"
 #include "importers/registry.h"
 
 namespace ts::importers {
@@ -33,16 +34,6 @@ std::string extraJson(const ActivityTrace& t, const ActivityImportStats& s) {
         .num("devices", static_cast<int64_t>(t.devices.size()));
     if (!s.clockNote.empty()) extra.str("clock", s.clockNote);
     return extra.done();
-}
-
-void addCounts(ImportReport& r, const TraceCounts& c) {
-    r.processes += c.processes;
-    r.threads += c.threads;
-    r.slices += c.slices;
-    r.asyncSlices += c.asyncSlices;
-    r.instants += c.instants;
-    r.flows += c.flows;
-    if (c.tsMin) r.seeTime(*c.tsMin, *c.tsMax);
 }
 
 ImportReport runCupti(const std::string& path, store::TraceStore& store, JobControl& control) {
@@ -77,7 +68,7 @@ ImportReport runCupti(const std::string& path, store::TraceStore& store, JobCont
                 writer.logProblem(key, -1, {}, msg);
             });
         builder.finish();
-        addCounts(report, builder.counts());
+        addTraceCounts(report, builder.counts());
         writeError = writer.error();
         extra = extraJson(t, stats);
         if (stats.dropped > 0 || t.truncated) report.status = "partial";

@@ -6,6 +6,7 @@
 // same correlationId. Timestamps are shifted to Unix time by the session start, so several
 // reports (one per rank) line up. The export is opened read-only and never changed.
 #include "core/store/store_writer.h"
+#include "importers/common/gpu_trace_counts.h"
 #include "importers/nsys/nsys_schema.h"
 #include "importers/nsys/nsys_tables.h"
 #include "importers/registry.h"
@@ -71,16 +72,6 @@ std::string extraJson(const NsysSchema& s, const nsys::NsysReadContext& c) {
     return extra.done();
 }
 
-void addCounts(ImportReport& r, const profiler::gpu::TraceCounts& c) {
-    r.processes += c.processes;
-    r.threads += c.threads;
-    r.slices += c.slices;
-    r.asyncSlices += c.asyncSlices;
-    r.instants += c.instants;
-    r.flows += c.flows;
-    if (c.tsMin) r.seeTime(*c.tsMin, *c.tsMax);
-}
-
 ImportReport runNsys(const std::string& path, store::TraceStore& store, JobControl& control) {
     ImportReport report;
     report.path = path;
@@ -110,7 +101,7 @@ ImportReport runNsys(const std::string& path, store::TraceStore& store, JobContr
         nsys::NsysReadContext ctx(db.value(), schema.value(), writer, builder, report, control);
         finished = readAll(ctx);
         if (finished) builder.finish();
-        addCounts(report, builder.counts());
+        addTraceCounts(report, builder.counts());
         writeError = writer.error();
         extra = extraJson(schema.value(), ctx);
     }

@@ -183,21 +183,28 @@ private:
     uint32_t m_corr = 0;
 };
 
+/// A profiled run of `model` on the CUDA device over synthetic data, without evaluation.
+run::JobOptions profiledOnDevice(const std::string& model, int samples, int batch, int steps,
+                                 const std::string& session) {
+    run::JobOptions o;
+    o.train.model = model;
+    o.train.dataset = "synthetic";
+    o.train.syntheticSamples = samples;
+    o.train.batchSize = batch;
+    o.train.limitSteps = steps;
+    o.train.evalAtEnd = false;
+    o.train.device = "cuda";
+    o.sessionPath = session;
+    o.profile = true;
+    return o;
+}
+
 TEST(DeviceProfile, KernelsAppearUnderTheOpsThatLaunchedThem) {
     TracingDevice device(*emulatedDevice());
     setCudaBackendForTesting(&device);
     const std::string session = (tempDir("device_profile") / "s.tscope").string();
     {
-        run::JobOptions o;
-        o.train.model = "mlp";
-        o.train.dataset = "synthetic";
-        o.train.syntheticSamples = 256;
-        o.train.batchSize = 16;
-        o.train.limitSteps = 3;
-        o.train.evalAtEnd = false;
-        o.train.device = "cuda";
-        o.sessionPath = session;
-        o.profile = true;
+        run::JobOptions o = profiledOnDevice("mlp", 256, 16, 3, session);
         o.profiler.schedule.wait = 1;  // step 2 only: step 1's and 3's kernels stay out
         o.profiler.schedule.active = 1;
         run::TrainingJob job(o);
@@ -260,16 +267,7 @@ TEST(DeviceProfile, KernelsAppearUnderTheOpsThatLaunchedThem) {
 TEST(DeviceProfile, WithoutActivityTheProfileSaysWhy) {
     setCudaBackendForTesting(emulatedDevice());
     const std::string session = (tempDir("device_profile_none") / "s.tscope").string();
-    run::JobOptions o;
-    o.train.model = "mlp";
-    o.train.dataset = "synthetic";
-    o.train.syntheticSamples = 128;
-    o.train.batchSize = 16;
-    o.train.limitSteps = 2;
-    o.train.evalAtEnd = false;
-    o.train.device = "cuda";
-    o.sessionPath = session;
-    o.profile = true;
+    run::JobOptions o = profiledOnDevice("mlp", 128, 16, 2, session);
     run::TrainingJob job(o);
     ASSERT_TRUE(job.prepare().ok());
     const auto r = job.run();
@@ -282,27 +280,12 @@ TEST(DeviceProfile, WithoutActivityTheProfileSaysWhy) {
     EXPECT_GT(job.profileOutcome().sourceId, 0);  // the ops are profiled all the same
 }
 
-}  // namespace
-}  // namespace ts::test
-
-namespace ts::test {
-namespace {
-
 /// On an NVIDIA GPU: the real collector records the engine's own kernels into the profile.
 TEST(DeviceProfileOnGpu, CuptiRecordsTheEnginesKernels) {
     setCudaBackendForTesting(nullptr);
     if (auto b = cudaBackend(); !b) GTEST_SKIP() << b.error();
     const std::string session = (tempDir("device_profile_gpu") / "s.tscope").string();
-    run::JobOptions o;
-    o.train.model = "lenet5";
-    o.train.dataset = "synthetic";
-    o.train.syntheticSamples = 256;
-    o.train.batchSize = 32;
-    o.train.limitSteps = 3;
-    o.train.evalAtEnd = false;
-    o.train.device = "cuda";
-    o.sessionPath = session;
-    o.profile = true;
+    run::JobOptions o = profiledOnDevice("lenet5", 256, 32, 3, session);
     run::TrainingJob job(o);
     ASSERT_TRUE(job.prepare().ok());
     const auto r = job.run();

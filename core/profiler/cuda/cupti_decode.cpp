@@ -43,6 +43,19 @@ R copyOf(const CUpti_Activity* record) {
     std::memcpy(&r, record, sizeof r);
     return r;
 }
+
+/// The fields every GPU activity on a stream has: its time, device, context, stream and the
+/// correlation id of the API call that launched it.
+template <class Record, class Activity>
+void copyPlacement(Record& r, const Activity& a) {
+    r.start = a.start;
+    r.end = a.end;
+    r.device = a.deviceId;
+    r.context = a.contextId;
+    r.stream = a.streamId;
+    r.correlation = a.correlationId;
+}
+
 }  // namespace
 
 bool ActivityDecoder::decode(const CUpti_Activity* record) {
@@ -104,12 +117,7 @@ uint64_t ActivityDecoder::decodeBuffer(uint8_t* buffer, size_t valid, const Next
 
 void ActivityDecoder::kernel(const CUpti_ActivityKernel10& k) {
     KernelRecord r;
-    r.start = k.start;
-    r.end = k.end;
-    r.device = k.deviceId;
-    r.context = k.contextId;
-    r.stream = k.streamId;
-    r.correlation = k.correlationId;
+    copyPlacement(r, k);
     r.grid[0] = k.gridX;
     r.grid[1] = k.gridY;
     r.grid[2] = k.gridZ;
@@ -126,13 +134,8 @@ void ActivityDecoder::kernel(const CUpti_ActivityKernel10& k) {
 
 void ActivityDecoder::memcpy(const CUpti_ActivityMemcpy6& m) {
     MemcpyRecord r;
-    r.start = m.start;
-    r.end = m.end;
+    copyPlacement(r, m);
     r.bytes = m.bytes;
-    r.device = m.deviceId;
-    r.context = m.contextId;
-    r.stream = m.streamId;
-    r.correlation = m.correlationId;
     r.copyKind = m.copyKind;
     r.srcKind = m.srcKind;
     r.dstKind = m.dstKind;
@@ -142,13 +145,8 @@ void ActivityDecoder::memcpy(const CUpti_ActivityMemcpy6& m) {
 
 void ActivityDecoder::memset(const CUpti_ActivityMemset4& m) {
     MemsetRecord r;
-    r.start = m.start;
-    r.end = m.end;
+    copyPlacement(r, m);
     r.bytes = m.bytes;
-    r.device = m.deviceId;
-    r.context = m.contextId;
-    r.stream = m.streamId;
-    r.correlation = m.correlationId;
     r.value = m.value;
     r.memoryKind = m.memoryKind;
     m_w.put(RecordType::Memset, r);
