@@ -35,7 +35,7 @@ struct PoolShape {
     int64_t N, C, H, W, OH, OW, k, s;
 };
 
-// ---- IEEE half rounding (tensor.cpp's floatToHalf / halfToFloat, round to nearest even) ----
+// ---- IEEE half rounding, round to nearest even (tensor.cpp's floatToHalf / halfToFloat) ----
 
 TS_HD uint16_t toHalf(float f) {
     uint32_t x;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/engine/device.h"
+#include "core/engine/device_kernels.h"
 
 namespace ts::engine {
 
@@ -181,54 +182,11 @@ Tensor Tensor::to(DType target) const {
 }
 
 uint16_t floatToHalf(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    const uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u)
-        return static_cast<uint16_t>(sign | (absx > 0x7f800000u ? 0x7e00u : 0x7c00u));
-    if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
-    if (absx < 0x38800000u) {                                               // subnormal / zero
-        if (absx < 0x33000000u) return static_cast<uint16_t>(sign);
-        const uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
-        const int shift = 126 - static_cast<int>(absx >> 23);
-        uint32_t v = mant >> shift;
-        const uint32_t rem = mant & ((1u << shift) - 1);
-        const uint32_t half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (v & 1))) ++v;
-        return static_cast<uint16_t>(sign | v);
-    }
-    uint32_t v = ((absx >> 13) - (112u << 10));
-    const uint32_t rem = absx & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (v & 1))) ++v;
-    return static_cast<uint16_t>(sign | v);
+    return kernels::toHalf(f);  // the same rounding on the host and in the CUDA kernels
 }
 
 float halfToFloat(uint16_t h) {
-    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t mant = h & 0x3ffu;
-    uint32_t x;
-    if (exp == 0) {
-        if (mant == 0) {
-            x = sign;
-        } else {
-            exp = 113;
-            while (!(mant & 0x400u)) {
-                mant <<= 1;
-                --exp;
-            }
-            mant &= 0x3ffu;
-            x = sign | (exp << 23) | (mant << 13);
-        }
-    } else if (exp == 31) {
-        x = sign | 0x7f800000u | (mant << 13);
-    } else {
-        x = sign | ((exp + 112) << 23) | (mant << 13);
-    }
-    float f;
-    std::memcpy(&f, &x, 4);
-    return f;
+    return kernels::fromHalf(h);
 }
 
 }  // namespace ts::engine
