@@ -82,7 +82,7 @@ bench: build
 	@bash bench/run_all.sh $(BUILD)
 
 format:
-	find app core views importers tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
+	find app core views importers tests bench -name '*.cpp' -o -name '*.h' -o -name '*.cu' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -19,8 +19,9 @@ int main(int argc, char** argv) {
     const int epochs = argc > 2 ? std::atoi(argv[2]) : 1;
     const long limit = argc > 3 ? std::atol(argv[3]) : 0;
     const unsigned long seed = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : 1;
-    const std::vector<std::string> models =
-        which == "all" ? std::vector<std::string>{"mlp", "lenet5"} : std::vector<std::string>{which};
+    const std::vector<std::string> models = which == "all"
+                                                ? std::vector<std::string>{"mlp", "lenet5"}
+                                                : std::vector<std::string>{which};
     for (const std::string& model : models) {
         ts::engine::TrainConfig c;
         c.model = model;

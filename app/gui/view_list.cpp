@@ -30,7 +30,7 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(stepsViewInfo());
         v.push_back(memoryViewInfo());
         v.push_back(adviceViewInfo());
-        v.push_back(diffViewInfo());  // run against run
+        v.push_back(diffViewInfo());     // run against run
         v.push_back(clusterViewInfo());  // accepts folders of rank_<r>.tscope
         // Precision debugging.
         v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`

@@ -153,8 +153,8 @@ TS_DW_CLONES void backwardInput(const float* dy, const float* packed, float* dx,
         }
 }
 
-TS_DW_CLONES void accumulateFilter(const float* x, const float* dy, float* dwPacked,
-                                   float* scratch, const Geometry& g) {
+TS_DW_CLONES void accumulateFilter(const float* x, const float* dy, float* dwPacked, float* scratch,
+                                   const Geometry& g) {
     const Layout L(g);
     float* xT = scratch;
     float* dyT = scratch + L.padded() + L.slack(g);

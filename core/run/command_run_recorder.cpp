@@ -273,9 +273,10 @@ private:
                      "flush): see the import problems of its source");
         }
         if (files == 0)
-            warn("no CUDA activity was recorded: the program made no CUDA call (the collector "
-                 "is loaded by the CUDA driver when a process initialises CUDA), or its "
-                 "processes were killed before they could write");
+            warn(
+                "no CUDA activity was recorded: the program made no CUDA call (the collector "
+                "is loaded by the CUDA driver when a process initialises CUDA), or its "
+                "processes were killed before they could write");
     }
 
     void finish() {

@@ -134,9 +134,9 @@ private:
                 m_paths.cuptiLibrary = m_st.options.cuptiLibrary;
                 if (m_paths.cuptiLibrary.empty()) {
                     auto lib = profiler::gpu::cuptiCollectorPath();
-                    return fail("record CUDA activity: " +
-                                (lib ? std::string("the CUPTI collector was not found")
-                                     : lib.error()));
+                    return fail(
+                        "record CUDA activity: " +
+                        (lib ? std::string("the CUPTI collector was not found") : lib.error()));
                 }
             }
         } else {

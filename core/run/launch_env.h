@@ -39,11 +39,11 @@ struct EnvChange {
 
 /// Where a run keeps what it produces (all absolute).
 struct RunPaths {
-    std::string runDir;      // <session>-runs/run-<id>
-    std::string profileDir;  // <runDir>/profile
-    std::string rdrDir;      // <runDir>/rdr (when the RDR config names no path)
-    std::string pythonDir;   // the Python package ("" when not found: hooks off)
-    std::string cudaDir;     // <runDir>/cuda: the collector's activity files
+    std::string runDir;        // <session>-runs/run-<id>
+    std::string profileDir;    // <runDir>/profile
+    std::string rdrDir;        // <runDir>/rdr (when the RDR config names no path)
+    std::string pythonDir;     // the Python package ("" when not found: hooks off)
+    std::string cudaDir;       // <runDir>/cuda: the collector's activity files
     std::string cuptiLibrary;  // libtrainscope_cupti.so ("" = not available)
     /// The events file of `rank` as TRAINSCOPE_EVENTS names it ({pid} left to the package).
     std::string eventsPattern(int rank) const;

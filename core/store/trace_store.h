@@ -42,7 +42,7 @@ struct SourceInfo {
 struct RunInfo {
     int64_t id = 0;
     std::string name;
-    std::string config;  // JSON
+    std::string config;           // JSON
     std::string kind = "engine";  // engine | command
     std::string status;           // running | completed | stopped | failed | interrupted
     std::string reason;

@@ -137,7 +137,6 @@ TEST(ActivityFile, Demangles) {
     EXPECT_EQ(demangle("_Znot_a_symbol"), "_Znot_a_symbol");
 }
 
-
 /// Damaged files (random records after a valid header) read and import without a crash: every
 /// value a record can hold is taken as it is or reported.
 TEST(ActivityFile, RandomRecordsNeverCrashTheImport) {

@@ -66,16 +66,17 @@ TEST(LogTokenizer, LeadingIndentedLineWithoutRecordIsItsOwnRecord) {
 }
 
 TEST(LogTokenizer, MindSporeCallStackStaysWithItsException) {
-    auto recs = tokenize({"Traceback (most recent call last):", "  File \"train.py\", line 9, in <module>",
-                          "    model.train(1, ds)",
-                          "RuntimeError: mindspore/ccsrc/runtime/graph_scheduler/graph_scheduler.cc:1031 Run] "
-                          "Launch kernel failed",
-                          "", "----------------------------------------------------",
-                          "- C++ Call Stack: (For framework developers)",
-                          "----------------------------------------------------",
-                          "mindspore/ccsrc/runtime/graph_scheduler/graph_scheduler.cc:1031 Run",
-                          "mindspore/ccsrc/plugin/device/cpu/hal/hardware/cpu_device_context.cc:412 LaunchKernel",
-                          "epoch done"});
+    auto recs = tokenize(
+        {"Traceback (most recent call last):", "  File \"train.py\", line 9, in <module>",
+         "    model.train(1, ds)",
+         "RuntimeError: mindspore/ccsrc/runtime/graph_scheduler/graph_scheduler.cc:1031 Run] "
+         "Launch kernel failed",
+         "", "----------------------------------------------------",
+         "- C++ Call Stack: (For framework developers)",
+         "----------------------------------------------------",
+         "mindspore/ccsrc/runtime/graph_scheduler/graph_scheduler.cc:1031 Run",
+         "mindspore/ccsrc/plugin/device/cpu/hal/hardware/cpu_device_context.cc:412 LaunchKernel",
+         "epoch done"});
     ASSERT_EQ(recs.size(), 2u);
     EXPECT_EQ(recs[0].module, "PYTHON");
     EXPECT_NE(recs[0].message.find("cpu_device_context.cc:412 LaunchKernel"), std::string::npos);

@@ -14,9 +14,9 @@ unsigned blocksFor(int64_t n) {
     return static_cast<unsigned>(b < 1 ? 1 : (b > 65535 ? 65535 : b));
 }
 
-#define TS_FOR(i, n)                                                            \
-    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; \
-         i < (n); i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+#define TS_FOR(i, n)                                                                       \
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < (n); \
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
 
 __global__ void fillKernel(float* y, float v, int64_t n) {
     TS_FOR(i, n) y[i] = v;
@@ -85,9 +85,10 @@ __global__ void avgPoolGradKernel(const float* g, float* dx, PoolShape p, int64_
     TS_FOR(nc, planes) kernels::avgPoolGradPlane(g, dx, nc, p);
 }
 __global__ void batchNormKernel(const float* x, const float* gamma, const float* beta,
-                                float* runMean, float* runVar, float* y, float* xhat,
-                                float* invstd, BatchNormArgs a) {
-    TS_FOR(c, a.C) kernels::batchNormChannel(x, gamma, beta, runMean, runVar, y, xhat, invstd, c, a);
+                                float* runMean, float* runVar, float* y, float* xhat, float* invstd,
+                                BatchNormArgs a) {
+    TS_FOR(c, a.C)
+    kernels::batchNormChannel(x, gamma, beta, runMean, runVar, y, xhat, invstd, c, a);
 }
 __global__ void batchNormGradKernel(const float* g, const float* xhat, const float* gamma,
                                     const float* invstd, float* dx, float* dgamma, float* dbeta,
@@ -127,10 +128,10 @@ __global__ void countNonFiniteKernel(const float* x, int64_t n, unsigned long lo
 
 }  // namespace
 
-#define TS_LAUNCH(kernel, n, s, ...)                                \
-    do {                                                            \
-        kernel<<<blocksFor(n), kThreads, 0, (s)>>>(__VA_ARGS__);    \
-        return cudaGetLastError();                                  \
+#define TS_LAUNCH(kernel, n, s, ...)                             \
+    do {                                                         \
+        kernel<<<blocksFor(n), kThreads, 0, (s)>>>(__VA_ARGS__); \
+        return cudaGetLastError();                               \
     } while (0)
 
 cudaError_t fill(float* y, float v, int64_t n, cudaStream_t s) {
@@ -139,8 +140,7 @@ cudaError_t fill(float* y, float v, int64_t n, cudaStream_t s) {
 cudaError_t unary(Unary op, const float* x, float* y, int64_t n, float alpha, cudaStream_t s) {
     TS_LAUNCH(unaryKernel, n, s, op, x, y, n, alpha);
 }
-cudaError_t binary(Binary op, const float* a, const float* b, float* y, int64_t n,
-                   cudaStream_t s) {
+cudaError_t binary(Binary op, const float* a, const float* b, float* y, int64_t n, cudaStream_t s) {
     TS_LAUNCH(binaryKernel, n, s, op, a, b, y, n);
 }
 cudaError_t divGradB(const float* g, const float* a, const float* b, float* y, int64_t n,

@@ -106,8 +106,8 @@ public:
                 continue;
             }
             if (firstError.empty()) firstError = cuptiError(r);
-            m_writer.note(std::string("cuptiActivityEnable(") + what + ") failed: " +
-                          cuptiError(r) + ": " + what + " are not recorded");
+            m_writer.note(std::string("cuptiActivityEnable(") + what +
+                          ") failed: " + cuptiError(r) + ": " + what + " are not recorded");
         }
         if (enabled == 0) {
             *error = "CUPTI could not enable any activity kind (" + firstError +
