@@ -4,7 +4,6 @@
 // matrix product slower; the structure unchanged).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <set>
 
 #include "core/analysis/run_diff.h"
@@ -68,15 +67,17 @@ TEST(EnginePair, LargerBatchMakesTheMatrixProductsSlower) {
     auto d = diffRuns(run(session, 1), run(session, 2), {});
     ASSERT_TRUE(d) << d.error();
     ASSERT_FALSE(d->ops.empty());
-    // The matrix products grow most with the batch; among the first three, as the element-wise
-    // ops can rank above them where they are instrumented and BLAS is not (the ASan build).
-    bool matmulNearTop = false;
-    for (size_t i = 0; i < std::min<size_t>(3, d->ops.size()); ++i) {
-        const std::string& n = d->ops[i].name;
-        matmulNearTop |=
-            (n == "MatMul" || n == "MatMulGrad") && d->ops[i].change == OpChange::Slower;
+    // A batch 16 times larger: the matrix products are classed slower, by well over 2x. (Which
+    // op ranks first depends on the build: where the element-wise ops are instrumented and
+    // BLAS is not, the sanitizer build, ReLU's gradient grows most.)
+    int matmuls = 0;
+    for (const auto& r : d->ops) {
+        if (r.name != "MatMul" && r.name != "MatMulGrad") continue;
+        ++matmuls;
+        EXPECT_EQ(r.change, OpChange::Slower) << r.name;
+        EXPECT_GT(r.ratio, 2.0) << r.name;
     }
-    EXPECT_TRUE(matmulNearTop) << d->ops[0].name;
+    EXPECT_EQ(matmuls, 2);
     EXPECT_EQ(d->ops[0].change, OpChange::Slower);
     EXPECT_GT(d->b.stepNs, d->a.stepNs);
     EXPECT_TRUE(d->splitExplains == "forward" || d->splitExplains == "backward")
