@@ -17,18 +17,13 @@
 #include <string>
 #include <vector>
 
-#include <time.h>
-
+#include "bench/bench_clock.h"
 #include "core/debug/debug_job.h"
 #include "core/engine/trainer.h"
 
-namespace {
+using ts::bench::threadCpuMs;
 
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
+namespace {
 
 ts::engine::TrainConfig mlp(int64_t steps, const std::string& dataset) {
     ts::engine::TrainConfig c;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_clock.h"
 #include "core/analysis/name_map.h"
 #include "core/analysis/op_alignment.h"
 #include "core/analysis/run_diff.h"
@@ -28,13 +29,10 @@
 #include "core/store/trace_store.h"
 
 using namespace ts::analysis;
-using Clock = std::chrono::steady_clock;
+using ts::bench::Clock;
+using ts::bench::msSince;
 
 namespace {
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 /// CPU time of this process (single-threaded here): unlike wall time it does not grow when
 /// other processes share the cores.

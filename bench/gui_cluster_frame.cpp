@@ -16,6 +16,7 @@
 #include <ctime>
 #include <random>
 
+#include "bench/bench_clock.h"
 #include "core/analysis/cluster_matrix.h"
 #include "core/analysis/cluster_summary.h"
 #include "views/cluster/cluster_heatmap.h"
@@ -24,19 +25,11 @@
 #include "views/common/session_context.h"
 
 using namespace ts::analysis;
-using Clock = std::chrono::steady_clock;
+using ts::bench::Clock;
+using ts::bench::msSince;
+using ts::bench::threadCpuMs;
 
 namespace {
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
 
 std::vector<double> g_cpu;
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "bench/bench_clock.h"
 #include "core/run/command_run.h"
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"
@@ -33,7 +34,8 @@
 #include "views/training/training_view.h"
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using ts::bench::Clock;
+using ts::bench::threadCpuMs;
 
 namespace {
 
@@ -65,12 +67,6 @@ int child(double rate, double seconds, long count) {
     }
     if (used && ::write(1, buf, used) < 0) return 1;
     return 0;
-}
-
-double threadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
 std::string self() {

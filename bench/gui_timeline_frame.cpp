@@ -16,25 +16,18 @@
 #include <random>
 
 #include "app/gui/main_window.h"
+#include "bench/bench_clock.h"
 #include "core/timeline/synthetic_trace.h"
 #include "views/common/session_context.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 
 using namespace ts::timeline;
-using Clock = std::chrono::steady_clock;
+using ts::bench::Clock;
+using ts::bench::msSince;
+using ts::bench::threadCpuMs;
 
 namespace {
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 std::vector<double> g_cpu;  // CPU time of each frame drawn (the machine may be shared)
 

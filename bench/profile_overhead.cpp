@@ -25,11 +25,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_clock.h"
 #include "core/engine/callback.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/memory_pool.h"
 #include "core/profiler/profiler_observer.h"
 #include "core/run/training_job.h"
+
+using ts::bench::threadCpuMs;
 
 namespace {
 
@@ -49,12 +52,6 @@ double median(std::vector<double> v) {
 struct Samples {
     std::vector<double> wall, cpu;
 };
-
-double threadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
 
 /// Switches the dispatcher's observers between steps (off: none; window: a profiler whose
 /// schedule never records; profiled: a profiler recording every step it sees) in a random

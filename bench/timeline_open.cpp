@@ -13,15 +13,13 @@
 #include <random>
 #include <string>
 
+#include "bench/bench_clock.h"
 #include "core/timeline/synthetic_trace.h"
 #include "core/timeline/timeline_query.h"
 
 using namespace ts::timeline;
-using Clock = std::chrono::steady_clock;
-
-static double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
+using ts::bench::Clock;
+using ts::bench::msSince;
 
 static double frameItems(const TimelineModel& m, double t0, double t1, double width,
                          size_t& items) {
