@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch peer of bench/train_models.cpp: the engine's resnet8 and shufflenetv2 written in
+"""PyTorch peer of bench/train_throughput.cpp (resnet8, shufflenetv2): the engine's resnet8 and shufflenetv2 written in
 PyTorch with the same architecture, initialisation scheme (PyTorch's defaults, which the engine
 copies), batch 64, SGD lr 0.05 momentum 0.9, pixels/255, shuffled, last partial batch dropped,
 one epoch on Fashion-MNIST from the Debian package. Prints samples/s over the training loop only
@@ -9,27 +9,15 @@ Run as bench/run_models_bench.sh does:
   LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread OPENBLAS_NUM_THREADS=1 \
   /usr/bin/python3 bench/peer_torch_models.py resnet8|shufflenetv2 [epochs] [limit_steps] [seed] [threads]
 """
-import gzip
-import struct
 import sys
-import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-DIR = "/usr/share/datasets/fashion-mnist"
-
-
-def idx(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    magic, n = struct.unpack(">II", data[:8])
-    if magic == 0x803:
-        rows, cols = struct.unpack(">II", data[8:16])
-        return np.frombuffer(data, np.uint8, offset=16).reshape(n, 1, rows, cols)
-    return np.frombuffer(data, np.uint8, offset=8)
+# The data and the timed loop are bench/peer_torch_train.py's (this script's folder is on
+# sys.path when Python runs it).
+from peer_torch_train import load_fashion_mnist, train
 
 
 def conv_bn(cin, cout, k, stride=1, groups=1):
@@ -107,32 +95,9 @@ def main():
     threads = int(sys.argv[5]) if len(sys.argv) > 5 else 2
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    xtr = torch.from_numpy(idx(f"{DIR}/train-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
-    ytr = torch.from_numpy(idx(f"{DIR}/train-labels-idx1-ubyte.gz").astype(np.int64))
-    xte = torch.from_numpy(idx(f"{DIR}/t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
-    yte = torch.from_numpy(idx(f"{DIR}/t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    xtr, ytr, xte, yte = load_fashion_mnist()
     net = MODELS[name]()
-    opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
-    lossf = nn.CrossEntropyLoss()
-    steps, samples, train_s, loss = 0, 0, 0.0, float("nan")
-    g = torch.Generator().manual_seed(seed)
-    net.train()
-    for _ in range(epochs):
-        perm = torch.randperm(len(xtr), generator=g)
-        for b in range(len(xtr) // 64):
-            if limit and steps >= limit:
-                break
-            t0 = time.perf_counter()
-            i = perm[b * 64:(b + 1) * 64]
-            x, y = xtr[i], ytr[i]
-            opt.zero_grad()
-            out = lossf(net(x), y)
-            out.backward()
-            opt.step()
-            loss = out.item()
-            train_s += time.perf_counter() - t0
-            steps += 1
-            samples += 64
+    steps, samples, train_s, loss = train(net, xtr, ytr, epochs, limit, seed)
     net.eval()
     correct = 0
     with torch.no_grad():

@@ -41,40 +41,57 @@ def lenet5():
                          nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
 
 
+def load_fashion_mnist():
+    """(train images, train labels, test images, test labels): pixels/255 as float32, NCHW."""
+    def images(name):
+        return torch.from_numpy(idx(f"{DIR}/{name}-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
+
+    def labels(name):
+        return torch.from_numpy(idx(f"{DIR}/{name}-labels-idx1-ubyte.gz").astype(np.int64))
+
+    return images("train"), labels("train"), images("t10k"), labels("t10k")
+
+
+def train(net, xtr, ytr, epochs, limit, seed):
+    """SGD lr 0.05 momentum 0.9, batch 64, shuffled by a generator seeded with `seed`, the last
+    partial batch dropped, at most `limit` steps (0: no limit). Only the loop is timed.
+    Returns (steps, samples, train_s, last loss)."""
+    opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
+    lossf = nn.CrossEntropyLoss()
+    steps, samples, train_s, loss = 0, 0, 0.0, float("nan")
+    g = torch.Generator().manual_seed(seed)
+    net.train()
+    for _ in range(epochs):
+        perm = torch.randperm(len(xtr), generator=g)
+        for b in range(len(xtr) // 64):
+            if limit and steps >= limit:
+                break
+            t0 = time.perf_counter()
+            i = perm[b * 64:(b + 1) * 64]
+            x, y = xtr[i], ytr[i]
+            opt.zero_grad()
+            out = lossf(net(x), y)
+            out.backward()
+            opt.step()
+            loss = out.item()
+            train_s += time.perf_counter() - t0
+            steps += 1
+            samples += 64
+    return steps, samples, train_s, loss
+
+
 def main():
     which = sys.argv[1] if len(sys.argv) > 1 else "all"
     epochs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     torch.set_num_threads(2)
     torch.manual_seed(1)
-    xtr = torch.from_numpy(idx(f"{DIR}/train-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
-    ytr = torch.from_numpy(idx(f"{DIR}/train-labels-idx1-ubyte.gz").astype(np.int64))
-    xte = torch.from_numpy(idx(f"{DIR}/t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0)
-    yte = torch.from_numpy(idx(f"{DIR}/t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    xtr, ytr, xte, yte = load_fashion_mnist()
     for name, make in (("mlp", mlp), ("lenet5", lenet5)):
         if which not in ("all", name):
             continue
         net = make()
-        opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
-        lossf = nn.CrossEntropyLoss()
-        steps, samples, train_s, loss = 0, 0, 0.0, float("nan")
-        g = torch.Generator().manual_seed(1)
-        for _ in range(epochs):
-            perm = torch.randperm(len(xtr), generator=g)
-            for b in range(len(xtr) // 64):
-                if limit and steps >= limit:
-                    break
-                t0 = time.perf_counter()
-                i = perm[b * 64:(b + 1) * 64]
-                x, y = xtr[i], ytr[i]
-                opt.zero_grad()
-                out = lossf(net(x), y)
-                out.backward()
-                opt.step()
-                loss = out.item()
-                train_s += time.perf_counter() - t0
-                steps += 1
-                samples += 64
+        steps, samples, train_s, loss = train(net, xtr, ytr, epochs, limit, 1)
         with torch.no_grad():
             acc = (net(xte).argmax(1) == yte).float().mean().item()
         print(f"pytorch    {name:7s} epochs={steps // (len(xtr) // 64)} steps={steps} "
