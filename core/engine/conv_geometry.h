@@ -4,6 +4,7 @@
 // of a convolution and the per-sample column-matrix helpers they share.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -84,6 +85,17 @@ inline int sampleParts(const ConvGeom& g) {
 }
 inline int64_t partBegin(const ConvGeom& g, int p, int parts) {
     return g.N * p / parts;
+}
+
+/// Adds the per-part sums of a filter gradient in part order into `out`: out[i] = part 0's +
+/// part 1's + ... (`partial` holds `parts` rows of `size` floats; `out` may be `partial`, row
+/// 0). The order is fixed, so the sum does not depend on which thread ran which part.
+inline void sumParts(const float* partial, int parts, int64_t size, float* out) {
+    if (out != partial) std::memcpy(out, partial, sizeof(float) * static_cast<size_t>(size));
+    for (int p = 1; p < parts; ++p) {
+        const float* s = partial + p * size;
+        for (int64_t i = 0; i < size; ++i) out[i] += s[i];
+    }
 }
 
 }  // namespace ts::engine::detail

@@ -107,6 +107,7 @@ using detail::partBegin;
 using detail::pointwise;
 using detail::run1;
 using detail::sampleParts;
+using detail::sumParts;
 
 namespace {
 
@@ -173,8 +174,7 @@ Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
                 direct::accumulateFilter(x.f32() + n * g.chw(), dy.f32() + n * g.O * ohw,
                                          partial.f32() + p * packed, buf.f32() + p * scratch, dg);
         });
-        for (int p = 1; p < parts; ++p)
-            for (int64_t i = 0; i < packed; ++i) partial.f32()[i] += partial.f32()[p * packed + i];
+        sumParts(partial.f32(), parts, packed, partial.f32());
         Tensor dw = Tensor::empty({g.O, g.C, g.KH, g.KW});
         direct::unpackWeights(partial.f32(), dw.f32(), dg);
         return dw;
@@ -196,11 +196,7 @@ Tensor backpropFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
         }
     });
     Tensor dw = Tensor::empty({g.O, g.C, g.KH, g.KW});
-    std::memcpy(dw.raw(), partial.raw(), sizeof(float) * static_cast<size_t>(wsize));
-    for (int p = 1; p < parts; ++p) {
-        const float* s = partial.f32() + p * wsize;
-        for (int64_t i = 0; i < wsize; ++i) dw.f32()[i] += s[i];
-    }
+    sumParts(partial.f32(), parts, wsize, dw.f32());
     return dw;
 }
 

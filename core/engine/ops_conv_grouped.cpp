@@ -1,6 +1,6 @@
 // Grouped and depthwise Conv2D and their gradients.
-// - Depthwise (groups == C == O): op DepthwiseConv2dNative with the direct per-plane kernels
-//   of conv_depthwise.h; backward DepthwiseConv2dNativeBackpropInput / ...BackpropFilter.
+// - Depthwise (groups == C == O): op DepthwiseConv2dNative with the channels-last kernels of
+//   conv_depthwise.h; backward DepthwiseConv2dNativeBackpropInput / ...BackpropFilter.
 // - Other groupings (and depthwise with a channel multiplier): op Conv2D with its "group"
 //   attribute, per sample and group im2col + GEMM as ops_conv.cpp does for one group.
 // Samples are spread over the intra-op pool in fixed parts; the filter gradients are summed
@@ -25,10 +25,6 @@ depthwise::Geometry dwGeometry(const ConvGeom& g) {
     return {g.groups, g.H, g.W, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
 }
 
-int parts(const ConvGeom& g) {
-    return sampleParts(g);
-}
-
 /// The weights (and bias) in the kernels' channels-last layout.
 Tensor packDepthwise(const Tensor& w, const Tensor& bias, const depthwise::Geometry& dg) {
     Tensor packed = Tensor::empty({depthwise::packedFloats(dg)});
@@ -41,7 +37,7 @@ Tensor dwForward(const Tensor& x, const Tensor& w, const Tensor& bias, const Con
     const depthwise::Geometry dg = dwGeometry(g);
     const Tensor packed = packDepthwise(w, bias, dg);
     const int64_t scratch = depthwise::scratchFloats(dg);
-    const int np = parts(g);
+    const int np = sampleParts(g);
     Tensor buf = Tensor::empty({np, scratch});
     Tensor out = Tensor::empty({g.N, C, g.OH, g.OW});
     parallelParts(np, [&](int p) {
@@ -57,7 +53,7 @@ Tensor dwInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     const depthwise::Geometry dg = dwGeometry(g);
     const Tensor packed = packDepthwise(w, Tensor(), dg);
     const int64_t scratch = depthwise::scratchFloats(dg);
-    const int np = parts(g);
+    const int np = sampleParts(g);
     Tensor buf = Tensor::empty({np, scratch});
     Tensor dx = Tensor::empty({g.N, C, g.H, g.W});
     parallelParts(np, [&](int p) {
@@ -72,7 +68,7 @@ Tensor dwFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
     const depthwise::Geometry dg = dwGeometry(g);
     const int64_t scratch = depthwise::scratchFloats(dg), packed = depthwise::packedFloats(dg);
-    const int np = parts(g);
+    const int np = sampleParts(g);
     Tensor buf = Tensor::empty({np, scratch});
     Tensor partial = Tensor::zeros({np, packed});
     parallelParts(np, [&](int p) {
@@ -80,8 +76,7 @@ Tensor dwFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
             depthwise::accumulateFilter(x.f32() + n * chw, dy.f32() + n * cohw,
                                         partial.f32() + p * packed, buf.f32() + p * scratch, dg);
     });
-    for (int p = 1; p < np; ++p)
-        for (int64_t i = 0; i < packed; ++i) partial.f32()[i] += partial.f32()[p * packed + i];
+    sumParts(partial.f32(), np, packed, partial.f32());
     Tensor dw = Tensor::empty({C, 1, g.KH, g.KW});
     depthwise::unpackFilter(partial.f32(), dw.f32(), dg);
     return dw;
@@ -97,7 +92,7 @@ int64_t sampleOut(const ConvGeom& g) {
 
 Tensor groupedForward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
-    const int np = parts(g);
+    const int np = sampleParts(g);
     const bool pw = pointwise(g);
     Tensor cols = Tensor::empty({pw ? 1 : np, pw ? 1 : ckk * ohw});
     Tensor out = Tensor::empty({g.N, g.groups * g.O, g.OH, g.OW});
@@ -124,7 +119,7 @@ Tensor groupedForward(const Tensor& x, const Tensor& w, const Tensor& bias, cons
 
 Tensor groupedFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw(), wsize = g.groups * g.O * ckk;
-    const int np = parts(g);
+    const int np = sampleParts(g);
     const bool pw = pointwise(g);
     Tensor cols = Tensor::empty({pw ? 1 : np, pw ? 1 : ckk * ohw});
     Tensor partial = Tensor::zeros({np, wsize});
@@ -143,15 +138,13 @@ Tensor groupedFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
             }
     });
     Tensor dw = Tensor::empty({g.groups * g.O, g.C, g.KH, g.KW});
-    std::memcpy(dw.raw(), partial.raw(), sizeof(float) * static_cast<size_t>(wsize));
-    for (int p = 1; p < np; ++p)
-        for (int64_t i = 0; i < wsize; ++i) dw.f32()[i] += partial.f32()[p * wsize + i];
+    sumParts(partial.f32(), np, wsize, dw.f32());
     return dw;
 }
 
 Tensor groupedInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
-    const int np = parts(g);
+    const int np = sampleParts(g);
     Tensor cols = Tensor::empty({np, ckk * ohw});
     Tensor dx = Tensor::empty({g.N, g.groups * g.C, g.H, g.W});
     parallelParts(np, [&](int p) {
