@@ -1,6 +1,5 @@
 // trainscope-cli export SESSION --chrome OUT.json [--source N] [--run N]: writes the trace
 // data of a session (one source, the profile of one run, or all) as a Chrome trace.
-#include <charconv>
 #include <iostream>
 
 #include "app/cli/session_open.h"
@@ -9,23 +8,14 @@
 namespace ts::cli {
 namespace {
 
-int64_t intOpt(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 int runExport(const Args& args) {
     const auto outPath = args.value("chrome");
     if (!outPath) throw CliError{"export needs --chrome OUT.json"};
     auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
     std::optional<int64_t> source;
-    if (args.has("source")) source = intOpt(args, "source");
+    if (args.has("source")) source = intOption(args, "source");
     if (args.has("run")) {
-        const int64_t runId = intOpt(args, "run");
+        const int64_t runId = intOption(args, "run");
         auto runs = store->runs();
         if (!runs) throw CliError{runs.error()};
         bool found = false;

@@ -1,18 +1,14 @@
 #include "core/analysis/diff_side.h"
 
-#include "core/common/text.h"
-
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
 #include <unordered_map>
 
+#include "core/common/text.h"
 #include "core/store/trace_store.h"
+#include "core/timeline/op_stats.h"
 
 namespace ts::analysis {
 namespace {
@@ -38,23 +34,6 @@ bool isDeviceOpCategory(std::string_view c) {
 bool isStructuralName(const std::string& name, const std::string& category) {
     if (profilerStepNumber(name)) return true;
     return category == "phase" || category == "step";
-}
-
-/// Input shapes of an args JSON object as compact JSON text ("" when absent).
-std::string shapesOf(std::string_view json) {
-    rapidjson::Document d;
-    d.Parse(json.data(), json.size());
-    if (d.HasParseError() || !d.IsObject()) return {};
-    for (const char* key : {"Input Dims", "input_shapes", "Input dims", "input_dims"}) {
-        auto it = d.FindMember(key);
-        if (it == d.MemberEnd()) continue;
-        if (it->value.IsString()) return it->value.GetString();
-        rapidjson::StringBuffer buf;
-        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-        it->value.Accept(w);
-        return buf.GetString();
-    }
-    return {};
 }
 
 /// Which lane the ops of each track belong to: tracks with host op categories are host
@@ -246,7 +225,7 @@ Status readShapes(DiffSide& s, store::TraceStore& st, JobControl* job) {
                 std::string text;
                 args.reset();
                 args.bind(1, argId);
-                if (args.step()) text = shapesOf(args.textView(0));
+                if (args.step()) text = timeline::inputShapesOf(args.textView(0));
                 auto [t, fresh] = byText.emplace(text, static_cast<uint32_t>(s.shapeTexts.size()));
                 if (fresh) s.shapeTexts.push_back(text);
                 known = byArg.emplace(argId, t->second).first;

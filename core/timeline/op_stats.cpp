@@ -35,23 +35,6 @@ struct Acc {
     int64_t calls = 0, self = 0, total = 0, min = 0, max = 0, maxId = 0;
 };
 
-/// Input shapes of an args JSON object as compact JSON text ("" when absent).
-std::string shapesOf(std::string_view json) {
-    rapidjson::Document d;
-    d.Parse(json.data(), json.size());
-    if (d.HasParseError() || !d.IsObject()) return {};
-    for (const char* key : {"Input Dims", "input_shapes", "Input dims", "input_dims"}) {
-        auto it = d.FindMember(key);
-        if (it == d.MemberEnd()) continue;
-        if (it->value.IsString()) return it->value.GetString();
-        rapidjson::StringBuffer buf;
-        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-        it->value.Accept(w);
-        return buf.GetString();
-    }
-    return {};
-}
-
 class ShapeCache {
 public:
     explicit ShapeCache(store::TraceStore& s)
@@ -65,7 +48,7 @@ public:
         std::string text;
         m_args.reset();
         m_args.bind(1, argId);
-        if (m_args.step()) text = shapesOf(m_args.textView(0));
+        if (m_args.step()) text = inputShapesOf(m_args.textView(0));
         m_args.reset();
         auto [t, fresh] = m_byText.emplace(text, static_cast<uint32_t>(m_texts.size()));
         if (fresh) m_texts.push_back(text);
@@ -321,6 +304,22 @@ std::string opStatsCsv(const OpStats& st) {
         out += num;
     }
     return out;
+}
+
+std::string inputShapesOf(std::string_view json) {
+    rapidjson::Document d;
+    d.Parse(json.data(), json.size());
+    if (d.HasParseError() || !d.IsObject()) return {};
+    for (const char* key : {"Input Dims", "input_shapes", "Input dims", "input_dims"}) {
+        auto it = d.FindMember(key);
+        if (it == d.MemberEnd()) continue;
+        if (it->value.IsString()) return it->value.GetString();
+        rapidjson::StringBuffer buf;
+        rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+        it->value.Accept(w);
+        return buf.GetString();
+    }
+    return {};
 }
 
 }  // namespace ts::timeline

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -66,5 +67,9 @@ Result<std::vector<ProfilerStep>> listProfilerSteps(store::TraceStore& store);
 
 /// The table as CSV (header + one line per row; fields quoted when needed).
 std::string opStatsCsv(const OpStats& stats);
+
+/// The input shapes in a slice's args JSON object ("Input Dims", "input_shapes", ...) as
+/// compact JSON text; "" when absent or not an object. What grouping by input shape keys on.
+std::string inputShapesOf(std::string_view argsJson);
 
 }  // namespace ts::timeline
