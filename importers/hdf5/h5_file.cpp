@@ -1,6 +1,7 @@
 #include "importers/hdf5/h5_file.h"
 
 #include <filesystem>
+#include <optional>
 #include <set>
 
 namespace ts::h5 {
@@ -204,55 +205,61 @@ Result<DatasetInfo> File::datasetInfo(const std::string& path) const {
     return info;
 }
 
-bool File::intAttribute(const std::string& path, const char* name, int64_t& out) const {
+namespace {
+
+/// An attribute that holds one value, with its type.
+struct ScalarAttribute {
+    debug::H5Id attr, type;
+};
+
+/// The attribute `name` of the object at `path` when it exists and holds exactly one value.
+std::optional<ScalarAttribute> openScalarAttribute(hid_t file, const std::string& path,
+                                                   const char* name) {
     const std::string p = h5path(path);
-    if (H5Aexists_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT) <= 0) return false;
-    debug::H5Id a(H5Aopen_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
-    if (!a.valid()) return false;
-    debug::H5Id t(H5Aget_type(a.get()));
+    if (H5Aexists_by_name(file, p.c_str(), name, H5P_DEFAULT) <= 0) return std::nullopt;
+    debug::H5Id a(H5Aopen_by_name(file, p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
+    if (!a.valid()) return std::nullopt;
     debug::H5Id s(H5Aget_space(a.get()));
-    if (H5Tget_class(t.get()) != H5T_INTEGER || H5Sget_simple_extent_npoints(s.get()) != 1)
-        return false;
-    return H5Aread(a.get(), H5T_NATIVE_INT64, &out) >= 0;
+    if (H5Sget_simple_extent_npoints(s.get()) != 1) return std::nullopt;
+    debug::H5Id t(H5Aget_type(a.get()));
+    return ScalarAttribute{std::move(a), std::move(t)};
+}
+
+}  // namespace
+
+bool File::intAttribute(const std::string& path, const char* name, int64_t& out) const {
+    auto at = openScalarAttribute(m_file.get(), path, name);
+    if (!at || H5Tget_class(at->type.get()) != H5T_INTEGER) return false;
+    return H5Aread(at->attr.get(), H5T_NATIVE_INT64, &out) >= 0;
 }
 
 bool File::stringAttribute(const std::string& path, const char* name, std::string& out) const {
-    const std::string p = h5path(path);
-    if (H5Aexists_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT) <= 0) return false;
-    debug::H5Id a(H5Aopen_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
-    if (!a.valid()) return false;
-    debug::H5Id t(H5Aget_type(a.get()));
-    debug::H5Id s(H5Aget_space(a.get()));
-    if (H5Tget_class(t.get()) != H5T_STRING || H5Sget_simple_extent_npoints(s.get()) != 1)
-        return false;
-    if (H5Tis_variable_str(t.get()) > 0) {
+    auto at = openScalarAttribute(m_file.get(), path, name);
+    if (!at || H5Tget_class(at->type.get()) != H5T_STRING) return false;
+    const hid_t a = at->attr.get(), t = at->type.get();
+    if (H5Tis_variable_str(t) > 0) {
         debug::H5Id mem(H5Tcopy(H5T_C_S1));
         H5Tset_size(mem.get(), H5T_VARIABLE);
-        H5Tset_cset(mem.get(), H5Tget_cset(t.get()));
+        H5Tset_cset(mem.get(), H5Tget_cset(t));
         char* buf = nullptr;
-        if (H5Aread(a.get(), mem.get(), &buf) < 0) return false;
+        if (H5Aread(a, mem.get(), &buf) < 0) return false;
         out = buf ? buf : "";
         H5free_memory(buf);
         return true;
     }
-    std::string text(H5Tget_size(t.get()), '\0');
-    if (H5Aread(a.get(), t.get(), text.data()) < 0) return false;
+    std::string text(H5Tget_size(t), '\0');
+    if (H5Aread(a, t, text.data()) < 0) return false;
     while (!text.empty() && (text.back() == '\0' || text.back() == ' ')) text.pop_back();
     out = text.substr(0, text.find('\0'));
     return true;
 }
 
 bool File::doubleAttribute(const std::string& path, const char* name, double& out) const {
-    const std::string p = h5path(path);
-    if (H5Aexists_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT) <= 0) return false;
-    debug::H5Id a(H5Aopen_by_name(m_file.get(), p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
-    if (!a.valid()) return false;
-    debug::H5Id t(H5Aget_type(a.get()));
-    debug::H5Id s(H5Aget_space(a.get()));
-    const H5T_class_t c = H5Tget_class(t.get());
-    if ((c != H5T_FLOAT && c != H5T_INTEGER) || H5Sget_simple_extent_npoints(s.get()) != 1)
-        return false;
-    return H5Aread(a.get(), H5T_NATIVE_DOUBLE, &out) >= 0;
+    auto at = openScalarAttribute(m_file.get(), path, name);
+    if (!at) return false;
+    const H5T_class_t c = H5Tget_class(at->type.get());
+    if (c != H5T_FLOAT && c != H5T_INTEGER) return false;
+    return H5Aread(at->attr.get(), H5T_NATIVE_DOUBLE, &out) >= 0;
 }
 
 }  // namespace ts::h5
