@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "importers/registry.h"
+#include "tests/common/import_session.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
@@ -245,21 +246,6 @@ inline ExpectedCounts countJson(const std::string& text) {
     c.processes = static_cast<int64_t>(pids.size());
     c.threads = static_cast<int64_t>(threads.size());
     return c;
-}
-
-struct Imported {
-    std::unique_ptr<store::TraceStore> store;
-    importers::ImportReport report;
-};
-
-inline Imported importInto(const std::string& session, const std::string& file) {
-    Imported r;
-    auto s = store::TraceStore::open(session, store::TraceStore::Mode::Create);
-    if (!s) return r;
-    r.store = std::move(s.value());
-    JobControl control;
-    r.report = importers::importFile(file, *r.store, control);
-    return r;
 }
 
 }  // namespace ts::test

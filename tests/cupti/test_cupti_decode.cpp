@@ -191,7 +191,7 @@ TEST(CuptiDecode, RecordStructsBecomeSessionRows) {
         // The collector asks CUPTI for dropped records after each buffer and at the end.
         w.put(profiler::gpu::RecordType::Dropped, profiler::gpu::DroppedRecord{2, 3000});
     }
-    auto got = importInto("cupti_decode", path);
+    auto got = importIntoTemp("cupti_decode", path);
     const auto& r = got.report;
     auto& s = *got.store;
     EXPECT_EQ(r.status, "partial") << r.error;
@@ -250,7 +250,7 @@ TEST(CuptiDecode, AnUnreadableBufferIsANoteNotASilentGap) {
         });
         EXPECT_EQ(decoder.decoded(), 0u);
     }
-    auto got = importInto("cupti_bad", path);
+    auto got = importIntoTemp("cupti_bad", path);
     EXPECT_EQ(got.report.skippedReasons.at("cupti_collector_note"), 1);
     EXPECT_EQ(queryInt(*got.store,
                        "SELECT count(*) FROM import_log WHERE message LIKE 'a CUPTI activity "

@@ -1,6 +1,6 @@
 #pragma once
 // A collector activity file written record by record, as the collector would, for the
-// host-side tests of the import (no CUPTI, no GPU).
+// host-side tests of the import (no CUPTI, no GPU), and the sessions they import into.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -8,25 +8,14 @@
 
 #include "core/profiler/gpu/activity_format.h"
 #include "core/store/trace_store.h"
-#include "importers/registry.h"
+#include "tests/common/import_session.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
 
-struct ImportedSession {
-    std::unique_ptr<store::TraceStore> store;
-    importers::ImportReport report;
-};
-
-inline ImportedSession importInto(const std::string& tag, const std::string& file) {
-    ImportedSession out;
-    auto s = store::TraceStore::open((tempDir(tag) / "s.tscope").string(),
-                                     store::TraceStore::Mode::Create);
-    EXPECT_TRUE(s.ok());
-    out.store = std::move(s.value());
-    JobControl control;
-    out.report = importers::importFile(file, *out.store, control);
-    return out;
+/// `file` imported into a new session in the test's temp folder `tag`.
+inline Imported importIntoTemp(const std::string& tag, const std::string& file) {
+    return importInto((tempDir(tag) / "s.tscope").string(), file);
 }
 
 inline int64_t queryInt(store::TraceStore& s, const std::string& sql) {

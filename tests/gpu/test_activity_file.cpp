@@ -176,7 +176,7 @@ TEST(ActivityFile, RandomRecordsNeverCrashTheImport) {
         const std::string path =
             (tempDir("activity_fuzz") / ("cuda-" + std::to_string(f) + ".tscupti")).string();
         std::ofstream(path, std::ios::binary) << bytes;
-        auto got = importInto("activity_fuzz_s", path);
+        auto got = importIntoTemp("activity_fuzz_s", path);
         EXPECT_NE(got.report.status, "failed") << got.report.error;
     }
 }

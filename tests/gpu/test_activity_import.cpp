@@ -161,7 +161,7 @@ std::string sliceNamesOn(store::TraceStore& s, const std::string& track) {
 }
 
 TEST(ActivityImport, RowsLikeTheNsightImporter) {
-    auto got = importInto("activity_rows", writeProcessTrace("activity_rows_in"));
+    auto got = importIntoTemp("activity_rows", writeProcessTrace("activity_rows_in"));
     const auto& r = got.report;
     auto& s = *got.store;
     ASSERT_EQ(r.kind, "cupti_activity");
@@ -264,7 +264,7 @@ TEST(ActivityImport, AFileWithNothingRecordedIsCompleteAndEmpty) {
         c.realtimeNs = kReal0 + 10;
         w.put(RecordType::Clock, c);
     }
-    auto got = importInto("activity_empty", path);
+    auto got = importIntoTemp("activity_empty", path);
     EXPECT_EQ(got.report.status, "complete") << got.report.error;
     EXPECT_EQ(got.report.slices, 0);
     EXPECT_EQ(got.report.skipped, 0);

@@ -6,6 +6,7 @@
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
+#include "tests/common/import_session.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
@@ -19,20 +20,8 @@ int64_t count(store::SqliteDb& db, const std::string& sql) {
     return r ? r.value() : -1;
 }
 
-struct Imported {
-    std::unique_ptr<store::TraceStore> store;
-    importers::ImportReport report;
-};
-
 Imported importNsys(const std::string& tag) {
-    Imported out;
-    auto s = store::TraceStore::open((tempDir(tag) / "n.tscope").string(),
-                                     store::TraceStore::Mode::Create);
-    EXPECT_TRUE(s.ok());
-    out.store = std::move(s.value());
-    JobControl control;
-    out.report = importers::importFile(corpusFile(kFile).string(), *out.store, control);
-    return out;
+    return importInto((tempDir(tag) / "n.tscope").string(), corpusFile(kFile).string());
 }
 
 TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {

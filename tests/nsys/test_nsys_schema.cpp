@@ -8,6 +8,7 @@
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
+#include "tests/common/import_session.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
@@ -91,20 +92,8 @@ std::string makeExport(const std::string& tag) {
     return path;
 }
 
-struct Imported {
-    std::unique_ptr<store::TraceStore> store;
-    importers::ImportReport report;
-};
-
 Imported importFileInto(const std::string& tag, const std::string& file) {
-    Imported out;
-    auto s = store::TraceStore::open((tempDir(tag) / "s.tscope").string(),
-                                     store::TraceStore::Mode::Create);
-    EXPECT_TRUE(s.ok());
-    out.store = std::move(s.value());
-    JobControl control;
-    out.report = importers::importFile(file, *out.store, control);
-    return out;
+    return importInto((tempDir(tag) / "s.tscope").string(), file);
 }
 
 int64_t q(store::TraceStore& s, const std::string& sql) {
