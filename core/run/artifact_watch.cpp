@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "core/run/open_writers.h"
+
 namespace ts::run {
 namespace {
 
@@ -53,6 +55,11 @@ std::string_view artifactKindName(ArtifactKind k) {
     return "other";
 }
 
+ArtifactWatcher::ArtifactWatcher(int64_t settleNs, int maxDepth, WriterCheck writerCheck)
+    : m_settleNs(settleNs),
+      m_maxDepth(maxDepth),
+      m_writerCheck(writerCheck ? std::move(writerCheck) : WriterCheck(heldOpenForWriting)) {}
+
 void ArtifactWatcher::addFolder(const std::string& dir) {
     const std::string c = canonical(dir);
     for (const std::string& d : m_dirs)
@@ -93,6 +100,7 @@ void ArtifactWatcher::markHandled(const std::string& path) {
     const std::string c = canonical(path);
     m_done.insert(c);
     m_pending.erase(c);
+    m_reported.erase(c);
 }
 
 std::vector<ArtifactWatcher::Found> ArtifactWatcher::scan(int64_t nowNs, bool all) {
@@ -106,6 +114,12 @@ std::vector<ArtifactWatcher::Found> ArtifactWatcher::scan(int64_t nowNs, bool al
             m_done.insert(path);
             continue;
         }
+        auto rep = m_reported.find(path);
+        const bool again = rep != m_reported.end();
+        if (again) {
+            if (kind == ArtifactKind::TfEvents) continue;  // tailed by the caller
+            if (rep->second.size == now.size && rep->second.mtime == now.mtime) continue;
+        }
         auto it = m_pending.find(path);
         if (it == m_pending.end()) {
             now.changedAt = nowNs;
@@ -114,9 +128,11 @@ std::vector<ArtifactWatcher::Found> ArtifactWatcher::scan(int64_t nowNs, bool al
             now.changedAt = nowNs;
             it->second = now;
         }
-        if (all || kind == ArtifactKind::TfEvents || nowNs - it->second.changedAt >= m_settleNs) {
-            out.push_back({path, kind, now.size});
-            m_done.insert(path);
+        const bool settled = kind == ArtifactKind::TfEvents ||
+                             (nowNs - it->second.changedAt >= m_settleNs && !m_writerCheck(path));
+        if (all || settled) {
+            out.push_back({path, kind, now.size, again});
+            m_reported[path] = now;
             m_pending.erase(it);
         }
     }

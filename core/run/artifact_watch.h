@@ -2,10 +2,14 @@
 // ArtifactWatcher: the folders a command run watches (--watch, the profiler's folder, the
 // crash-record folder). Each scan lists what appeared in them (recursively, a few levels
 // deep) and says when a file is complete: its size and modification time have not changed
-// for `settleNs` (a writer that pauses longer than that is read too early; the Python
-// package avoids it by renaming finished traces into place). Files whose name starts with
-// '.' are someone's temporary files and are skipped. Used from one thread.
+// for `settleNs` AND no process holds it open for writing (a writer that buffers, as the
+// CUPTI collector does from CUDA's start to its first completed buffer, leaves an unchanged
+// file for as long as it likes). A file that changes after it was reported is reported
+// again with `again` set (its first import was of a part: the caller replaces it). Files
+// whose name starts with '.' are someone's temporary files and are skipped. Used from one
+// thread.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -27,8 +31,11 @@ std::string_view artifactKindName(ArtifactKind k);
 
 class ArtifactWatcher {
 public:
-    explicit ArtifactWatcher(int64_t settleNs = 1'000'000'000, int maxDepth = 4)
-        : m_settleNs(settleNs), m_maxDepth(maxDepth) {}
+    /// Whether a file is still held open by a writer (heldOpenForWriting by default).
+    using WriterCheck = std::function<bool(const std::string& path)>;
+
+    explicit ArtifactWatcher(int64_t settleNs = 1'000'000'000, int maxDepth = 4,
+                             WriterCheck writerCheck = {});
 
     /// Watches `dir` (it may not exist yet). Files already there when the run starts are
     /// not the run's: call snapshotExisting() before the command starts.
@@ -40,12 +47,14 @@ public:
         std::string path;
         ArtifactKind kind = ArtifactKind::Other;
         uint64_t size = 0;
+        bool again = false;  // reported before and changed since
     };
-    /// Files that appeared and are complete at `nowNs` (each reported once). With `all`
-    /// (the run has ended), every new file is complete. TensorBoard files are reported as
-    /// soon as they appear (they are tailed, not read once).
+    /// Files that appeared (or changed after they were reported) and are complete at `nowNs`.
+    /// With `all` (the run has ended), every new or changed file is complete. TensorBoard
+    /// files are reported once, as soon as they appear (they are tailed, not read once).
     std::vector<Found> scan(int64_t nowNs, bool all = false);
-    /// Marks a file as handled by someone else (the Python package announced it).
+    /// Marks a file as handled by someone else (the Python package announced it): never
+    /// reported, even when it changes.
     void markHandled(const std::string& path);
     const std::vector<std::string>& folders() const { return m_dirs; }
 
@@ -60,9 +69,11 @@ private:
 
     int64_t m_settleNs;
     int m_maxDepth;
+    WriterCheck m_writerCheck;
     std::vector<std::string> m_dirs;
     std::map<std::string, Seen> m_pending;
-    std::set<std::string> m_done;
+    std::set<std::string> m_done;            // never reported (existing, handled, other)
+    std::map<std::string, Seen> m_reported;  // reported as it was then
 };
 
 }  // namespace ts::run

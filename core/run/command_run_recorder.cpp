@@ -153,25 +153,54 @@ private:
         return debug::insertDumpFile(*m_store, m_runId, c, step);
     }
 
-    void importTrace(const std::string& path) {
+    /// Imports a trace the Python package announced, or one a watched folder received
+    /// (`fromWatcher`: the watcher keeps looking at it, and reports it `again` when it changed
+    /// after this import, which then replaces the first).
+    void importTrace(const std::string& path, bool fromWatcher = false, bool again = false) {
         const std::string c = canonical(path);
+        if (again) forgetImport(c);
         if (!m_imported.insert(c).second) return;
-        m_st.watcher.markHandled(c);
+        if (!fromWatcher) m_st.watcher.markHandled(c);
         if (!m_st.options.importArtifact) {
             m_traces.push_back({c, 0, 0, "not imported"});
             return;
         }
         ArtifactImport a = m_st.options.importArtifact(c, *m_store, m_st.importControl);
-        if (!a.recognised) return;  // a JSON file that is not a trace: not the run's business
+        if (!a.recognised) {
+            // A JSON file that is not a trace is not the run's business; a CUDA activity file
+            // the importer does not recognise (still empty when taken) must not vanish.
+            if (classifyArtifact(c) == ArtifactKind::Cuda)
+                warn("CUDA activity " + c + " was not recognised (" + std::to_string(fileSize(c)) +
+                     " bytes)");
+            return;
+        }
         if (a.sourceId > 0) {
             (void)m_store->setSourceRun(a.sourceId, m_runId);
-            if (!m_profileSet && a.status != "failed") {
+            if (m_profileSource == 0 && a.status != "failed") {
                 (void)m_store->setRunProfileSource(m_runId, a.sourceId);
-                m_profileSet = true;
+                m_profileSource = a.sourceId;
             }
         }
         if (a.status == "failed") warn("trace " + c + " was not imported: " + a.error);
         m_traces.push_back({c, a.sourceId, a.slices, a.status});
+    }
+
+    /// A watched file changed after its import: its first source (a part of it) goes.
+    void forgetImport(const std::string& c) {
+        m_imported.erase(c);
+        for (auto it = m_traces.begin(); it != m_traces.end(); ++it) {
+            if (it->path != c) continue;
+            if (it->sourceId > 0) (void)m_store->deleteSource(it->sourceId);
+            if (it->sourceId == m_profileSource) m_profileSource = 0;
+            m_traces.erase(it);
+            break;
+        }
+    }
+
+    static int64_t fileSize(const std::string& path) {
+        std::error_code ec;
+        const auto n = fs::file_size(path, ec);
+        return ec ? -1 : static_cast<int64_t>(n);
     }
 
     void addRdr(const std::string& indexPath) {
@@ -225,9 +254,10 @@ private:
                 case ArtifactKind::Trace:
                 case ArtifactKind::Nsys:
                 case ArtifactKind::Cuda:
-                    importTrace(f.path);
+                    importTrace(f.path, /*fromWatcher=*/true, f.again);
                     break;
                 case ArtifactKind::Hdf5: {
+                    if (f.again) break;  // a dump is recorded by its path: read when shown
                     Status s = addDumpFile(f.path, -1);
                     if (!s) warn("dump " + f.path + " was not recorded: " + s.error());
                     break;
@@ -236,6 +266,7 @@ private:
                     m_tf.emplace(f.path, TfTail(f.path));
                     break;
                 case ArtifactKind::Rdr:
+                    if (f.again) break;  // the recorder writes its index last, once
                     addRdr(f.path);
                     break;
                 case ArtifactKind::Other:
@@ -315,7 +346,7 @@ private:
     int64_t m_lastScan = 0;
     int64_t m_records = 0, m_findings = 0, m_scalarPoints = 0;
     int m_writeErrors = 0;
-    bool m_profileSet = false;
+    int64_t m_profileSource = 0;  // the run's profile source (the first trace imported)
     std::set<std::string> m_hookTags, m_imported, m_dumps;
     std::map<std::string, int64_t> m_scalarCounts;
     std::map<std::string, std::vector<int64_t>> m_printed;  // rowids of printed scalars by tag

@@ -7,6 +7,7 @@
 #include "core/run/artifact_watch.h"
 #include "core/run/file_tail.h"
 #include "core/run/line_splitter.h"
+#include "core/run/open_writers.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::run;
@@ -53,6 +54,59 @@ TEST(ArtifactWatch, NewFilesWhenSettledOnce) {
     auto atEnd = w.scan(10001, /*all=*/true);
     ASSERT_EQ(atEnd.size(), 1u);
     EXPECT_EQ(fs::path(atEnd[0].path).filename(), "late.json");
+}
+
+// The CUPTI collector opens its activity file at CUDA's start and writes only when a buffer
+// completes or the process exits: an unchanged file is not a finished one while a writer
+// holds it (issue 29: `record` of a real PyTorch program imported nothing).
+TEST(ArtifactWatch, FileHeldOpenByAWriterIsNotSettled) {
+    const fs::path dir = ts::test::tempDir("watch_held");
+    ArtifactWatcher w(/*settleNs=*/1000, /*maxDepth=*/2);
+    w.addFolder(dir.string());
+    w.snapshotExisting();
+    const fs::path file = dir / "cuda-4242.tscupti";
+    {
+        std::ofstream writer(file, std::ios::binary);  // held open, empty, for "long"
+        EXPECT_TRUE(heldOpenForWriting(file.string()));
+        EXPECT_TRUE(w.scan(0).empty());
+        EXPECT_TRUE(w.scan(1'000'000).empty()) << "taken while its writer still holds it";
+        writer << "TSCUPTI";
+    }
+    EXPECT_FALSE(heldOpenForWriting(file.string()));
+    EXPECT_TRUE(w.scan(1'000'001).empty());  // changed: settles again
+    auto found = w.scan(1'010'000);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].kind, ArtifactKind::Cuda);
+    EXPECT_FALSE(found[0].again);
+    // Read-only openers (a viewer, the importer itself) are not writers.
+    std::ifstream reader(file);
+    EXPECT_FALSE(heldOpenForWriting(file.string()));
+}
+
+TEST(ArtifactWatch, FileThatChangesAfterItWasReportedIsReportedAgain) {
+    const fs::path dir = ts::test::tempDir("watch_again");
+    auto noWriter = [](const std::string&) { return false; };
+    ArtifactWatcher w(/*settleNs=*/1000, /*maxDepth=*/2, noWriter);
+    w.addFolder(dir.string());
+    w.snapshotExisting();
+    std::ofstream(dir / "t.json") << "[]";
+    EXPECT_TRUE(w.scan(0).empty());
+    ASSERT_EQ(w.scan(2000).size(), 1u);
+    EXPECT_TRUE(w.scan(4000).empty());  // unchanged: once
+    std::ofstream(dir / "t.json", std::ios::app) << "   ";
+    EXPECT_TRUE(w.scan(5000).empty());  // changed: settles first
+    auto again = w.scan(7000);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_TRUE(again[0].again);
+    EXPECT_TRUE(w.scan(9000).empty());
+    std::ofstream(dir / "t.json", std::ios::app) << " ";
+    auto atEnd = w.scan(9001, /*all=*/true);  // the run ended: taken as it is
+    ASSERT_EQ(atEnd.size(), 1u);
+    EXPECT_TRUE(atEnd[0].again);
+    // Handled elsewhere: never again, even when it changes.
+    w.markHandled((dir / "t.json").string());
+    std::ofstream(dir / "t.json", std::ios::app) << " ";
+    EXPECT_TRUE(w.scan(20000, true).empty());
 }
 
 TEST(ArtifactWatch, FileTailAndLineSplitter) {

@@ -310,6 +310,64 @@ TEST(CommandRun, WatchedFoldersTracesTensorBoardAndCrashRecords) {
     EXPECT_EQ(st->db().queryInt("SELECT count(*) FROM sources").value(), 1);
 }
 
+// Issue 29: the CUPTI collector creates its activity file when CUDA starts and writes it
+// only when a buffer completes or the process exits. A child that keeps its file open and
+// unchanged longer than any settle time, then writes and exits, must have the whole file
+// imported (the real activity file from an H200 stands in for the collector's output).
+TEST(CommandRun, ActivityFileHeldOpenPastTheSettleTimeIsImportedWhole) {
+    TS_REQUIRE_CORPUS();
+    const fs::path real = ts::test::corpusDir() / "real/cupti/torch211_h200_conv_8steps.tscupti";
+    Fixture f("cmdrun_cuda_held");
+    int64_t wholeSlices = 0;
+    {  // what the file holds, imported on its own
+        const std::string alone = (f.dir / "alone.tscope").string();
+        auto st = ts::store::TraceStore::open(alone, ts::store::TraceStore::Mode::Create);
+        ASSERT_TRUE(st.ok()) << st.error();
+        ts::JobControl control;
+        auto a = ts::importers::runArtifactImporter()(real.string(), *st.value(), control);
+        ASSERT_TRUE(a.recognised);
+        wholeSlices = a.slices;
+        ASSERT_GT(wholeSlices, 10000);
+    }
+    fs::create_directories(f.dir / "cuda");
+    const std::string s = f.script("cuda.sh", "exec 3>cuda/cuda-777.tscupti\nsleep 1.2\ncat '" +
+                                                  real.string() + "' >&3\nexec 3>&-\nsleep 0.1\n");
+    CommandRunOptions o = f.options(s);  // settles after 0.2 s
+    o.spec.watchDirs = {"cuda"};
+    CommandResult r = runToEnd(std::move(o));
+    EXPECT_EQ(r.status, "completed") << r.reason;
+    ASSERT_EQ(r.traces.size(), 1u);
+    EXPECT_EQ(fs::path(r.traces[0].path).filename(), "cuda-777.tscupti");
+    EXPECT_EQ(r.traces[0].slices, wholeSlices);
+    EXPECT_EQ(f.count("SELECT count(*) FROM sources"), 1);
+    EXPECT_EQ(f.count("SELECT count(*) FROM slices"), wholeSlices);
+}
+
+// A watched trace that changes after it was imported (a profiler that rewrites its file) is
+// imported again and replaces the first import: the session holds what the file ends as.
+TEST(CommandRun, TraceThatGrowsAfterItsImportReplacesIt) {
+    Fixture f("cmdrun_regrow");
+    fs::create_directories(f.dir / "out");
+    const std::string one = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}])";
+    const std::string three = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5},)"
+                              R"({"ph":"X","name":"b","pid":1,"tid":1,"ts":10,"dur":5},)"
+                              R"({"ph":"X","name":"c","pid":1,"tid":1,"ts":20,"dur":5}])";
+    const std::string s =
+        f.script("regrow.sh", "printf '%s' '" + one + "' > out/t.json\nsleep 1.0\nprintf '%s' '" +
+                                  three + "' > out/t.json\nsleep 0.05\n");
+    CommandRunOptions o = f.options(s);
+    o.spec.watchDirs = {"out"};
+    CommandResult r = runToEnd(std::move(o));
+    EXPECT_EQ(r.status, "completed") << r.reason;
+    ASSERT_EQ(r.traces.size(), 1u);
+    EXPECT_EQ(r.traces[0].slices, 3);
+    EXPECT_EQ(f.count("SELECT count(*) FROM sources"), 1);
+    EXPECT_EQ(f.count("SELECT count(*) FROM slices"), 3);
+    EXPECT_EQ(f.count("SELECT count(*) FROM runs WHERE profile_source_id = " +
+                      std::to_string(r.traces[0].sourceId)),
+              1);
+}
+
 TEST(CommandRun, ManyLinesAreAllKept) {
     Fixture f("cmdrun_lines");
     const std::string s = f.script("lines.sh", "seq 1 100000; seq 1 5000 >&2\n");
