@@ -9,8 +9,8 @@
 #include <functional>
 #include <random>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
 #include "tests/engine/device_fixture.h"
 
 using namespace ts::engine;

@@ -1,7 +1,7 @@
 // libtrainscope_cuda.so: the engine's DeviceBackend on one NVIDIA GPU — cudaMalloc'd memory
 // (pooled by the engine's MemoryPool), one stream, cuBLAS for the GEMMs (FP32, TF32 off, so
 // results follow the CPU's), the kernels of cuda_kernels.cu, and the CUPTI collector linked
-// in for profiled runs. Loaded by the engine with dlopen (core/engine/device.cpp); nothing
+// in for profiled runs. Loaded by the engine with dlopen (core/engine/device/device.cpp); nothing
 // runs at load time: trainscope_cuda_backend_create() asks the runtime for a device and says
 // why not ("cudaGetDeviceCount: no CUDA-capable device is detected", a missing driver, ...).
 #include <cublas_v2.h>
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/engine/cuda/cuda_kernels.h"
-#include "core/engine/device_backend.h"
+#include "core/engine/device/device_backend.h"
 #include "core/profiler/cuda/cupti_collector.h"
 
 namespace ts::engine::cuda {
@@ -245,7 +245,7 @@ void copyError(const std::string& what, char* error, size_t size) {
 }  // namespace
 }  // namespace ts::engine::cuda
 
-/// The engine asks for its CUDA backend here (core/engine/device.cpp): nullptr and `error`
+/// The engine asks for its CUDA backend here (core/engine/device/device.cpp): nullptr and `error`
 /// when the runtime finds no usable device. TRAINSCOPE_CUDA_DEVICE picks one (default 0).
 extern "C" __attribute__((visibility("default"))) ts::engine::DeviceBackend*
 trainscope_cuda_backend_create(char* error, size_t size) {

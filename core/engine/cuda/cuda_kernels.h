@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "core/engine/device_kernels.h"
+#include "core/engine/device/device_kernels.h"
 
 namespace ts::engine::cuda {
 
