@@ -180,14 +180,15 @@ public:
         ok(cuda::avgPoolGrad(g, dx, s, m_stream), "AvgPoolGrad kernel");
     }
     void batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                   float* runVar, float* y, float* xhat, float* invstd,
+                   float* runVar, float* y, float* mean, float* invstd,
                    const BatchNormArgs& a) override {
-        ok(cuda::batchNorm(x, gamma, beta, runMean, runVar, y, xhat, invstd, a, m_stream),
+        ok(cuda::batchNorm(x, gamma, beta, runMean, runVar, y, mean, invstd, a, m_stream),
            "BatchNorm kernel");
     }
-    void batchNormGrad(const float* g, const float* xhat, const float* gamma, const float* invstd,
-                       float* dx, float* dgamma, float* dbeta, const BatchNormArgs& a) override {
-        ok(cuda::batchNormGrad(g, xhat, gamma, invstd, dx, dgamma, dbeta, a, m_stream),
+    void batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
+                       const float* invstd, float* dx, float* dgamma, float* dbeta,
+                       const BatchNormArgs& a) override {
+        ok(cuda::batchNormGrad(g, x, gamma, mean, invstd, dx, dgamma, dbeta, a, m_stream),
            "BatchNormGrad kernel");
     }
     void sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a) override {

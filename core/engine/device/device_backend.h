@@ -1,11 +1,12 @@
 #pragma once
-// DeviceBackend: the memory and kernels of an accelerator as the engine's device ops call
-// them (ops_device_*.cpp), on raw pointers so that an implementation needs nothing of the
-// engine: the CUDA backend (core/engine/cuda, libtrainscope_cuda.so, loaded at run time) and
-// the CPU emulation used by the tests (device_emulation.cpp). Pointers are the backend's own
-// memory except where a parameter says "host". Kernels run in order on one stream; copies to
-// the host wait for them. A failed kernel or allocation surfaces as std::runtime_error with
-// the device's message (from check() or the next call).
+// DeviceBackend: the memory and kernels of an accelerator as the engine's ops call them
+// (through the device's KernelTable, core/engine/ops/kernel_table_device.cpp: a new op's
+// device form adds its calls here), on raw pointers so that an implementation needs nothing
+// of the engine: the CUDA backend (core/engine/cuda, libtrainscope_cuda.so, loaded at run
+// time) and the CPU emulation used by the tests (device_emulation.cpp). Pointers are the
+// backend's own memory except where a parameter says "host". Kernels run in order on one
+// stream; copies to the host wait for them. A failed kernel or allocation surfaces as
+// std::runtime_error with the device's message (from check() or the next call).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -78,12 +79,14 @@ public:
                              const kernels::PoolShape& s) = 0;
     virtual void avgPool(const float* x, float* y, const kernels::PoolShape& g) = 0;
     virtual void avgPoolGrad(const float* g, float* dx, const kernels::PoolShape& s) = 0;
+    /// Writes y and, per channel, the mean and 1/sqrt(var + eps) used; training updates
+    /// runMean/runVar, evaluation reads them.
     virtual void batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                           float* runVar, float* y, float* xhat, float* invstd,
+                           float* runVar, float* y, float* mean, float* invstd,
                            const kernels::BatchNormArgs& a) = 0;
-    virtual void batchNormGrad(const float* g, const float* xhat, const float* gamma,
-                               const float* invstd, float* dx, float* dgamma, float* dbeta,
-                               const kernels::BatchNormArgs& a) = 0;
+    virtual void batchNormGrad(const float* g, const float* x, const float* gamma,
+                               const float* mean, const float* invstd, float* dx, float* dgamma,
+                               float* dbeta, const kernels::BatchNormArgs& a) = 0;
 
     // ---- optimizers and gradient checks ----
     virtual void sgd(float* w, const float* g, float* v, int64_t n, const kernels::SgdArgs& a) = 0;

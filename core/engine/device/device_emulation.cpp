@@ -129,15 +129,16 @@ public:
         for (int64_t nc = 0; nc < s.N * s.C; ++nc) avgPoolGradPlane(g, dx, nc, s);
     }
     void batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                   float* runVar, float* y, float* xhat, float* invstd,
+                   float* runVar, float* y, float* mean, float* invstd,
                    const BatchNormArgs& a) override {
         for (int64_t c = 0; c < a.C; ++c)
-            batchNormChannel(x, gamma, beta, runMean, runVar, y, xhat, invstd, c, a);
+            batchNormChannel(x, gamma, beta, runMean, runVar, y, mean, invstd, c, a);
     }
-    void batchNormGrad(const float* g, const float* xhat, const float* gamma, const float* invstd,
-                       float* dx, float* dgamma, float* dbeta, const BatchNormArgs& a) override {
+    void batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
+                       const float* invstd, float* dx, float* dgamma, float* dbeta,
+                       const BatchNormArgs& a) override {
         for (int64_t c = 0; c < a.C; ++c)
-            batchNormGradChannel(g, xhat, gamma, invstd, dx, dgamma, dbeta, c, a);
+            batchNormGradChannel(g, x, gamma, mean, invstd, dx, dgamma, dbeta, c, a);
     }
 
     void sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a) override {

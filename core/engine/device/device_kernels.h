@@ -4,7 +4,8 @@
 // thread calls one for its index) and by the host compiler into the CPU emulation of the
 // device backend (device_emulation.cpp: a loop calls them) — so the arithmetic a GPU runs is
 // the arithmetic the tests here check against the CPU ops. It follows the CPU kernels' order
-// of operations (ops_*.cpp), so results agree to rounding (exp/log of another libm).
+// of operations (core/engine/ops/cpu_*.cpp), so results agree to rounding (exp/log of another
+// libm).
 // C++17 and <cmath>/<cstdint>/<cstring> only (nvcc compiles it as device code).
 #include <cmath>
 #include <cstdint>
@@ -305,65 +306,66 @@ struct BatchNormArgs {
     float momentum, eps;
 };
 
+/// Channel c of BatchNorm: y, and the mean and 1/sqrt(var + eps) it used (for the gradient).
 TS_HD void batchNormChannel(const float* x, const float* gamma, const float* beta, float* runMean,
-                            float* runVar, float* y, float* xhat, float* invstd, int64_t c,
+                            float* runVar, float* y, float* mean, float* invstd, int64_t c,
                             const BatchNormArgs& a) {
     const int64_t M = a.N * a.HW;
-    double mean, var;
+    double mu64, var;
     if (a.training) {
         double s = 0, s2 = 0;
         for (int64_t n = 0; n < a.N; ++n) {
             const float* p = x + (n * a.C + c) * a.HW;
             for (int64_t i = 0; i < a.HW; ++i) s += p[i];
         }
-        mean = s / static_cast<double>(M);
+        mu64 = s / static_cast<double>(M);
         for (int64_t n = 0; n < a.N; ++n) {
             const float* p = x + (n * a.C + c) * a.HW;
-            for (int64_t i = 0; i < a.HW; ++i) s2 += (p[i] - mean) * (p[i] - mean);
+            for (int64_t i = 0; i < a.HW; ++i) s2 += (p[i] - mu64) * (p[i] - mu64);
         }
         var = s2 / static_cast<double>(M);
         const double unbiased = M > 1 ? s2 / static_cast<double>(M - 1) : var;
-        runMean[c] = static_cast<float>(a.momentum * runMean[c] + (1 - a.momentum) * mean);
+        runMean[c] = static_cast<float>(a.momentum * runMean[c] + (1 - a.momentum) * mu64);
         runVar[c] = static_cast<float>(a.momentum * runVar[c] + (1 - a.momentum) * unbiased);
     } else {
-        mean = runMean[c];
+        mu64 = runMean[c];
         var = runVar[c];
     }
     const float is = static_cast<float>(1.0 / ::sqrt(var + a.eps));
+    const float ga = gamma[c], be = beta[c], mu = static_cast<float>(mu64);
+    mean[c] = mu;
     invstd[c] = is;
-    const float ga = gamma[c], be = beta[c], mu = static_cast<float>(mean);
     for (int64_t n = 0; n < a.N; ++n) {
         const int64_t base = (n * a.C + c) * a.HW;
-        for (int64_t i = 0; i < a.HW; ++i) {
-            const float h = (x[base + i] - mu) * is;
-            xhat[base + i] = h;
-            y[base + i] = ga * h + be;
-        }
+        for (int64_t i = 0; i < a.HW; ++i) y[base + i] = ga * ((x[base + i] - mu) * is) + be;
     }
 }
 
-TS_HD void batchNormGradChannel(const float* g, const float* xhat, const float* gamma,
-                                const float* invstd, float* dx, float* dgamma, float* dbeta,
-                                int64_t c, const BatchNormArgs& a) {
+/// Channel c of BatchNorm's gradient from the forward's x, mean and invstd: x's normalized
+/// value is recomputed as the forward computed it, (x - mean) * invstd.
+TS_HD void batchNormGradChannel(const float* g, const float* x, const float* gamma,
+                                const float* mean, const float* invstd, float* dx, float* dgamma,
+                                float* dbeta, int64_t c, const BatchNormArgs& a) {
     const int64_t M = a.N * a.HW;
+    const float mu = mean[c], is = invstd[c];
     double sg = 0, sgh = 0;
     for (int64_t n = 0; n < a.N; ++n) {
         const int64_t base = (n * a.C + c) * a.HW;
         for (int64_t i = 0; i < a.HW; ++i) {
             sg += g[base + i];
-            sgh += g[base + i] * xhat[base + i];
+            sgh += g[base + i] * ((x[base + i] - mu) * is);
         }
     }
     dgamma[c] = static_cast<float>(sgh);
     dbeta[c] = static_cast<float>(sg);
-    const float ga = gamma[c], is = invstd[c];
+    const float ga = gamma[c];
     const float mg = static_cast<float>(sg / static_cast<double>(M));
     const float mgh = static_cast<float>(sgh / static_cast<double>(M));
     for (int64_t n = 0; n < a.N; ++n) {
         const int64_t base = (n * a.C + c) * a.HW;
         for (int64_t i = 0; i < a.HW; ++i) {
-            const float gv = g[base + i];
-            dx[base + i] = a.training ? ga * is * (gv - mg - xhat[base + i] * mgh) : ga * is * gv;
+            const float gv = g[base + i], h = (x[base + i] - mu) * is;
+            dx[base + i] = a.training ? ga * is * (gv - mg - h * mgh) : ga * is * gv;
         }
     }
 }

@@ -1,7 +1,7 @@
 #pragma once
-// Internal to the Conv2D implementations (ops_conv.cpp, ops_conv_grouped.cpp and the device
-// form's checks in ops_device_nn.cpp): the geometry
-// of a convolution and the per-sample column-matrix helpers they share.
+// Internal to Conv2D: the geometry of a convolution (the op's checks in ops_conv.cpp, the
+// kernels of every backend) and the per-sample column-matrix helpers of the host's kernels
+// (cpu_conv.cpp, cpu_conv_grouped.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

@@ -2,7 +2,9 @@
 // The engine's differentiable ops. Each runs its kernel through the Dispatcher (op types as in
 // MindSpore: MatMul, BiasAdd, Conv2D, ...) and records an autograd Node whose backward kernels
 // also go through the Dispatcher. Float32 tensors unless stated; shapes are checked and a
-// mismatch throws std::invalid_argument naming the op and shapes.
+// mismatch throws std::invalid_argument naming the op and shapes. Each op is written once
+// (ops_*.cpp) for tensors on any device: its kernels come from the KernelTable of the device
+// its inputs are on (kernel_table.h); tensors on two devices are refused by name.
 #include <cstdint>
 #include <vector>
 
@@ -47,7 +49,7 @@ struct Conv2dOptions {
     int groups = 1;
 };
 /// x[N,C,H,W] * w[O,C/groups,KH,KW] (+ bias[O] when defined). groups 1: im2col + GEMM or the
-/// direct kernels (ops_conv.cpp); depthwise and grouped: ops_conv_grouped.cpp.
+/// direct kernels (cpu_conv.cpp); depthwise and grouped: cpu_conv_grouped.cpp.
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt);
 Tensor maxPool2d(const Tensor& x, int kernel, int stride);
 Tensor avgPool2d(const Tensor& x, int kernel, int stride);

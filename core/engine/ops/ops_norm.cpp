@@ -1,123 +1,41 @@
 // BatchNorm (training: batch statistics, running statistics updated; evaluation: running
 // statistics) and its gradient, one op with three outputs (dx, dgamma, dbeta) so observers see
-// the parameter gradients too. Channels are spread over the intra-op pool, each computed by
-// one part, and every sum runs over 8 fixed lanes per plane then across planes in double, so
-// the result does not depend on the thread count. Backward recomputes x - mean from the
-// input instead of keeping a normalized copy alive between forward and backward.
-#include <cmath>
-
+// the parameter gradients too. The node keeps the input as the kernel saw it (an observer may
+// have replaced it) with the mean and 1/sqrt(var + eps) per channel; backward recomputes
+// x - mean from them instead of keeping a normalized copy alive between forward and backward.
 #include "core/engine/ops/op_util.h"
 #include "core/engine/ops/ops.h"
-#include "core/engine/ops/ops_device.h"
-#include "core/engine/tensor/parallel.h"
 
 namespace ts::engine::ops {
 
 using detail::detach;
 using detail::requireF32;
 
-namespace {
-
-/// Sum of p[0..n) over 8 lanes (vectorizable without reassociating: the lanes are explicit).
-inline float sum8(const float* __restrict p, int64_t n) {
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int j = 0; j < 8; ++j) acc[j] += p[i + j];
-    float s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-    for (; i < n; ++i) s += p[i];
-    return s;
-}
-
-/// Sum of (p - m)^2.
-inline float sumSq8(const float* __restrict p, int64_t n, float m) {
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int j = 0; j < 8; ++j) {
-            const float d = p[i + j] - m;
-            acc[j] += d * d;
-        }
-    float s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-    for (; i < n; ++i) s += (p[i] - m) * (p[i] - m);
-    return s;
-}
-
-/// Sum of g * (x - m).
-inline float dot8(const float* __restrict g, const float* __restrict x, int64_t n, float m) {
-    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int j = 0; j < 8; ++j) acc[j] += g[i + j] * (x[i + j] - m);
-    float s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-    for (; i < n; ++i) s += g[i] * (x[i] - m);
-    return s;
-}
-
-struct BnGeom {
-    int64_t N, C, HW;
-    int64_t plane(int64_t n, int64_t c) const { return (n * C + c) * HW; }
-    /// Channels per part: about 32K elements each.
-    int64_t grain() const { return std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, N * HW)); }
-};
-
-}  // namespace
-
 Tensor batchNorm2d(const Tensor& x, const Tensor& gamma, const Tensor& beta, Tensor& runningMean,
                    Tensor& runningVar, bool training, float momentum, float eps) {
-    if (dev::any({&x, &gamma, &beta, &runningMean, &runningVar}))
-        return dev::batchNorm2d(x, gamma, beta, runningMean, runningVar, training, momentum, eps);
     requireF32("BatchNorm", x);
     if (x.rank() != 4)
         throw std::invalid_argument("BatchNorm: expects NCHW, got " + shapeString(x.shape()));
-    const BnGeom g{x.dim(0), x.dim(1), x.dim(2) * x.dim(3)};
-    const int64_t M = g.N * g.HW;
+    const kernels::BatchNormArgs a{x.dim(0), x.dim(1), x.dim(2) * x.dim(3),
+                                   training, momentum, eps};
     for (const Tensor* t :
          std::initializer_list<const Tensor*>{&gamma, &beta, &runningMean, &runningVar})
-        if (!t->defined() || t->rank() != 1 || t->dim(0) != g.C)
+        if (!t->defined() || t->rank() != 1 || t->dim(0) != a.C)
             throw std::invalid_argument("BatchNorm: parameters must have shape [" +
-                                        std::to_string(g.C) + "]");
-    Tensor mean = Tensor::empty({g.C}), invstd = Tensor::empty({g.C});
+                                        std::to_string(a.C) + "]");
+    const KernelTable* k =
+        detail::kernelsFor("BatchNorm", {&x, &gamma, &beta, &runningMean, &runningVar});
+    Tensor mean = emptyOn(k->device, {a.C}), invstd = emptyOn(k->device, {a.C});
     Tensor rm = runningMean, rv = runningVar;
     Tensor seen;  // the input as the kernel saw it (an observer may have replaced it)
     Tensor out = detail::run1(
-        "BatchNorm", {x, gamma, beta, runningMean, runningVar},
+        k, "BatchNorm", {x, gamma, beta, runningMean, runningVar},
         [&](std::vector<Tensor>& in) {
             seen = detach(in[0]);
-            Tensor o = Tensor::empty(in[0].shape());
-            const float* px = in[0].f32();
-            parallelFor(g.C, g.grain(), [&](int64_t c0, int64_t c1) {
-                for (int64_t c = c0; c < c1; ++c) {
-                    double mu, var;
-                    if (training) {
-                        double s = 0, s2 = 0;
-                        for (int64_t n = 0; n < g.N; ++n) s += sum8(px + g.plane(n, c), g.HW);
-                        mu = s / static_cast<double>(M);
-                        for (int64_t n = 0; n < g.N; ++n)
-                            s2 += sumSq8(px + g.plane(n, c), g.HW, static_cast<float>(mu));
-                        var = s2 / static_cast<double>(M);
-                        const double unbiased = M > 1 ? s2 / static_cast<double>(M - 1) : var;
-                        rm.f32()[c] =
-                            static_cast<float>(momentum * rm.f32()[c] + (1 - momentum) * mu);
-                        rv.f32()[c] =
-                            static_cast<float>(momentum * rv.f32()[c] + (1 - momentum) * unbiased);
-                    } else {
-                        mu = in[3].f32()[c];
-                        var = in[4].f32()[c];
-                    }
-                    const float is = static_cast<float>(1.0 / std::sqrt(var + eps));
-                    const float m = static_cast<float>(mu);
-                    mean.f32()[c] = m;
-                    invstd.f32()[c] = is;
-                    const float k = in[1].f32()[c] * is, b = in[2].f32()[c];
-                    for (int64_t n = 0; n < g.N; ++n) {
-                        const float* __restrict xp = px + g.plane(n, c);
-                        float* __restrict op = o.f32() + g.plane(n, c);
-                        for (int64_t i = 0; i < g.HW; ++i) op[i] = (xp[i] - m) * k + b;
-                    }
-                }
-            });
-            return o;
+            // Training updates the running statistics in place; evaluation reads them as the
+            // op's inputs.
+            return k->batchNorm(in[0], in[1], in[2], training ? rm : in[3], training ? rv : in[4],
+                                mean, invstd, a);
         },
         false, detail::attrsIfObserved([&] {
             return "\"epsilon\":" + std::to_string(eps) +
@@ -126,40 +44,10 @@ Tensor batchNorm2d(const Tensor& x, const Tensor& gamma, const Tensor& beta, Ten
         }));
     const Tensor dg = detach(gamma);
     return record(out, "BatchNorm", {x, gamma, beta}, [=](const Tensor& grad) {
-        return Dispatcher::current().run(
-            "BatchNormGrad", {grad, seen, dg, mean, invstd},
+        return detail::runN(
+            k, "BatchNormGrad", {grad, seen, dg, mean, invstd},
             [&](std::vector<Tensor>& in) {
-                Tensor dx = Tensor::empty(in[0].shape());
-                Tensor dgamma = Tensor::empty({g.C}), dbeta = Tensor::empty({g.C});
-                const float* pg = in[0].f32();
-                const float* px = in[1].f32();
-                parallelFor(g.C, g.grain(), [&](int64_t c0, int64_t c1) {
-                    for (int64_t c = c0; c < c1; ++c) {
-                        const float m = in[3].f32()[c], is = in[4].f32()[c];
-                        double sg = 0, sgd = 0;
-                        for (int64_t n = 0; n < g.N; ++n) {
-                            sg += sum8(pg + g.plane(n, c), g.HW);
-                            sgd += dot8(pg + g.plane(n, c), px + g.plane(n, c), g.HW, m);
-                        }
-                        const double sgh = sgd * is;  // sum of g * xhat
-                        dgamma.f32()[c] = static_cast<float>(sgh);
-                        dbeta.f32()[c] = static_cast<float>(sg);
-                        const float k1 = in[2].f32()[c] * is;
-                        float k2 = 0, k3 = 0;
-                        if (training) {
-                            k2 = static_cast<float>(-k1 * is * sgh / static_cast<double>(M));
-                            k3 = static_cast<float>(-k1 * sg / static_cast<double>(M));
-                        }
-                        for (int64_t n = 0; n < g.N; ++n) {
-                            const float* __restrict gp = pg + g.plane(n, c);
-                            const float* __restrict xp = px + g.plane(n, c);
-                            float* __restrict dp = dx.f32() + g.plane(n, c);
-                            for (int64_t i = 0; i < g.HW; ++i)
-                                dp[i] = k1 * gp[i] + k2 * (xp[i] - m) + k3;
-                        }
-                    }
-                });
-                return std::vector<Tensor>{dx, dgamma, dbeta};
+                return k->batchNormGrad(in[0], in[1], in[2], in[3], in[4], a);
             },
             true);
     });

@@ -5,8 +5,6 @@
 
 #include "core/engine/device/device.h"
 #include "core/engine/ops/op_util.h"
-#include "core/engine/ops/ops_device.h"
-#include "core/engine/tensor/parallel.h"
 #include "core/log/logger.h"
 
 namespace ts::engine {
@@ -69,36 +67,15 @@ Sgd::Sgd(std::vector<NamedParam> params, SgdOptions opt)
 }
 
 void Sgd::step(double lrD) {
-    const float lr = static_cast<float>(lrD), mom = static_cast<float>(m_opt.momentum),
-                wd = static_cast<float>(m_opt.weightDecay);
-    const bool nesterov = m_opt.nesterov;
+    const kernels::SgdArgs a{static_cast<float>(lrD), static_cast<float>(m_opt.momentum),
+                             static_cast<float>(m_opt.weightDecay), m_opt.nesterov};
     for (size_t i = 0; i < m_params.size(); ++i) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;
         Tensor w = p.tensor, g = p.tensor.grad(), v = m_moments[i];
-        if (ops::dev::any({&w, &g, &v})) {
-            ops::dev::applyMomentum(w, g, v, lr, mom, wd, nesterov);
-            continue;
-        }
-        detail::run1("ApplyMomentum", {w, g, v}, [&](std::vector<Tensor>& in) {
-            float* __restrict pw = in[0].f32();
-            const float* __restrict pg = in[1].f32();
-            float* __restrict pv = in[2].f32();
-            parallelFor(in[0].numel(), 1 << 15, [&](int64_t b, int64_t e) {
-                if (nesterov) {
-                    for (int64_t k = b; k < e; ++k) {
-                        const float gk = pg[k] + wd * pw[k];
-                        pv[k] = mom * pv[k] + gk;
-                        pw[k] -= lr * (gk + mom * pv[k]);
-                    }
-                } else {
-                    for (int64_t k = b; k < e; ++k) {
-                        const float gk = pg[k] + wd * pw[k];
-                        pv[k] = mom * pv[k] + gk;
-                        pw[k] -= lr * pv[k];
-                    }
-                }
-            });
+        const KernelTable* k = detail::kernelsFor("ApplyMomentum", {&w, &g, &v});
+        detail::run1(k, "ApplyMomentum", {w, g, v}, [&](std::vector<Tensor>& in) {
+            k->sgd(in[0], in[1], in[2], a);
             return in[0];
         });
     }
@@ -131,30 +108,16 @@ void Adam::step(double lrD) {
                 eps = static_cast<float>(m_opt.eps), wd = static_cast<float>(m_opt.weightDecay);
     const float stepSize = static_cast<float>(lrD / bc1);
     const float sq = static_cast<float>(std::sqrt(bc2));
+    const kernels::AdamArgs a{b1, b2, eps, wd, stepSize, sq};
     for (size_t i = 0; i < m_params.size(); ++i) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;
-        if (ops::dev::any({&p.tensor})) {
-            ops::dev::applyAdam(p.tensor, p.tensor.grad(), m_m[i], m_v[i], stepSize, b1, b2, eps,
-                                wd, sq);
-            continue;
-        }
-        detail::run1("Adam", {p.tensor, p.tensor.grad(), m_m[i], m_v[i]},
-                     [&](std::vector<Tensor>& in) {
-                         float* __restrict pw = in[0].f32();
-                         const float* __restrict pg = in[1].f32();
-                         float* __restrict pm = in[2].f32();
-                         float* __restrict pv = in[3].f32();
-                         parallelFor(in[0].numel(), 1 << 14, [&](int64_t b, int64_t e) {
-                             for (int64_t k = b; k < e; ++k) {
-                                 const float g = pg[k] + wd * pw[k];
-                                 pm[k] = b1 * pm[k] + (1 - b1) * g;
-                                 pv[k] = b2 * pv[k] + (1 - b2) * g * g;
-                                 pw[k] -= stepSize * pm[k] / (std::sqrt(pv[k]) / sq + eps);
-                             }
-                         });
-                         return in[0];
-                     });
+        Tensor w = p.tensor, g = p.tensor.grad(), m = m_m[i], v = m_v[i];
+        const KernelTable* k = detail::kernelsFor("Adam", {&w, &g, &m, &v});
+        detail::run1(k, "Adam", {w, g, m, v}, [&](std::vector<Tensor>& in) {
+            k->adam(in[0], in[1], in[2], in[3], a);
+            return in[0];
+        });
     }
     ++m_updates;
 }

@@ -1,25 +1,26 @@
-// Grouped and depthwise Conv2D and their gradients.
-// - Depthwise (groups == C == O): op DepthwiseConv2dNative with the channels-last kernels of
-//   conv_depthwise.h; backward DepthwiseConv2dNativeBackpropInput / ...BackpropFilter.
-// - Other groupings (and depthwise with a channel multiplier): op Conv2D with its "group"
-//   attribute, per sample and group im2col + GEMM as ops_conv.cpp does for one group.
+// The host's grouped and depthwise Conv2D kernels.
+// - Depthwise (groups == C == O): the channels-last kernels of conv_depthwise.h.
+// - Other groupings (and depthwise with a channel multiplier): per sample and group im2col +
+//   GEMM as cpu_conv.cpp does for one group.
 // Samples are spread over the intra-op pool in fixed parts; the filter gradients are summed
 // per part and the parts added in order, so results do not depend on the thread count.
 #include <cstring>
 
 #include "core/engine/ops/conv_depthwise.h"
-#include "core/engine/ops/conv_geometry.h"
-#include "core/engine/ops/op_util.h"
-#include "core/engine/ops/ops.h"
+#include "core/engine/ops/cpu_kernels.h"
 #include "core/engine/tensor/parallel.h"
 
-namespace ts::engine::detail {
+namespace ts::engine::cpu {
+
+using detail::col2im;
+using detail::ConvGeom;
+using detail::im2col;
+using detail::partBegin;
+using detail::pointwise;
+using detail::sampleParts;
+using detail::sumParts;
 
 namespace {
-
-bool isDepthwise(const ConvGeom& g) {
-    return g.C == 1 && g.O == 1;  // per group: one input and one output channel
-}
 
 depthwise::Geometry dwGeometry(const ConvGeom& g) {
     return {g.groups, g.H, g.W, g.KH, g.KW, g.OH, g.OW, g.sh, g.sw, g.pt, g.pl};
@@ -32,7 +33,9 @@ Tensor packDepthwise(const Tensor& w, const Tensor& bias, const depthwise::Geome
     return packed;
 }
 
-Tensor dwForward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
+}  // namespace
+
+Tensor depthwiseConv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
     const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
     const depthwise::Geometry dg = dwGeometry(g);
     const Tensor packed = packDepthwise(w, bias, dg);
@@ -48,7 +51,7 @@ Tensor dwForward(const Tensor& x, const Tensor& w, const Tensor& bias, const Con
     return out;
 }
 
-Tensor dwInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
+Tensor depthwiseInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
     const depthwise::Geometry dg = dwGeometry(g);
     const Tensor packed = packDepthwise(w, Tensor(), dg);
@@ -64,7 +67,7 @@ Tensor dwInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     return dx;
 }
 
-Tensor dwFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
+Tensor depthwiseFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     const int64_t C = g.groups, chw = C * g.H * g.W, cohw = C * g.ohw();
     const depthwise::Geometry dg = dwGeometry(g);
     const int64_t scratch = depthwise::scratchFloats(dg), packed = depthwise::packedFloats(dg);
@@ -82,6 +85,8 @@ Tensor dwFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
     return dw;
 }
 
+namespace {
+
 /// Floats of one sample of the input and of the output (all groups).
 int64_t sampleIn(const ConvGeom& g) {
     return g.groups * g.chw();
@@ -90,7 +95,9 @@ int64_t sampleOut(const ConvGeom& g) {
     return g.groups * g.O * g.ohw();
 }
 
-Tensor groupedForward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
+}  // namespace
+
+Tensor groupedConv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     const int np = sampleParts(g);
     const bool pw = pointwise(g);
@@ -162,67 +169,4 @@ Tensor groupedInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
     return dx;
 }
 
-/// Bias gradient: the sum of dy over N, H, W per output channel.
-Tensor outputChannelSums(const Tensor& dy) {
-    const int64_t N = dy.dim(0), O = dy.dim(1), hw = dy.dim(2) * dy.dim(3);
-    Tensor o = Tensor::zeros({O});
-    for (int64_t n = 0; n < N; ++n)
-        for (int64_t c = 0; c < O; ++c) {
-            const float* p = dy.f32() + (n * O + c) * hw;
-            float s = 0;
-            for (int64_t i = 0; i < hw; ++i) s += p[i];
-            o.f32()[c] += s;
-        }
-    return o;
-}
-
-}  // namespace
-
-Tensor groupedConv2d(const Tensor& x, const Tensor& w, const Tensor& bias,
-                     const ops::Conv2dOptions& opt) {
-    const ConvGeom probe = convGeometry("Conv2D", x, w, opt);
-    const bool dw = isDepthwise(probe);
-    const std::string type = dw ? "DepthwiseConv2dNative" : "Conv2D";
-    const ConvGeom g = dw ? probe : convGeometry(type, x, w, opt);
-    const int64_t O = g.groups * g.O;
-    const bool hasBias = bias.defined();
-    if (hasBias && (bias.dtype() != DType::Float32 || bias.rank() != 1 || bias.dim(0) != O))
-        throw std::invalid_argument(type + ": bias " + shapeString(bias.shape()) +
-                                    " does not match " + std::to_string(O) + " output channels");
-    std::vector<Tensor> inputs{x, w};
-    if (hasBias) inputs.push_back(bias);
-    const std::string attrs = Dispatcher::current().observed() ? convAttrs(g) : "";
-    Tensor out = run1(
-        type, inputs,
-        [&](std::vector<Tensor>& in) {
-            const Tensor b = hasBias ? in[2] : Tensor();
-            return dw ? dwForward(in[0], in[1], b, g) : groupedForward(in[0], in[1], b, g);
-        },
-        false, attrs);
-    const Tensor dx = detach(x), dwt = detach(w);
-    const bool gx = x.requiresGrad(), gw = w.requiresGrad();
-    return record(out, type, inputs, [=](const Tensor& grad) {
-        std::vector<Tensor> grads(hasBias ? 3 : 2);
-        if (gw)
-            grads[1] = run1(
-                type + "BackpropFilter", {grad, dx},
-                [&](std::vector<Tensor>& in) {
-                    return dw ? dwFilter(in[0], in[1], g) : groupedFilter(in[0], in[1], g);
-                },
-                true);
-        if (gx)
-            grads[0] = run1(
-                type + "BackpropInput", {grad, dwt},
-                [&](std::vector<Tensor>& in) {
-                    return dw ? dwInput(in[0], in[1], g) : groupedInput(in[0], in[1], g);
-                },
-                true);
-        if (hasBias)
-            grads[2] = run1(
-                "BiasAddGrad", {grad},
-                [](std::vector<Tensor>& in) { return outputChannelSums(in[0]); }, true);
-        return grads;
-    });
-}
-
-}  // namespace ts::engine::detail
+}  // namespace ts::engine::cpu
