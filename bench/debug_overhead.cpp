@@ -19,7 +19,7 @@
 
 #include "bench/bench_clock.h"
 #include "core/debug/debug_job.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 
 using ts::bench::threadCpuMs;
 

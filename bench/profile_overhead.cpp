@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "bench/bench_clock.h"
-#include "core/engine/callback.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/memory_pool.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/tensor/memory_pool.h"
+#include "core/engine/train/callback.h"
 #include "core/profiler/profiler_observer.h"
 #include "core/run/training_job.h"
 

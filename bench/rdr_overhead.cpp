@@ -15,8 +15,8 @@
 
 #include "core/debug/rdr/rdr_observer.h"
 #include "core/debug/rdr/rdr_run.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/trainer.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/train/trainer.h"
 
 namespace {
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/dataset.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
-#include "core/engine/trainer.h"
+#include "core/engine/data/dataset.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/train/trainer.h"
 
 using namespace ts::engine;
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/parallel.h"
-#include "core/engine/trainer.h"
+#include "core/engine/tensor/parallel.h"
+#include "core/engine/train/trainer.h"
 
 int main(int argc, char** argv) {
     const std::string which = argc > 1 ? argv[1] : "all";

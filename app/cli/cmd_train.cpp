@@ -13,7 +13,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/train_ranks.h"
-#include "core/engine/device.h"
+#include "core/engine/device/device.h"
 #include "core/run/training_job.h"
 
 namespace ts::cli {

@@ -6,7 +6,7 @@
 #include <QMessageBox>
 #include <QWidget>
 
-#include "core/engine/models.h"
+#include "core/engine/model/models.h"
 #include "core/export/onnx/onnx_export.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 #include "core/log/logger.h"
 #include "core/store/trace_store.h"
 

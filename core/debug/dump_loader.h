@@ -10,7 +10,7 @@
 
 #include "core/common/result.h"
 #include "core/debug/h5_handle.h"
-#include "core/engine/tensor.h"
+#include "core/engine/tensor/tensor.h"
 
 namespace ts::debug {
 

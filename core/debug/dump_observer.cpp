@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "core/engine/device.h"
+#include "core/engine/device/device.h"
 #include "core/log/logger.h"
 
 namespace ts::debug {

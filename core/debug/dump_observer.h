@@ -21,7 +21,7 @@
 #include "core/debug/dump_config.h"
 #include "core/debug/dump_loader.h"
 #include "core/debug/dump_writer.h"
-#include "core/engine/op_observer.h"
+#include "core/engine/tensor/op_observer.h"
 
 namespace ts::debug {
 

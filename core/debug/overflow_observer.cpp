@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "core/debug/dump_observer.h"
-#include "core/engine/device.h"
+#include "core/engine/device/device.h"
 #include "core/log/logger.h"
 #include "core/store/trace_store.h"
 

@@ -17,7 +17,7 @@
 #include "core/debug/dump_writer.h"
 #include "core/debug/nonfinite.h"
 #include "core/debug/overflow_store.h"
-#include "core/engine/op_observer.h"
+#include "core/engine/tensor/op_observer.h"
 
 namespace ts::debug {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/engine/memory_pool.h"
+#include "core/engine/tensor/memory_pool.h"
 
 #ifdef __linux__
 #include <sys/syscall.h>

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/engine/op_observer.h"
+#include "core/engine/tensor/op_observer.h"
 #include "core/profiler/block_map.h"
 #include "core/profiler/profile_recorder.h"
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "core/engine/device.h"
-#include "core/engine/trainer.h"
+#include "core/engine/device/device.h"
+#include "core/engine/train/trainer.h"
 #include "core/profiler/gpu/activity_import.h"
 #include "core/profiler/profiler_observer.h"
 

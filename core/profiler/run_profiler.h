@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/tensor.h"
+#include "core/engine/tensor/tensor.h"
 #include "core/profiler/profile_recorder.h"
 
 namespace ts::engine {

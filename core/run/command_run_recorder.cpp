@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/debug/rdr/rdr_store.h"
-#include "core/engine/tb_events.h"
+#include "core/engine/train/tb_events.h"
 #include "core/log/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 
 namespace ts::store {
 class TraceStore;

@@ -14,9 +14,9 @@
 #include "core/debug/debug_job.h"
 #include "core/debug/rdr/rdr_run.h"
 #include "core/dist/process_group.h"
-#include "core/engine/callbacks.h"
-#include "core/engine/device.h"
-#include "core/engine/run_recorder.h"
+#include "core/engine/device/device.h"
+#include "core/engine/train/callbacks.h"
+#include "core/engine/train/run_recorder.h"
 #include "core/log/logger.h"
 #include "core/log/run_log_capture.h"
 

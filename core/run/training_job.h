@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 #include "core/profiler/run_profiler.h"
 
 namespace ts::engine {

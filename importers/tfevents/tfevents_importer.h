@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/common/job_control.h"
-#include "core/engine/tb_events.h"
+#include "core/engine/train/tb_events.h"
 #include "importers/registry.h"
 
 namespace ts::importers {

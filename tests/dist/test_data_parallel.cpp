@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "core/dist/process_group.h"
-#include "core/engine/dataset.h"
+#include "core/engine/data/dataset.h"
 #include "core/run/child_process.h"
 #include "core/run/launch_env.h"
 #include "core/store/trace_store.h"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/engine/device.h"
+#include "core/engine/device/device.h"
 
 namespace ts::test {
 

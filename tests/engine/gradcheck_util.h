@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
 
 namespace ts::test {
 

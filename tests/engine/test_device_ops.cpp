@@ -9,8 +9,9 @@
 #include <functional>
 #include <random>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/train/optimizer.h"
 #include "tests/engine/device_fixture.h"
 
 using namespace ts::engine;
@@ -200,38 +201,67 @@ TEST_P(DeviceOps, ConvolutionPoolingAndBatchNorm) {
     }
 }
 
-/// Records the ops the dispatcher runs, as the profiler and dumps see them.
-struct OpLog : OpObserver {
+/// All an observer sees of an op but its timing and data: type, direction, the inputs, the
+/// outputs (shape and device), the attributes.
+struct OpTrace : OpObserver {
     std::vector<std::string> ops;
     void onOpEnd(const OpEvent& op) override {
-        ops.push_back(std::string(op.opType) + (op.backward ? "/bwd" : "") + " -> " +
-                      (op.outputs && !op.outputs->empty() && (*op.outputs)[0].defined()
-                           ? deviceName((*op.outputs)[0].device())
-                           : "-"));
+        std::string s = std::string(op.opType) + (op.backward ? "/bwd" : "") + " (" +
+                        std::to_string(op.inputs->size()) + " in) ->";
+        for (const Tensor& t : *op.outputs)
+            s += " " + (t.defined() ? shapeString(t.shape()) + "@" + deviceName(t.device()) : "-");
+        ops.push_back(s + " {" + std::string(op.attrs) + "}");
     }
 };
 
-TEST_P(DeviceOps, ObserversSeeTheSameOps) {
+/// One step of a small network through every op that has a device form, its gradients and
+/// both optimizers: each op is written once (ops/kernel_table.h), so the dispatcher sees the
+/// same calls on either backend, op for op, with the same attributes and outputs.
+TEST_P(DeviceOps, EveryOpIsTheSameOpOnBothBackends) {
     auto step = [](Device d) {
         Dispatcher dispatcher;
-        OpLog log;
+        OpTrace log;
         dispatcher.addObserver(&log);
         Dispatcher* prev = Dispatcher::install(&dispatcher);
-        Tensor x = toDevice(randn({4, 6}, 50), d);
-        Tensor w = toDevice(randn({6, 3}, 51), d).setRequiresGrad(true);
-        Tensor labels = Tensor::empty({4}, DType::Int32);
-        for (int i = 0; i < 4; ++i) labels.i32()[i] = i % 3;
-        Tensor loss = ops::softmaxCrossEntropy(ops::relu(ops::matmul(x, w)), toDevice(labels, d));
+        auto param = [d](const Shape& s, uint64_t seed) {
+            return toDevice(randn(s, seed, 0.3f), d).setRequiresGrad(true);
+        };
+        Tensor w1 = param({4, 1, 3, 3}, 71), b1 = param({4}, 72), beta = param({4}, 73);
+        Tensor gamma = toDevice(Tensor::full({4}, 1.f), d).setRequiresGrad(true);
+        Tensor w2 = param({4, 3}, 74), b2 = param({3}, 75);
+        Tensor rm = zerosOn(d, {4}), rv = toDevice(Tensor::full({4}, 1.f), d);
+        ops::Conv2dOptions same;
+        same.padSame = true;
+        Tensor h = ops::conv2d(toDevice(randn({2, 1, 8, 8}, 70), d), w1, b1, same);
+        h = ops::batchNorm2d(h, gamma, beta, rm, rv, true, 0.9f, 1e-5f);
+        h = ops::maxPool2d(ops::relu(h), 2, 2);
+        h = ops::flatten(ops::avgPool2d(h, 4, 4));
+        h = ops::dropout(h, 0.25f, true, 3);
+        Tensor logits = ops::biasAdd(ops::matmul(h, w2), b2);
+        Tensor t = ops::tanh(ops::sigmoid(logits));
+        Tensor two = toDevice(Tensor::full({2, 3}, 2.f), d);
+        Tensor mixed = ops::div(ops::mul(ops::sub(t, ops::scale(logits, 0.5f)), logits),
+                                ops::add(ops::castFp16(t), two));
+        Tensor labels = Tensor::empty({2}, DType::Int32);
+        labels.i32()[0] = 0, labels.i32()[1] = 2;
+        Tensor loss = ops::add(ops::softmaxCrossEntropy(mixed, toDevice(labels, d)),
+                               ops::mseLoss(ops::softmax(logits), ops::logSoftmax(logits)));
         loss.backward();
+        Sgd({{"w1", w1}, {"b1", b1}, {"gamma", gamma}}, SgdOptions{0.9, true, 1e-4}).step(0.1);
+        Adam({{"beta", beta}, {"w2", w2}, {"b2", b2}}, AdamOptions{}).step(0.01);
+        ops::batchNorm2d(toDevice(randn({1, 4, 2, 2}, 76), d), gamma, beta, rm, rv, false, 0.9f,
+                         1e-5f);
         Dispatcher::install(prev);
         return log.ops;
     };
-    std::vector<std::string> cpu = step(Device::CPU), dev = step(Device::CUDA);
+    const std::vector<std::string> cpu = step(Device::CPU), dev = step(Device::CUDA);
     ASSERT_EQ(cpu.size(), dev.size());
+    ASSERT_GT(cpu.size(), 40u);
     for (size_t i = 0; i < cpu.size(); ++i) {
         std::string expected = cpu[i];
-        expected.replace(expected.rfind("cpu"), 3, "cuda");
-        EXPECT_EQ(dev[i], expected);
+        for (size_t p = expected.find("@cpu"); p != std::string::npos; p = expected.find("@cpu"))
+            expected.replace(p, 4, "@cuda");
+        EXPECT_EQ(dev[i], expected) << "op " << i;
     }
 }
 

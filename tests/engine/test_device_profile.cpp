@@ -100,12 +100,12 @@ public:
               (const float* g, float* d, const kernels::PoolShape& s), (g, d, s))
     TS_TRACED(batchNorm, "batchNormKernel",
               (const float* x, const float* ga, const float* be, float* rm, float* rv, float* y,
-               float* xh, float* is, const kernels::BatchNormArgs& a),
-              (x, ga, be, rm, rv, y, xh, is, a))
+               float* mu, float* is, const kernels::BatchNormArgs& a),
+              (x, ga, be, rm, rv, y, mu, is, a))
     TS_TRACED(batchNormGrad, "batchNormGradKernel",
-              (const float* g, const float* xh, const float* ga, const float* is, float* dx,
-               float* dg, float* db, const kernels::BatchNormArgs& a),
-              (g, xh, ga, is, dx, dg, db, a))
+              (const float* g, const float* x, const float* ga, const float* mu, const float* is,
+               float* dx, float* dg, float* db, const kernels::BatchNormArgs& a),
+              (g, x, ga, mu, is, dx, dg, db, a))
     TS_TRACED(sgd, "sgdKernel",
               (float* w, const float* g, float* v, int64_t n, const kernels::SgdArgs& a),
               (w, g, v, n, a))

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/engine/callbacks.h"
-#include "core/engine/checkpoint.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/callbacks.h"
+#include "core/engine/train/checkpoint.h"
+#include "core/engine/train/trainer.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 #include "tests/engine/device_fixture.h"

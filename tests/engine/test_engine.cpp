@@ -3,12 +3,12 @@
 
 #include <filesystem>
 
-#include "core/engine/checkpoint.h"
-#include "core/engine/dataset.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/metrics.h"
-#include "core/engine/models.h"
-#include "core/engine/ops.h"
+#include "core/engine/data/dataset.h"
+#include "core/engine/model/models.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/train/checkpoint.h"
+#include "core/engine/train/metrics.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::engine;

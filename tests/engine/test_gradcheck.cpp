@@ -6,9 +6,9 @@
 #include <functional>
 #include <random>
 
-#include "core/engine/conv_direct.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
+#include "core/engine/ops/conv_direct.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
 #include "tests/engine/gradcheck_util.h"
 
 using namespace ts::engine;

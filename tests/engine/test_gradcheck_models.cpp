@@ -4,8 +4,8 @@
 // and the autograd of an op with several outputs.
 #include <gtest/gtest.h>
 
-#include "core/engine/conv_direct.h"
-#include "core/engine/ops.h"
+#include "core/engine/ops/conv_direct.h"
+#include "core/engine/ops/ops.h"
 #include "tests/engine/gradcheck_util.h"
 
 using namespace ts::engine;

@@ -1,4 +1,4 @@
-// Cell hooks (core/engine/hooks.h): a forward hook printing one layer's output statistics
+// Cell hooks (core/engine/model/hooks.h): a forward hook printing one layer's output statistics
 // while the dump and overflow observers run on the same trainer; pre-hooks and forward hooks
 // replacing values; backward hooks seeing the gradients autograd computes; removal.
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include "core/debug/dump_config.h"
 #include "core/debug/dump_observer.h"
 #include "core/debug/overflow_observer.h"
-#include "core/engine/models.h"
-#include "core/engine/trainer.h"
+#include "core/engine/model/models.h"
+#include "core/engine/train/trainer.h"
 #include "tests/common/test_support.h"
 #include "tests/engine/gradcheck_util.h"
 

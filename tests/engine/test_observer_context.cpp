@@ -3,7 +3,7 @@
 // ThreadContext of the prepare() it calls; found by the RDR overhead benchmark).
 #include <gtest/gtest.h>
 
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 
 using namespace ts::engine;
 

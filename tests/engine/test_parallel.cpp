@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/ops.h"
-#include "core/engine/parallel.h"
+#include "core/engine/ops/ops.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/tensor/parallel.h"
 
 using namespace ts::engine;
 

@@ -6,8 +6,8 @@
 
 #include <thread>
 
-#include "core/engine/callbacks.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/callbacks.h"
+#include "core/engine/train/trainer.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 

@@ -5,8 +5,8 @@
 
 #include <rapidjson/document.h>
 
-#include "core/engine/callbacks.h"
-#include "core/engine/models.h"
+#include "core/engine/model/models.h"
+#include "core/engine/train/callbacks.h"
 #include "core/run/training_job.h"
 #include "core/store/trace_store.h"
 #include "importers/tfevents/tfevents_importer.h"

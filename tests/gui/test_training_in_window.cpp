@@ -8,8 +8,8 @@
 #include <QTest>
 
 #include "app/gui/main_window.h"
-#include "core/engine/checkpoint.h"
-#include "core/engine/models.h"
+#include "core/engine/model/models.h"
+#include "core/engine/train/checkpoint.h"
 #include "tests/common/test_support.h"
 #include "views/checkpoint/checkpoint_table_model.h"
 #include "views/checkpoint/checkpoint_view.h"

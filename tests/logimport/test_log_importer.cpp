@@ -239,7 +239,7 @@ TEST(LogImporter, OurOwnGlogFilesImportBack) {
         ts::log::LogRecord r;
         r.level = levels[i % 4];
         r.module = i % 2 ? "ENGINE" : "DATASET";
-        r.file = "core/engine/trainer.cpp";
+        r.file = "core/engine/train/trainer.cpp";
         r.line = 100 + i;
         r.function = "run";
         r.pid = 4242;

@@ -11,8 +11,8 @@
 #include <random>
 #include <set>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/models.h"
+#include "core/engine/model/models.h"
+#include "core/engine/tensor/dispatcher.h"
 #include "core/export/onnx/onnx_export.h"
 #include "onnx/onnx.pb.h"
 #include "tests/common/test_support.h"

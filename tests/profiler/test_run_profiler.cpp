@@ -9,7 +9,7 @@
 
 #include <map>
 
-#include "core/engine/dispatcher.h"
+#include "core/engine/tensor/dispatcher.h"
 #include "core/profiler/profiler_observer.h"
 #include "core/profiler/run_profiler.h"
 #include "core/run/training_job.h"

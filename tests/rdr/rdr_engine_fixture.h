@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/models.h"
+#include "core/engine/model/models.h"
+#include "core/engine/tensor/dispatcher.h"
 #include "core/run/training_job.h"
 #include "tests/common/test_support.h"
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/engine/tb_events.h"
+#include "core/engine/train/tb_events.h"
 #include "core/run/command_run.h"
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "core/engine/tb_events.h"
+#include "core/engine/train/tb_events.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
 #include "importers/tfevents/tfevents_importer.h"

@@ -14,7 +14,7 @@
 #include <QTimer>
 #include <algorithm>
 
-#include "core/engine/device.h"
+#include "core/engine/device/device.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"

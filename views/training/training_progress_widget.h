@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 #include "core/run/command_run.h"
 
 class QLabel;

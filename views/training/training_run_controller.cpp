@@ -2,7 +2,7 @@
 
 #include <QThread>
 
-#include "core/engine/cell.h"
+#include "core/engine/model/cell.h"
 
 TrainingRunController::TrainingRunController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ts::engine::TrainProgress>("ts::engine::TrainProgress");

@@ -12,7 +12,7 @@
 #include <QTimer>
 #include <memory>
 
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 #include "core/run/training_job.h"
 
 class QThread;

@@ -7,8 +7,8 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
-#include "core/engine/dataset.h"
-#include "core/engine/device.h"
+#include "core/engine/data/dataset.h"
+#include "core/engine/device/device.h"
 #include "views/training/training_sections.h"
 #include "views/training/training_widgets.h"
 

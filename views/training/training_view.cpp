@@ -19,7 +19,7 @@
 #include <QVBoxLayout>
 
 #include "core/common/data_paths.h"
-#include "core/engine/dataset.h"
+#include "core/engine/data/dataset.h"
 #include "core/run/rank_command.h"
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"

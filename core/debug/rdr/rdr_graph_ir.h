@@ -19,8 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/engine/cell.h"
-#include "core/engine/op_observer.h"
+#include "core/engine/model/cell.h"
+#include "core/engine/tensor/op_observer.h"
 
 namespace ts::rdr {
 

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <limits>
 
-#include "core/engine/device.h"
-#include "core/engine/dispatcher.h"
-#include "core/engine/trainer.h"
+#include "core/engine/device/device.h"
+#include "core/engine/tensor/dispatcher.h"
+#include "core/engine/train/trainer.h"
 
 namespace ts::rdr {
 namespace {

@@ -21,7 +21,7 @@
 
 #include "core/debug/rdr/rdr_graph_ir.h"
 #include "core/debug/rdr/rdr_recorder.h"
-#include "core/engine/op_observer.h"
+#include "core/engine/tensor/op_observer.h"
 
 namespace ts::engine {
 class Trainer;

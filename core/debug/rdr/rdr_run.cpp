@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/debug/rdr/rdr_observer.h"
-#include "core/engine/trainer.h"
+#include "core/engine/train/trainer.h"
 #include "core/log/logger.h"
 
 namespace ts::rdr {

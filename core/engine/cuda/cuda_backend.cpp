@@ -1,7 +1,7 @@
 // libtrainscope_cuda.so: the engine's DeviceBackend on one NVIDIA GPU — cudaMalloc'd memory
 // (pooled by the engine's MemoryPool), one stream, cuBLAS for the GEMMs (FP32, TF32 off, so
 // results follow the CPU's), the kernels of cuda_kernels.cu, and the CUPTI collector linked
-// in for profiled runs. Loaded by the engine with dlopen (core/engine/device.cpp); nothing
+// in for profiled runs. Loaded by the engine with dlopen (core/engine/device/device.cpp); nothing
 // runs at load time: trainscope_cuda_backend_create() asks the runtime for a device and says
 // why not ("cudaGetDeviceCount: no CUDA-capable device is detected", a missing driver, ...).
 #include <cublas_v2.h>
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/engine/cuda/cuda_kernels.h"
-#include "core/engine/device_backend.h"
+#include "core/engine/device/device_backend.h"
 #include "core/profiler/cuda/cupti_collector.h"
 
 namespace ts::engine::cuda {
@@ -180,14 +180,15 @@ public:
         ok(cuda::avgPoolGrad(g, dx, s, m_stream), "AvgPoolGrad kernel");
     }
     void batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                   float* runVar, float* y, float* xhat, float* invstd,
+                   float* runVar, float* y, float* mean, float* invstd,
                    const BatchNormArgs& a) override {
-        ok(cuda::batchNorm(x, gamma, beta, runMean, runVar, y, xhat, invstd, a, m_stream),
+        ok(cuda::batchNorm(x, gamma, beta, runMean, runVar, y, mean, invstd, a, m_stream),
            "BatchNorm kernel");
     }
-    void batchNormGrad(const float* g, const float* xhat, const float* gamma, const float* invstd,
-                       float* dx, float* dgamma, float* dbeta, const BatchNormArgs& a) override {
-        ok(cuda::batchNormGrad(g, xhat, gamma, invstd, dx, dgamma, dbeta, a, m_stream),
+    void batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
+                       const float* invstd, float* dx, float* dgamma, float* dbeta,
+                       const BatchNormArgs& a) override {
+        ok(cuda::batchNormGrad(g, x, gamma, mean, invstd, dx, dgamma, dbeta, a, m_stream),
            "BatchNormGrad kernel");
     }
     void sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a) override {
@@ -245,7 +246,7 @@ void copyError(const std::string& what, char* error, size_t size) {
 }  // namespace
 }  // namespace ts::engine::cuda
 
-/// The engine asks for its CUDA backend here (core/engine/device.cpp): nullptr and `error`
+/// The engine asks for its CUDA backend here (core/engine/device/device.cpp): nullptr and `error`
 /// when the runtime finds no usable device. TRAINSCOPE_CUDA_DEVICE picks one (default 0).
 extern "C" __attribute__((visibility("default"))) ts::engine::DeviceBackend*
 trainscope_cuda_backend_create(char* error, size_t size) {

@@ -85,15 +85,16 @@ __global__ void avgPoolGradKernel(const float* g, float* dx, PoolShape p, int64_
     TS_FOR(nc, planes) kernels::avgPoolGradPlane(g, dx, nc, p);
 }
 __global__ void batchNormKernel(const float* x, const float* gamma, const float* beta,
-                                float* runMean, float* runVar, float* y, float* xhat, float* invstd,
+                                float* runMean, float* runVar, float* y, float* mean, float* invstd,
                                 BatchNormArgs a) {
     TS_FOR(c, a.C)
-    kernels::batchNormChannel(x, gamma, beta, runMean, runVar, y, xhat, invstd, c, a);
+    kernels::batchNormChannel(x, gamma, beta, runMean, runVar, y, mean, invstd, c, a);
 }
-__global__ void batchNormGradKernel(const float* g, const float* xhat, const float* gamma,
-                                    const float* invstd, float* dx, float* dgamma, float* dbeta,
-                                    BatchNormArgs a) {
-    TS_FOR(c, a.C) kernels::batchNormGradChannel(g, xhat, gamma, invstd, dx, dgamma, dbeta, c, a);
+__global__ void batchNormGradKernel(const float* g, const float* x, const float* gamma,
+                                    const float* mean, const float* invstd, float* dx,
+                                    float* dgamma, float* dbeta, BatchNormArgs a) {
+    TS_FOR(c, a.C)
+    kernels::batchNormGradChannel(g, x, gamma, mean, invstd, dx, dgamma, dbeta, c, a);
 }
 __global__ void sgdKernel(float* w, const float* g, float* v, int64_t n, SgdArgs a) {
     TS_FOR(k, n) kernels::sgdAt(w, g, v, k, a);
@@ -205,14 +206,14 @@ cudaError_t avgPoolGrad(const float* g, float* dx, const PoolShape& p, cudaStrea
     TS_LAUNCH(avgPoolGradKernel, p.N * p.C, s, g, dx, p, p.N * p.C);
 }
 cudaError_t batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                      float* runVar, float* y, float* xhat, float* invstd, const BatchNormArgs& a,
+                      float* runVar, float* y, float* mean, float* invstd, const BatchNormArgs& a,
                       cudaStream_t s) {
-    TS_LAUNCH(batchNormKernel, a.C, s, x, gamma, beta, runMean, runVar, y, xhat, invstd, a);
+    TS_LAUNCH(batchNormKernel, a.C, s, x, gamma, beta, runMean, runVar, y, mean, invstd, a);
 }
-cudaError_t batchNormGrad(const float* g, const float* xhat, const float* gamma,
+cudaError_t batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
                           const float* invstd, float* dx, float* dgamma, float* dbeta,
                           const BatchNormArgs& a, cudaStream_t s) {
-    TS_LAUNCH(batchNormGradKernel, a.C, s, g, xhat, gamma, invstd, dx, dgamma, dbeta, a);
+    TS_LAUNCH(batchNormGradKernel, a.C, s, g, x, gamma, mean, invstd, dx, dgamma, dbeta, a);
 }
 cudaError_t sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a, cudaStream_t s) {
     TS_LAUNCH(sgdKernel, n, s, w, g, v, n, a);

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "core/engine/device_kernels.h"
+#include "core/engine/device/device_kernels.h"
 
 namespace ts::engine::cuda {
 
@@ -46,9 +46,9 @@ cudaError_t maxPoolGrad(const float* g, const int32_t* arg, float* dx, const Poo
 cudaError_t avgPool(const float* x, float* y, const PoolShape& g, cudaStream_t s);
 cudaError_t avgPoolGrad(const float* g, float* dx, const PoolShape& p, cudaStream_t s);
 cudaError_t batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                      float* runVar, float* y, float* xhat, float* invstd, const BatchNormArgs& a,
+                      float* runVar, float* y, float* mean, float* invstd, const BatchNormArgs& a,
                       cudaStream_t s);
-cudaError_t batchNormGrad(const float* g, const float* xhat, const float* gamma,
+cudaError_t batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
                           const float* invstd, float* dx, float* dgamma, float* dbeta,
                           const BatchNormArgs& a, cudaStream_t s);
 cudaError_t sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a, cudaStream_t s);

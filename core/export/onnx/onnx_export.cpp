@@ -6,9 +6,9 @@
 #include <fstream>
 #include <set>
 
-#include "core/engine/checkpoint.h"
-#include "core/engine/models.h"
-#include "core/engine/trainer.h"
+#include "core/engine/model/models.h"
+#include "core/engine/train/checkpoint.h"
+#include "core/engine/train/trainer.h"
 #include "core/export/onnx/onnx_graph.h"
 #include "core/export/onnx/op_tracer.h"
 #include "onnx/onnx.pb.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/cell.h"
+#include "core/engine/model/cell.h"
 
 namespace ts::onnx_export {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/cell.h"
+#include "core/engine/model/cell.h"
 #include "core/export/onnx/onnx_export.h"
 #include "core/export/onnx/op_tracer.h"
 

@@ -2,8 +2,8 @@
 
 #include <exception>
 
-#include "core/engine/dispatcher.h"
-#include "core/engine/layers.h"
+#include "core/engine/model/layers.h"
+#include "core/engine/tensor/dispatcher.h"
 
 namespace ts::onnx_export {
 

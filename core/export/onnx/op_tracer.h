@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/engine/cell.h"
-#include "core/engine/op_observer.h"
+#include "core/engine/model/cell.h"
+#include "core/engine/tensor/op_observer.h"
 
 namespace ts::onnx_export {
 
