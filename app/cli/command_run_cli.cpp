@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 #include "core/run/command_run.h"
 #include "importers/run_artifacts.h"
 
@@ -40,9 +40,9 @@ void printSummary(const run::CommandResult& r, const std::string& verb) {
 /// --record-cuda needs the collector (built with the toolkit) and a driver to load it:
 /// without either nothing could be recorded, so the run is not started.
 std::string cuptiLibraryOrThrow() {
-    auto lib = profiler::gpu::cuptiCollectorPath();
+    auto lib = cuptiCollectorPath();
     if (!lib) throw CliError{"cannot record CUDA activity: " + lib.error()};
-    if (auto s = profiler::gpu::cudaDriverAvailable(); !s)
+    if (auto s = cudaDriverAvailable(); !s)
         throw CliError{"cannot record CUDA activity: " + s.error() +
                        " (trainscope-cli launch runs the command without recording)"};
     return lib.value();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/common/clock.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::engine {
@@ -17,7 +18,7 @@ Result<std::unique_ptr<RunRecorder>> RunRecorder::open(const std::string& sessio
     auto id = r->m_store->beginRun(runName, configJson);
     if (!id) return Error{id.error()};
     r->m_runId = id.value();
-    r->m_lastFlushNs = store::nowNs();
+    r->m_lastFlushNs = nowNs();
     return r;
 }
 
@@ -28,18 +29,18 @@ RunRecorder::~RunRecorder() {
 void RunRecorder::addScalar(const std::string& tag, int64_t step, double value) {
     if (!m_store || !std::isfinite(value))
         return;  // the scalars table holds finite values (NOT NULL REAL)
-    const int64_t now = store::nowNs();
+    const int64_t now = nowNs();
     m_pending.push_back({m_store->intern(tag), step, now, value});
     if (m_pending.size() >= 4096 || now - m_lastFlushNs > kFlushIntervalNs) (void)flush();
 }
 
 void RunRecorder::addOverflow(int64_t step, double lossScale) {
     if (!m_store) return;
-    m_overflows.push_back({step, store::nowNs(), lossScale});
+    m_overflows.push_back({step, nowNs(), lossScale});
 }
 
 Status RunRecorder::flush() {
-    m_lastFlushNs = store::nowNs();
+    m_lastFlushNs = nowNs();
     if ((m_pending.empty() && m_overflows.empty()) || !m_store) return Status::success();
     const bool ownTx = !m_store->inTransaction();
     if (ownTx)

@@ -1,8 +1,8 @@
 #include "core/profiler/profile_recorder.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "core/common/clock.h"
 #include "core/store/store_writer.h"
 
 namespace ts::profiler {
@@ -45,12 +45,6 @@ namespace {
 /// clashes with a real thread of the process.
 constexpr int64_t kAllocationsTid = (int64_t{1} << 22) + 1;
 
-int64_t steadyNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 void appendJsonString(std::string& out, std::string_view s) {
     out += '"';
     for (char c : s) {
@@ -89,7 +83,7 @@ void appendField(std::string& out, const char* key, int64_t v) {
 }  // namespace
 
 ProfileRecorder::ProfileRecorder(ProfilerOptions options)
-    : m_options(options), m_epochWallNs(store::nowNs()), m_epochSteadyNs(steadyNs()) {
+    : m_options(options), m_epochWallNs(nowNs()), m_epochSteadyNs(steadyNs()) {
     m_strings.emplace_back();  // id 0 = ""
     m_stringIds.emplace("", 0);
 }

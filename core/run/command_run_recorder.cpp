@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/common/clock.h"
 #include "core/debug/rdr/rdr_store.h"
 #include "core/engine/tb_events.h"
 #include "core/log/log_store.h"
@@ -53,7 +54,7 @@ public:
                 last = m_st.supervisorDone;
             }
             write(batch);
-            const int64_t now = store::nowNs();
+            const int64_t now = nowNs();
             if (last || now - m_lastScan >= kScanEveryNs) {
                 m_lastScan = now;
                 scanFolders(now, last);

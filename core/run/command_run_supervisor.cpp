@@ -8,8 +8,9 @@
 #include <filesystem>
 #include <map>
 
+#include "core/common/clock.h"
+#include "core/common/cuda_paths.h"
 #include "core/log/log_tokenizer.h"
-#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/child_process.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
@@ -91,7 +92,7 @@ public:
     }
 
 private:
-    int64_t now() const { return store::nowNs(); }
+    int64_t now() const { return nowNs(); }
 
     bool fail(const std::string& why) {
         std::string reason = why;
@@ -133,7 +134,7 @@ private:
             if (m_spec.recordCuda) {
                 m_paths.cuptiLibrary = m_st.options.cuptiLibrary;
                 if (m_paths.cuptiLibrary.empty()) {
-                    auto lib = profiler::gpu::cuptiCollectorPath();
+                    auto lib = cuptiCollectorPath();
                     return fail(
                         "record CUDA activity: " +
                         (lib ? std::string("the CUPTI collector was not found") : lib.error()));

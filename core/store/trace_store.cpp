@@ -3,20 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstring>
 #include <fstream>
 
+#include "core/common/clock.h"
 #include "core/log/logger.h"
 #include "core/store/schema.h"
 
 namespace ts::store {
-
-int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 namespace {
 

@@ -149,7 +149,4 @@ private:
     Statement m_insertString;
 };
 
-/// Current time as Unix nanoseconds.
-int64_t nowNs();
-
 }  // namespace ts::store

@@ -19,7 +19,7 @@
 #include <fstream>
 #include <set>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 #include "core/store/trace_store.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
@@ -309,8 +309,8 @@ TEST(CommandForm, RecordCudaActivityBox) {
     QCheckBox* box = form.recordCudaCheck();
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->text(), "Record CUDA activity");
-    const bool usable = ts::profiler::gpu::cuptiCollectorPath().ok() &&
-                        ts::profiler::gpu::cudaDriverAvailable().ok();
+    const bool usable = ts::cuptiCollectorPath().ok() &&
+                        ts::cudaDriverAvailable().ok();
     // Without the collector or a driver nothing could be recorded: disabled, saying why.
     EXPECT_EQ(box->isEnabled(), usable) << box->toolTip().toStdString();
     if (!usable) {

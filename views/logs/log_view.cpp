@@ -19,6 +19,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/common/clock.h"
 #include "core/log/log_store.h"
 #include "core/log/memory_sinks.h"
 #include "core/store/trace_store.h"
@@ -164,7 +165,7 @@ LogView::LogView(SessionContext* ctx, QWidget* parent)
     });
 
     m_live = std::make_shared<ts::log::QueueSink>();
-    m_liveSinceNs = ts::store::nowNs();
+    m_liveSinceNs = ts::nowNs();
     ts::log::Logger::instance().addSink(m_live);
 
     m_timer = new QTimer(this);

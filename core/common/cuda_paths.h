@@ -6,7 +6,7 @@
 
 #include "core/common/result.h"
 
-namespace ts::profiler::gpu {
+namespace ts {
 
 /// Whether this build made the CUPTI collector / the engine's CUDA backend.
 bool cuptiCollectorBuilt();
@@ -27,4 +27,4 @@ Result<std::string> cudaBackendPath();
 /// the loader's reason. (A driver does not mean a device: the backend asks the runtime.)
 Status cudaDriverAvailable();
 
-}  // namespace ts::profiler::gpu
+}  // namespace ts

@@ -1,4 +1,4 @@
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 
 #include <dlfcn.h>
 
@@ -8,7 +8,7 @@
 
 #include "core/common/data_paths.h"
 
-namespace ts::profiler::gpu {
+namespace ts {
 namespace fs = std::filesystem;
 
 bool cuptiCollectorBuilt() {
@@ -83,4 +83,4 @@ Status cudaDriverAvailable() {
     return {};
 }
 
-}  // namespace ts::profiler::gpu
+}  // namespace ts
