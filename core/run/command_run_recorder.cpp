@@ -8,7 +8,7 @@
 #include "core/common/clock.h"
 #include "core/debug/rdr/rdr_store.h"
 #include "core/engine/tb_events.h"
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
 #include "core/store/trace_store.h"

@@ -18,7 +18,7 @@
 #include "core/engine/device.h"
 #include "core/engine/run_recorder.h"
 #include "core/log/logger.h"
-#include "core/log/run_log_capture.h"
+#include "core/log_store/run_log_capture.h"
 
 namespace ts::run {
 

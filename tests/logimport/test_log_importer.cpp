@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/log/log_line_parser.h"
-#include "core/log/log_store.h"
 #include "core/log/output_sinks.h"
+#include "core/log_store/log_store.h"
 #include "importers/logs/log_file_importer.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"

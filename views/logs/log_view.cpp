@@ -20,8 +20,8 @@
 #include <QVBoxLayout>
 
 #include "core/common/clock.h"
-#include "core/log/log_store.h"
 #include "core/log/memory_sinks.h"
+#include "core/log_store/log_store.h"
 #include "core/store/trace_store.h"
 #include "importers/logs/log_file_importer.h"
 #include "views/common/job_tracker.h"

@@ -1,8 +1,8 @@
-#include "core/log/store_sink.h"
+#include "core/log_store/store_sink.h"
 
 #include <chrono>
 
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 
 namespace ts::log {
 

@@ -1,4 +1,4 @@
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 
 namespace ts::log {
 

@@ -1,8 +1,8 @@
-#include "core/log/run_log_capture.h"
+#include "core/log_store/run_log_capture.h"
 
 #include "core/log/logger.h"
 #include "core/log/memory_sinks.h"
-#include "core/log/store_sink.h"
+#include "core/log_store/store_sink.h"
 
 namespace ts::log {
 
