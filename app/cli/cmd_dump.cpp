@@ -9,10 +9,10 @@
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
 #include "core/analysis/name_map.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
 
 namespace ts::cli {
 namespace {
@@ -42,7 +42,7 @@ void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
 int runStats(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump stats FILE [--path P]"};
     auto file = openH5(args.positional[1]);
-    auto rows = h5::statsAll(file, args.valueOr("path", ""));
+    auto rows = debug::statsAll(file, args.valueOr("path", ""));
     if (!rows) throw CliError{rows.error()};
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
@@ -182,10 +182,10 @@ int runOverflow(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
     if (isSession(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
-    auto rep = h5::scanOverflow(file);
+    auto rep = debug::scanOverflow(file);
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
-        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& f : rep->findings)
             std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
                         &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
@@ -215,7 +215,7 @@ int runOverflow(const Args& args) {
         w.EndObject();
     }
     w.EndArray();
-    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order", std::string(debug::orderSourceName(rep->order)));
     kv(w, "order_detail", rep->orderDetail);
     w.Key("first");
     if (rep->findings.empty())
@@ -236,13 +236,13 @@ int runCompare(const Args& args) {
         throw CliError{"usage: dump compare A B [--cos 0.99] [--max-rel X]"};
     auto a = openH5(args.positional[1]);
     auto b = openH5(args.positional[2]);
-    h5::CompareThresholds t;
+    debug::CompareThresholds t;
     if (auto v = args.value("cos")) t.minCosine = parseNumber(*v, "cos");
     if (auto v = args.value("max-rel")) t.maxRel = parseNumber(*v, "max-rel");
     if (auto v = args.value("max-abs")) t.maxAbs = parseNumber(*v, "max-abs");
     if (auto v = args.value("rule"); v && !debug::parsePassRule(*v, t.rule))
         throw CliError{"--rule takes cosine or combined, got '" + *v + "'"};
-    h5::DumpPairOptions how;
+    debug::DumpPairOptions how;
     how.aligned = args.has("align") || args.has("align-by") || args.has("op-map");
     if (auto v = args.value("align-by")) {
         if (*v != "op" && *v != "scope")
@@ -254,17 +254,17 @@ int runCompare(const Args& args) {
         if (!m) throw CliError{m.error()};
         how.align.map = std::move(m.value());
     }
-    auto rep = h5::compareDumps(a, b, t, how);
+    auto rep = debug::compareDumps(a, b, t, how);
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {
         std::ofstream out(*csv, std::ios::binary);
-        out << h5::compareCsv(rep.value());
+        out << debug::compareCsv(rep.value());
         if (!out) throw CliError{"cannot write " + *csv};
     }
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
     if (!args.json) {
-        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order), rep->orderDetail.c_str());
         for (const auto& p : rep->pairs)
             std::printf(
                 "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
@@ -344,7 +344,7 @@ int runCompare(const Args& args) {
     for (const auto& u : rep->unmatchedA) w.String(u.c_str());
     for (const auto& u : rep->unmatchedB) w.String(u.c_str());
     w.EndArray();
-    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order", std::string(debug::orderSourceName(rep->order)));
     kv(w, "order_detail", rep->orderDetail);
     w.EndObject();
     printJson(buf);

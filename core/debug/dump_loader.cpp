@@ -6,15 +6,15 @@
 namespace ts::debug {
 
 Result<std::unique_ptr<DumpLoader>> DumpLoader::open(const std::string& path) {
-    silenceHdf5Errors();
+    h5::silenceHdf5Errors();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         return Error{"load_file_path: no such file: " + path};
     if (H5Fis_hdf5(path.c_str()) <= 0) return Error{"load_file_path: not an HDF5 file: " + path};
     std::unique_ptr<DumpLoader> l(new DumpLoader());
-    l->m_file = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    l->m_file = h5::H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     if (!l->m_file.valid()) return Error{"load_file_path: damaged or truncated HDF5 file: " + path};
-    l->m_f16 = ieeeHalfType();
+    l->m_f16 = h5::ieeeHalfType();
     l->m_path = path;
     return l;
 }
@@ -35,8 +35,8 @@ DumpLoader::Outcome DumpLoader::load(const std::string& op, int64_t seqid, int s
         if (H5Lexists(m_file.get(), path.substr(0, k).c_str(), H5P_DEFAULT) <= 0)
             return Outcome::Absent;
     if (H5Lexists(m_file.get(), path.c_str(), H5P_DEFAULT) <= 0) return Outcome::Absent;
-    H5Id d(H5Dopen2(m_file.get(), path.c_str(), H5P_DEFAULT));
-    H5Id space(d.valid() ? H5Dget_space(d.get()) : H5I_INVALID_HID);
+    h5::H5Id d(H5Dopen2(m_file.get(), path.c_str(), H5P_DEFAULT));
+    h5::H5Id space(d.valid() ? H5Dget_space(d.get()) : H5I_INVALID_HID);
     if (!space.valid()) {
         if (why) *why = "cannot open " + path.substr(1);
         return Outcome::Mismatch;

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/common/result.h"
-#include "core/debug/h5_handle.h"
 #include "core/engine/tensor.h"
+#include "core/hdf5/h5_handle.h"
 
 namespace ts::debug {
 
@@ -32,8 +32,8 @@ public:
 
 private:
     DumpLoader() = default;
-    H5Id m_file;
-    H5Id m_f16;
+    h5::H5Id m_file;
+    h5::H5Id m_f16;
     std::string m_path;
 };
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/log/log_line_parser.h"
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 
 namespace ts::importers {
 namespace logs {

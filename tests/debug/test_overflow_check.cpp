@@ -12,9 +12,9 @@
 #include "core/debug/overflow_store.h"
 #include "core/engine/dispatcher.h"
 #include "core/engine/ops.h"
+#include "core/hdf5/h5_read.h"
 #include "core/run/training_job.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {

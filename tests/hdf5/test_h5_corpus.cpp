@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_read.h"
+#include "core/debug/dump_scan.h"
+#include "core/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {

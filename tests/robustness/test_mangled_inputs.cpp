@@ -8,9 +8,9 @@
 #include <random>
 
 #include "core/common/job_control.h"
+#include "core/debug/dump_scan.h"
+#include "core/hdf5/h5_file.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_file.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
 
@@ -140,7 +140,7 @@ TEST(MangledInputs, DamagedHdf5GivesErrorsNotCrashes) {
                 (void)file.value().datasetInfo(d);
                 (void)file.value().attributes(d);
             }
-            (void)h5::statsAll(file.value(), "", nullptr);
+            (void)debug::statsAll(file.value(), "", nullptr);
         }
     }
 }

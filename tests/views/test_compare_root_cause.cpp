@@ -82,7 +82,7 @@ TEST(CompareRootCause, ShownApartRuleAndPairing) {
     view.compare(pathOf(fw / "engine.h5"), pathOf(fw / "torch.h5"));
     QTRY_VERIFY_WITH_TIMEOUT(done.count() == 3, 15000);
     EXPECT_EQ(m->report().pairing, "path");
-    ts::h5::DumpPairOptions how;
+    ts::debug::DumpPairOptions how;
     how.aligned = true;
     how.align.key = ts::debug::DumpKey::Scope;
     view.setPairing(how);

@@ -239,7 +239,7 @@ TEST(CompareView, FirstDivergentAndThresholds) {
                     ->data(view.model()->index(first, CompareTableModel::Index))
                     .toString()
                     .contains("first"));
-    ts::h5::CompareThresholds strict;
+    ts::debug::CompareThresholds strict;
     strict.maxAbs = 1e-4;
     view.setThresholds(strict);
     const int strictFirst = view.model()->firstDivergentRow();

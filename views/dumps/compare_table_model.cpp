@@ -16,14 +16,14 @@ QString fig(double v, bool valid) {
 }
 }  // namespace
 
-void CompareTableModel::setReport(ts::h5::CompareReport report) {
+void CompareTableModel::setReport(ts::debug::CompareReport report) {
     beginResetModel();
     m_report = std::move(report);
     endResetModel();
 }
 
-void CompareTableModel::setThresholds(const ts::h5::CompareThresholds& t) {
-    ts::h5::applyThresholds(m_report, t);
+void CompareTableModel::setThresholds(const ts::debug::CompareThresholds& t) {
+    ts::debug::applyThresholds(m_report, t);
     if (!m_report.pairs.empty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }

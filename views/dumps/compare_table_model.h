@@ -1,12 +1,12 @@
 #pragma once
-// CompareTableModel: the pairs of a dump comparison (ts::h5::CompareReport) in execution
+// CompareTableModel: the pairs of a dump comparison (ts::debug::CompareReport) in execution
 // order: path, shape and dtype match, cosine, max abs, max rel, mean abs, RMSE, NaN/Inf
 // mismatches, pass, the shares within 0.1 % / 0.5 % relative error and B's tensor. Failing
 // pairs are tinted, the first divergent one strongly; the root-cause op's pairs (inputs
 // agree, an output disagrees) are marked apart in blue.
 #include <QAbstractTableModel>
 
-#include "importers/hdf5/dump_scan.h"
+#include "core/debug/dump_scan.h"
 
 class CompareTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -30,10 +30,10 @@ public:
     };
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setReport(ts::h5::CompareReport report);
+    void setReport(ts::debug::CompareReport report);
     /// Re-evaluates pass flags and the first divergent pair (no re-read).
-    void setThresholds(const ts::h5::CompareThresholds& t);
-    const ts::h5::CompareReport& report() const { return m_report; }
+    void setThresholds(const ts::debug::CompareThresholds& t);
+    const ts::debug::CompareReport& report() const { return m_report; }
     /// Row of the first divergent pair, -1 when all pass.
     int firstDivergentRow() const;
     /// Row of the root-cause op's first failing output, -1 when there is no root cause.
@@ -45,5 +45,5 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    ts::h5::CompareReport m_report;
+    ts::debug::CompareReport m_report;
 };

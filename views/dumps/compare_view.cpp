@@ -24,12 +24,12 @@
 
 namespace {
 struct CompareResult {
-    ts::h5::CompareReport report;
+    ts::debug::CompareReport report;
     QString error;
 };
 
-CompareResult runCompare(const QString& a, const QString& b, const ts::h5::CompareThresholds& t,
-                         const ts::h5::DumpPairOptions& how, ts::JobControl& jc) {
+CompareResult runCompare(const QString& a, const QString& b, const ts::debug::CompareThresholds& t,
+                         const ts::debug::DumpPairOptions& how, ts::JobControl& jc) {
     CompareResult out;
     auto fa = ts::h5::File::open(a.toStdString());
     if (!fa) {
@@ -41,7 +41,7 @@ CompareResult runCompare(const QString& a, const QString& b, const ts::h5::Compa
         out.error = QObject::tr("B: %1").arg(QString::fromStdString(fb.error()));
         return out;
     }
-    auto rep = ts::h5::compareDumps(fa.value(), fb.value(), t, how, &jc);
+    auto rep = ts::debug::compareDumps(fa.value(), fb.value(), t, how, &jc);
     if (!rep)
         out.error = QString::fromStdString(rep.error());
     else
@@ -200,8 +200,8 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     prefill();
 }
 
-ts::h5::CompareThresholds CompareView::thresholds() const {
-    ts::h5::CompareThresholds t;
+ts::debug::CompareThresholds CompareView::thresholds() const {
+    ts::debug::CompareThresholds t;
     t.minCosine = m_cos->value();
     if (m_useRel->isChecked()) t.maxRel = m_rel->value();
     if (m_useAbs->isChecked()) t.maxAbs = m_abs->value();
@@ -210,21 +210,21 @@ ts::h5::CompareThresholds CompareView::thresholds() const {
     return t;
 }
 
-ts::h5::DumpPairOptions CompareView::pairing() const {
-    ts::h5::DumpPairOptions how;
+ts::debug::DumpPairOptions CompareView::pairing() const {
+    ts::debug::DumpPairOptions how;
     how.aligned = m_pairing->currentIndex() > 0;
     how.align.key =
         m_pairing->currentIndex() == 2 ? ts::debug::DumpKey::Scope : ts::debug::DumpKey::Op;
     return how;
 }
 
-void CompareView::setPairing(const ts::h5::DumpPairOptions& how) {
+void CompareView::setPairing(const ts::debug::DumpPairOptions& how) {
     m_pairing->setCurrentIndex(!how.aligned                                 ? 0
                                : how.align.key == ts::debug::DumpKey::Scope ? 2
                                                                             : 1);
 }
 
-void CompareView::setThresholds(const ts::h5::CompareThresholds& t) {
+void CompareView::setThresholds(const ts::debug::CompareThresholds& t) {
     const QSignalBlocker b1(m_cos), b2(m_rel), b3(m_abs), b4(m_useRel), b5(m_useAbs), b6(m_rule);
     m_rule->setCurrentIndex(t.rule == ts::debug::PassRule::Combined ? 1 : 0);
     m_cos->setValue(t.minCosine);
@@ -317,7 +317,7 @@ void CompareView::updateSummary() {
     s += tr(" &nbsp;·&nbsp; %1 unmatched").arg(r.unmatchedA.size() + r.unmatchedB.size());
     if (r.pairing == "aligned") s += tr(" &nbsp;·&nbsp; %1 ops paired by alignment").arg(r.units);
     s += tr(" &nbsp;·&nbsp; Order: %1 (%2)")
-             .arg(QString::fromLatin1(ts::h5::orderSourceName(r.order)),
+             .arg(QString::fromLatin1(ts::debug::orderSourceName(r.order)),
                   QString::fromStdString(r.orderDetail).toHtmlEscaped());
     m_summary->setText(s);
     if (first >= 0)
@@ -330,7 +330,7 @@ bool CompareView::exportCsv(const QString& path, QString* error) const {
         if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
-    const std::string csv = ts::h5::compareCsv(m_model->report());
+    const std::string csv = ts::debug::compareCsv(m_model->report());
     if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
         if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
         return false;

@@ -13,7 +13,7 @@
 // by name or by the layer of their scope, for dumps of two frameworks) compares again.
 #include <QWidget>
 
-#include "importers/hdf5/dump_scan.h"
+#include "core/debug/dump_scan.h"
 
 class CompareTableModel;
 class QCheckBox;
@@ -32,11 +32,11 @@ public:
     explicit CompareView(SessionContext* ctx, QWidget* parent = nullptr);
     /// Compares `a` (checked) with `b` (golden).
     void compare(const QString& a, const QString& b);
-    void setThresholds(const ts::h5::CompareThresholds& t);
-    ts::h5::CompareThresholds thresholds() const;
+    void setThresholds(const ts::debug::CompareThresholds& t);
+    ts::debug::CompareThresholds thresholds() const;
     /// How tensors are paired (changing it compares again).
-    void setPairing(const ts::h5::DumpPairOptions& how);
-    ts::h5::DumpPairOptions pairing() const;
+    void setPairing(const ts::debug::DumpPairOptions& how);
+    ts::debug::DumpPairOptions pairing() const;
     /// Writes the table as CSV; false (and `error`) on failure.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 

@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 #include "views/dumps/slice_spec.h"
 
 class HeatmapWidget;

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 
 HistogramData computeHistogram(const ts::h5::File& file, const QString& path,
                                const ts::debug::TensorStats& stats, int bins, bool logBins,

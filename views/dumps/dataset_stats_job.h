@@ -10,7 +10,7 @@
 
 #include "core/common/job_control.h"
 #include "core/debug/tensor_stats.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 struct HistogramData {
     std::vector<double> lower, upper;  // bin edges

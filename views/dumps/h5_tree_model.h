@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 class JobTracker;
 

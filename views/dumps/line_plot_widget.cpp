@@ -6,7 +6,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 #include "views/common/job_tracker.h"
 
 namespace {

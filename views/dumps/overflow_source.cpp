@@ -2,10 +2,10 @@
 
 #include <map>
 
+#include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
 
 OverflowListing scanDumpFile(const QString& path, ts::JobControl& jc) {
     OverflowListing out;
@@ -14,13 +14,13 @@ OverflowListing scanDumpFile(const QString& path, ts::JobControl& jc) {
         out.error = QString::fromStdString(f.error());
         return out;
     }
-    auto rep = ts::h5::scanOverflow(f.value(), &jc);
+    auto rep = ts::debug::scanOverflow(f.value(), &jc);
     if (!rep) {
         out.error = QString::fromStdString(rep.error());
         return out;
     }
     out.order =
-        QStringLiteral("%1 (%2)").arg(QString::fromLatin1(ts::h5::orderSourceName(rep->order)),
+        QStringLiteral("%1 (%2)").arg(QString::fromLatin1(ts::debug::orderSourceName(rep->order)),
                                       QString::fromStdString(rep->orderDetail));
     for (const auto& x : rep->findings) {
         OverflowRow r;

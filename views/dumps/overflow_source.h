@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/common/job_control.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 struct OverflowRow {
     int64_t step = -1;  // -1: from a dump file

@@ -3,7 +3,7 @@
 #include <QBrush>
 #include <QColor>
 
-#include "importers/hdf5/h5_text.h"
+#include "core/hdf5/h5_text.h"
 #include "views/common/job_tracker.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 #include <filesystem>
 #include <optional>
@@ -20,13 +20,13 @@ std::string h5path(const std::string& p) {
 }  // namespace
 
 Result<File> File::open(const std::string& path) {
-    debug::silenceHdf5Errors();
+    silenceHdf5Errors();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return Error{"no such file: " + path};
     htri_t is = H5Fis_hdf5(path.c_str());
     if (is <= 0) return Error{"not an HDF5 file (no HDF5 signature): " + path};
     File f;
-    f.m_file = debug::H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    f.m_file = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     if (!f.m_file.valid()) return Error{"damaged or truncated HDF5 file (cannot open): " + path};
     H5G_info_t info;
     if (H5Gget_info(f.m_file.get(), &info) < 0)
@@ -36,9 +36,9 @@ Result<File> File::open(const std::string& path) {
 }
 
 bool File::tracksCreationOrder(const std::string& groupPath) const {
-    debug::H5Id g(H5Gopen2(m_file.get(), h5path(groupPath).c_str(), H5P_DEFAULT));
+    H5Id g(H5Gopen2(m_file.get(), h5path(groupPath).c_str(), H5P_DEFAULT));
     if (!g.valid()) return false;
-    debug::H5Id pl(H5Gget_create_plist(g.get()));
+    H5Id pl(H5Gget_create_plist(g.get()));
     unsigned flags = 0;
     if (!pl.valid() || H5Pget_link_creation_order(pl.get(), &flags) < 0) return false;
     return (flags & H5P_CRT_ORDER_INDEXED) != 0;
@@ -57,7 +57,7 @@ herr_t collectLink(hid_t, const char* name, const H5L_info_t* info, void* data) 
 
 Result<std::vector<Node>> File::children(const std::string& groupPath) const {
     const std::string gp = h5path(groupPath);
-    debug::H5Id g(H5Gopen2(m_file.get(), gp.c_str(), H5P_DEFAULT));
+    H5Id g(H5Gopen2(m_file.get(), gp.c_str(), H5P_DEFAULT));
     if (!g.valid()) return Error{"cannot open group " + gp};
     // One pass over the group's links (by-index lookups would be quadratic in old-style
     // groups), in creation order when tracked, else by name.
@@ -128,12 +128,12 @@ Result<uint64_t> File::objectAddress(const std::string& path) const {
 }
 
 Result<DatasetInfo> File::datasetInfo(const std::string& path) const {
-    debug::H5Id d(H5Dopen2(m_file.get(), h5path(path).c_str(), H5P_DEFAULT));
+    H5Id d(H5Dopen2(m_file.get(), h5path(path).c_str(), H5P_DEFAULT));
     if (!d.valid()) return Error{"cannot open dataset " + clean(path)};
     DatasetInfo info;
     info.path = clean(path);
-    debug::H5Id type(H5Dget_type(d.get()));
-    debug::H5Id space(H5Dget_space(d.get()));
+    H5Id type(H5Dget_type(d.get()));
+    H5Id space(H5Dget_space(d.get()));
     if (!type.valid() || !space.valid()) return Error{"cannot read type/space of " + info.path};
     info.dtype = describeType(type.get(), &info.valueClass, &info.typeDetail);
     info.elementSize = H5Tget_size(type.get());
@@ -147,7 +147,7 @@ Result<DatasetInfo> File::datasetInfo(const std::string& path) const {
         info.count *= v;
     }
     info.storageBytes = H5Dget_storage_size(d.get());
-    debug::H5Id dcpl(H5Dget_create_plist(d.get()));
+    H5Id dcpl(H5Dget_create_plist(d.get()));
     if (dcpl.valid()) {
         switch (H5Pget_layout(dcpl.get())) {
             case H5D_CHUNKED: {
@@ -209,7 +209,7 @@ namespace {
 
 /// An attribute that holds one value, with its type.
 struct ScalarAttribute {
-    debug::H5Id attr, type;
+    H5Id attr, type;
 };
 
 /// The attribute `name` of the object at `path` when it exists and holds exactly one value.
@@ -217,11 +217,11 @@ std::optional<ScalarAttribute> openScalarAttribute(hid_t file, const std::string
                                                    const char* name) {
     const std::string p = h5path(path);
     if (H5Aexists_by_name(file, p.c_str(), name, H5P_DEFAULT) <= 0) return std::nullopt;
-    debug::H5Id a(H5Aopen_by_name(file, p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
+    H5Id a(H5Aopen_by_name(file, p.c_str(), name, H5P_DEFAULT, H5P_DEFAULT));
     if (!a.valid()) return std::nullopt;
-    debug::H5Id s(H5Aget_space(a.get()));
+    H5Id s(H5Aget_space(a.get()));
     if (H5Sget_simple_extent_npoints(s.get()) != 1) return std::nullopt;
-    debug::H5Id t(H5Aget_type(a.get()));
+    H5Id t(H5Aget_type(a.get()));
     return ScalarAttribute{std::move(a), std::move(t)};
 }
 
@@ -238,7 +238,7 @@ bool File::stringAttribute(const std::string& path, const char* name, std::strin
     if (!at || H5Tget_class(at->type.get()) != H5T_STRING) return false;
     const hid_t a = at->attr.get(), t = at->type.get();
     if (H5Tis_variable_str(t) > 0) {
-        debug::H5Id mem(H5Tcopy(H5T_C_S1));
+        H5Id mem(H5Tcopy(H5T_C_S1));
         H5Tset_size(mem.get(), H5T_VARIABLE);
         H5Tset_cset(mem.get(), H5Tget_cset(t));
         char* buf = nullptr;

@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace ts::debug {
+namespace ts::h5 {
 
 /// Owns one HDF5 id and closes it with the matching H5xclose on destruction.
 class H5Id {
@@ -53,4 +53,4 @@ inline void silenceHdf5Errors() {
     (void)done;
 }
 
-}  // namespace ts::debug
+}  // namespace ts::h5

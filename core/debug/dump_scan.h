@@ -13,9 +13,9 @@
 #include "core/debug/root_cause.h"
 #include "core/debug/tensor_compare.h"
 #include "core/debug/tensor_stats.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
-namespace ts::h5 {
+namespace ts::debug {
 
 /// How tensors were put in execution order.
 enum class OrderSource { Sequence, Creation, Name };
@@ -40,17 +40,17 @@ bool parseDumpPath(const std::string& path, std::string& op, int64_t& seqid, std
 /// -> Creation; else natural name order (seqid, then op, io, slot) -> Name.
 /// `detail` (optional) says how in words, e.g. "object-header addresses (the file does not
 /// track creation order)".
-Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used,
+Result<std::vector<DumpTensor>> orderedTensors(const h5::File& file, OrderSource* used,
                                                std::string* detail = nullptr);
 
 struct StatsRow {
-    DatasetInfo info;
-    std::optional<debug::TensorStats> stats;  // empty when error is set
+    h5::DatasetInfo info;
+    std::optional<TensorStats> stats;  // empty when error is set
     std::string error;
 };
 
 /// Stats of every dataset (or just `onlyPath`); unreadable datasets get an error row.
-Result<std::vector<StatsRow>> statsAll(const File& file, const std::string& onlyPath,
+Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& onlyPath,
                                        JobControl* job = nullptr);
 
 struct OverflowFinding {
@@ -65,7 +65,7 @@ struct OverflowReport {
     std::vector<std::string> errors;  // "path: message" for unreadable datasets
 };
 
-Result<OverflowReport> scanOverflow(const File& file, JobControl* job = nullptr);
+Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job = nullptr);
 
 struct CompareThresholds {
     double minCosine = 0.99;
@@ -73,7 +73,7 @@ struct CompareThresholds {
     std::optional<double> maxAbs;  // fail when max absolute error exceeds it
     /// Cosine: the figures above; Combined: also the share of elements within 0.1 % / 0.5 %
     /// relative error (core/debug/compare_rule.h).
-    debug::PassRule rule = debug::PassRule::Cosine;
+    PassRule rule = PassRule::Cosine;
 };
 
 struct ComparePair {
@@ -81,7 +81,7 @@ struct ComparePair {
     bool shapeMatch = false, dtypeMatch = false;
     std::string dtypeA, dtypeB;
     std::vector<uint64_t> shapeA, shapeB;
-    debug::CompareFigures figures;
+    CompareFigures figures;
     bool pass = false;
     std::string error;        // read failure or shape mismatch
     std::string pathB;        // B's tensor (the same path unless paired by alignment)
@@ -100,13 +100,13 @@ struct CompareReport {
     int64_t units = 0, fuzzyUnits = 0;  // ops paired; of those, paired by a different name
     /// The first op whose inputs agree while an output disagrees (see root_cause.h);
     /// recomputed with the pass flags.
-    debug::RootCause rootCause;
+    RootCause rootCause;
 };
 
 /// How the tensors of A and B are paired (core/debug/dump_pairing.h).
 struct DumpPairOptions {
     bool aligned = false;  // false: identical paths; true: ops aligned by name order
-    debug::DumpAlignOptions align;
+    DumpAlignOptions align;
 };
 
 /// Re-evaluates pass flags, firstDivergent and the root cause for new thresholds (no re-read).
@@ -114,13 +114,13 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t);
 
 /// Compares A (checked, "-m") with B (golden, "-g"): pairs matched by identical path
 /// (op name, seqid, io, slot), relative error taken against B.
-Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
                                    JobControl* job = nullptr);
 /// Same, pairing the tensors as `pairing` says.
-Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
                                    const DumpPairOptions& pairing, JobControl* job = nullptr);
 
 /// CSV of a compare report (header plus one line per pair, then unmatched paths).
 std::string compareCsv(const CompareReport& report);
 
-}  // namespace ts::h5
+}  // namespace ts::debug

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/debug/h5_handle.h"
+#include "core/hdf5/h5_handle.h"
 
 namespace ts::h5 {
 
@@ -76,7 +76,7 @@ public:
     Result<std::vector<std::string>> allDatasets() const;
 
 private:
-    debug::H5Id m_file;
+    H5Id m_file;
     std::string m_path;
 };
 

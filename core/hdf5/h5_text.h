@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 namespace ts::h5 {
 

@@ -8,7 +8,7 @@
 
 #include "core/common/job_control.h"
 #include "core/debug/tensor_stats.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 namespace ts::h5 {
 
@@ -28,7 +28,7 @@ public:
 
 private:
     Status setup(uint64_t targetElems);
-    debug::H5Id m_dset, m_fspace;
+    H5Id m_dset, m_fspace;
     DatasetInfo m_info;
     bool m_float = false;
     std::vector<hsize_t> m_dims, m_pos;  // current position over dims [0, m_split]

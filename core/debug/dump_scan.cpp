@@ -1,12 +1,12 @@
-#include "importers/hdf5/dump_scan.h"
+#include "core/debug/dump_scan.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 
-namespace ts::h5 {
+namespace ts::debug {
 namespace {
 
 bool allDigits(const std::string& s) {
@@ -68,7 +68,7 @@ bool parseDumpPath(const std::string& path, std::string& op, int64_t& seqid, std
     return true;
 }
 
-Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* used,
+Result<std::vector<DumpTensor>> orderedTensors(const h5::File& file, OrderSource* used,
                                                std::string* detail) {
     auto paths = file.allDatasets();
     if (!paths) return Error{paths.error()};
@@ -139,7 +139,7 @@ Result<std::vector<DumpTensor>> orderedTensors(const File& file, OrderSource* us
     return out;
 }
 
-Result<std::vector<StatsRow>> statsAll(const File& file, const std::string& onlyPath,
+Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& onlyPath,
                                        JobControl* job) {
     std::vector<std::string> paths;
     if (!onlyPath.empty()) {
@@ -164,7 +164,7 @@ Result<std::vector<StatsRow>> statsAll(const File& file, const std::string& only
             continue;
         }
         row.info = info.value();
-        auto s = datasetStats(file, p);
+        auto s = h5::datasetStats(file, p);
         if (s)
             row.stats = s.value();
         else
@@ -174,7 +174,7 @@ Result<std::vector<StatsRow>> statsAll(const File& file, const std::string& only
     return rows;
 }
 
-Result<OverflowReport> scanOverflow(const File& file, JobControl* job) {
+Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job) {
     OverflowReport rep;
     auto ts = orderedTensors(file, &rep.order, &rep.orderDetail);
     if (!ts) return Error{ts.error()};
@@ -182,11 +182,11 @@ Result<OverflowReport> scanOverflow(const File& file, JobControl* job) {
     for (const auto& t : ts.value()) {
         if (job && job->cancelled()) return Error{"cancelled"};
         auto info = file.datasetInfo(t.path);
-        if (info && info->valueClass != ValueClass::Float) {  // only floats hold NaN/Inf
+        if (info && info->valueClass != h5::ValueClass::Float) {  // only floats hold NaN/Inf
             if (job) job->addDone(1);
             continue;
         }
-        auto s = datasetStats(file, t.path);
+        auto s = h5::datasetStats(file, t.path);
         if (job) job->addDone(1);
         if (!s) {
             rep.errors.push_back(t.path + ": " + s.error());
@@ -199,31 +199,31 @@ Result<OverflowReport> scanOverflow(const File& file, JobControl* job) {
 
 void applyThresholds(CompareReport& report, const CompareThresholds& t) {
     report.firstDivergent.reset();
-    std::vector<debug::PairVerdict> verdicts;
+    std::vector<PairVerdict> verdicts;
     std::vector<std::string> paths;
     for (size_t i = 0; i < report.pairs.size(); ++i) {
         auto& p = report.pairs[i];
         const auto& f = p.figures;
-        p.passRatios = p.error.empty() && debug::ratiosPass(f, p.dtypeA, p.dtypeB);
+        p.passRatios = p.error.empty() && ratiosPass(f, p.dtypeA, p.dtypeB);
         p.pass = p.error.empty() && p.shapeMatch && f.nonfiniteMismatch == 0 &&
                  f.cosine >= t.minCosine && (!t.maxRel || f.maxRel <= *t.maxRel) &&
                  (!t.maxAbs || f.maxAbs <= *t.maxAbs) &&
-                 (t.rule != debug::PassRule::Combined || p.passRatios);
+                 (t.rule != PassRule::Combined || p.passRatios);
         if (!p.pass && !report.firstDivergent) report.firstDivergent = i;
         verdicts.push_back({p.unit, p.tensor.io == "input", p.pass});
         paths.push_back(p.tensor.path);
     }
-    report.rootCause = debug::findRootCause(verdicts, report.unitNamesA, paths);
+    report.rootCause = findRootCause(verdicts, report.unitNamesA, paths);
 }
 
 namespace {
 
-ComparePair comparePair(const File& a, const File& b, const DumpTensor& x, const DumpTensor& y) {
+ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x, const DumpTensor& y) {
     ComparePair p;
     p.tensor = x;
     p.pathB = y.path;
-    auto ra = BlockReader::open(a, x.path, true);
-    auto rb = BlockReader::open(b, y.path, true);
+    auto ra = h5::BlockReader::open(a, x.path, true);
+    auto rb = h5::BlockReader::open(b, y.path, true);
     if (!ra || !rb) {
         p.error = !ra ? "A: " + ra.error() : "B: " + rb.error();
         return p;
@@ -239,7 +239,7 @@ ComparePair comparePair(const File& a, const File& b, const DumpTensor& x, const
         return p;
     }
     // Both readers use the same shape and block size, so blocks stay aligned.
-    debug::CompareAccumulator acc;
+    CompareAccumulator acc;
     std::vector<float> fa, fb;
     std::vector<double> da, db;
     for (;;) {
@@ -260,12 +260,12 @@ ComparePair comparePair(const File& a, const File& b, const DumpTensor& x, const
     return p;
 }
 
-std::vector<debug::DumpTensorRef> refsOf(const File& f, const std::vector<DumpTensor>& ts,
+std::vector<DumpTensorRef> refsOf(const h5::File& f, const std::vector<DumpTensor>& ts,
                                          bool scopes) {
-    std::vector<debug::DumpTensorRef> out;
+    std::vector<DumpTensorRef> out;
     out.reserve(ts.size());
     for (const auto& t : ts) {
-        debug::DumpTensorRef r{t.path, t.op, t.seqid, t.io, t.slot, {}};
+        DumpTensorRef r{t.path, t.op, t.seqid, t.io, t.slot, {}};
         if (scopes) f.stringAttribute(t.path, "scope", r.scope);
         out.push_back(std::move(r));
     }
@@ -274,12 +274,12 @@ std::vector<debug::DumpTensorRef> refsOf(const File& f, const std::vector<DumpTe
 
 }  // namespace
 
-Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
                                    JobControl* job) {
     return compareDumps(a, b, t, DumpPairOptions{}, job);
 }
 
-Result<CompareReport> compareDumps(const File& a, const File& b, const CompareThresholds& t,
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
                                    const DumpPairOptions& how, JobControl* job) {
     CompareReport rep;
     auto ta = orderedTensors(a, &rep.order, &rep.orderDetail);
@@ -288,10 +288,10 @@ Result<CompareReport> compareDumps(const File& a, const File& b, const CompareTh
     auto tb = orderedTensors(b, &ob);
     if (!tb) return Error{"B: " + tb.error()};
     const bool scopes =
-        how.aligned && (how.align.key == debug::DumpKey::Scope || !how.align.map.empty());
+        how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
     const auto ra = refsOf(a, ta.value(), scopes), rb = refsOf(b, tb.value(), scopes);
-    const debug::TensorPairing pairing =
-        how.aligned ? debug::pairByAlignment(ra, rb, how.align) : debug::pairByPath(ra, rb);
+    const TensorPairing pairing =
+        how.aligned ? pairByAlignment(ra, rb, how.align) : pairByPath(ra, rb);
     rep.pairing = how.aligned ? "aligned" : "path";
     rep.unitNamesA = pairing.unitNamesA;
     rep.unitNamesB = pairing.unitNamesB;
@@ -338,4 +338,4 @@ std::string compareCsv(const CompareReport& r) {
     return out;
 }
 
-}  // namespace ts::h5
+}  // namespace ts::debug

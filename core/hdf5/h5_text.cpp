@@ -1,4 +1,4 @@
-#include "importers/hdf5/h5_text.h"
+#include "core/hdf5/h5_text.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -114,7 +114,7 @@ std::string formatElement(hid_t type, const unsigned char* p) {
         case H5T_ENUM: {
             char name[256] = {};
             if (H5Tenum_nameof(type, p, name, sizeof name) < 0) {
-                debug::H5Id base(H5Tget_super(type));
+                H5Id base(H5Tget_super(type));
                 return base.valid() ? formatElement(base.get(), p) : "?";
             }
             if (H5Tget_nmembers(type) == 2) {  // h5py's bool
@@ -129,7 +129,7 @@ std::string formatElement(hid_t type, const unsigned char* p) {
             for (int i = 0; i < n; ++i) {
                 const auto u = static_cast<unsigned>(i);
                 char* m = H5Tget_member_name(type, u);
-                debug::H5Id mt(H5Tget_member_type(type, u));
+                H5Id mt(H5Tget_member_type(type, u));
                 const size_t off = H5Tget_member_offset(type, u);
                 if (i) s += ", ";
                 s += m ? m : "?";
@@ -147,7 +147,7 @@ std::string formatElement(hid_t type, const unsigned char* p) {
             return s + "}";
         }
         case H5T_ARRAY: {
-            debug::H5Id base(H5Tget_super(type));
+            H5Id base(H5Tget_super(type));
             if (!base.valid()) return "?";
             const size_t bs = H5Tget_size(base.get());
             const size_t n = bs ? H5Tget_size(type) / bs : 0;
@@ -160,7 +160,7 @@ std::string formatElement(hid_t type, const unsigned char* p) {
             return s + "]";
         }
         case H5T_VLEN: {
-            debug::H5Id base(H5Tget_super(type));
+            H5Id base(H5Tget_super(type));
             hvl_t v;
             std::memcpy(&v, p, sizeof v);
             if (!base.valid()) return "?";
@@ -191,9 +191,9 @@ Result<std::vector<std::string>> readHyperslabText(const File& file, const std::
     auto info = file.datasetInfo(path);
     if (!info) return Error{info.error()};
     const std::string p = "/" + info->path;
-    debug::H5Id d(H5Dopen2(file.id(), p.c_str(), H5P_DEFAULT));
-    debug::H5Id ft(d.valid() ? H5Dget_type(d.get()) : H5I_INVALID_HID);
-    debug::H5Id fs(d.valid() ? H5Dget_space(d.get()) : H5I_INVALID_HID);
+    H5Id d(H5Dopen2(file.id(), p.c_str(), H5P_DEFAULT));
+    H5Id ft(d.valid() ? H5Dget_type(d.get()) : H5I_INVALID_HID);
+    H5Id fs(d.valid() ? H5Dget_space(d.get()) : H5I_INVALID_HID);
     if (!ft.valid() || !fs.valid()) return Error{"cannot open dataset " + info->path};
     const size_t rank = info->shape.size();
     if (start.size() != rank || count.size() != rank || (!stride.empty() && stride.size() != rank))
@@ -208,11 +208,11 @@ Result<std::vector<std::string>> readHyperslabText(const File& file, const std::
     if (n > (uint64_t{1} << 22)) return Error{"slice too large"};
     std::vector<std::string> out;
     if (n == 0 || info->count == 0) return out;
-    debug::H5Id mt(H5Tget_native_type(ft.get(), H5T_DIR_ASCEND));
+    H5Id mt(H5Tget_native_type(ft.get(), H5T_DIR_ASCEND));
     if (!mt.valid()) return Error{"no memory type for " + info->dtype};
     const size_t es = H5Tget_size(mt.get());
     std::vector<unsigned char> buf(n * es);
-    debug::H5Id ms;
+    H5Id ms;
     if (rank > 0) {
         std::vector<hsize_t> s(start.begin(), start.end()), c(count.begin(), count.end()), t;
         if (!stride.empty()) t.assign(stride.begin(), stride.end());
@@ -220,9 +220,9 @@ Result<std::vector<std::string>> readHyperslabText(const File& file, const std::
                                 c.data(), nullptr) < 0)
             return Error{"bad selection"};
         hsize_t mn = n;
-        ms = debug::H5Id(H5Screate_simple(1, &mn, nullptr));
+        ms = H5Id(H5Screate_simple(1, &mn, nullptr));
     } else {
-        ms = debug::H5Id(H5Screate(H5S_SCALAR));
+        ms = H5Id(H5Screate(H5S_SCALAR));
     }
     if (H5Dread(d.get(), mt.get(), ms.get(), rank > 0 ? fs.get() : H5S_ALL, H5P_DEFAULT,
                 buf.data()) < 0)

@@ -1,4 +1,4 @@
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 
 #include <algorithm>
 
@@ -17,7 +17,7 @@ Result<BlockReader> BlockReader::open(const File& file, const std::string& path,
         return Error{"dataset " + info->path + " is not numeric (" + info->dtype + ")"};
     BlockReader r;
     r.m_info = std::move(info.value());
-    r.m_dset = debug::H5Id(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    r.m_dset = H5Id(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
     if (!r.m_dset.valid()) return Error{"cannot open dataset " + r.m_info.path};
     r.m_float = !asDouble && r.m_info.valueClass == ValueClass::Float && r.m_info.elementSize <= 4;
     auto s = r.setup(std::max<uint64_t>(targetElems, 1));
@@ -26,7 +26,7 @@ Result<BlockReader> BlockReader::open(const File& file, const std::string& path,
 }
 
 Status BlockReader::setup(uint64_t targetElems) {
-    m_fspace = debug::H5Id(H5Dget_space(m_dset.get()));
+    m_fspace = H5Id(H5Dget_space(m_dset.get()));
     if (!m_fspace.valid()) return Error{"cannot read dataspace of " + m_info.path};
     m_scalar = m_info.shape.empty();
     if (m_scalar) return {};
@@ -76,7 +76,7 @@ Result<uint64_t> BlockReader::next(std::vector<float>& fbuf, std::vector<double>
                             nullptr) < 0)
         return Error{"bad selection in " + m_info.path};
     hsize_t mn = n;
-    debug::H5Id mspace(H5Screate_simple(1, &mn, nullptr));
+    H5Id mspace(H5Screate_simple(1, &mn, nullptr));
     void* p;
     if (m_float) {
         if (fbuf.size() < n) fbuf.resize(n);
@@ -174,15 +174,15 @@ Result<std::vector<double>> readHyperslab(const File& file, const std::string& p
     if (!info) return Error{info.error()};
     if (!info->numeric())
         return Error{"dataset " + info->path + " is not numeric (" + info->dtype + ")"};
-    debug::H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
-    debug::H5Id fs(H5Dget_space(d.get()));
+    H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    H5Id fs(H5Dget_space(d.get()));
     uint64_t n = 0;
     auto s = selectSlab(fs.get(), info.value(), start, count, stride, n);
     if (!s) return Error{s.error()};
     std::vector<double> out(n);
     if (n == 0) return out;
     hsize_t mn = n;
-    debug::H5Id ms(H5Screate_simple(1, &mn, nullptr));
+    H5Id ms(H5Screate_simple(1, &mn, nullptr));
     if (H5Dread(d.get(), H5T_NATIVE_DOUBLE, info->shape.empty() ? H5S_ALL : ms.get(),
                 info->shape.empty() ? H5S_ALL : fs.get(), H5P_DEFAULT, out.data()) < 0)
         return Error{"read failed for " + info->path};

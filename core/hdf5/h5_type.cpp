@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
 
 namespace ts::h5 {
 namespace {
@@ -69,7 +69,7 @@ std::string describeType(hid_t type, ValueClass* cls, std::string* detail) {
             int n = H5Tget_nmembers(type);
             for (int i = 0; i < n; ++i) {
                 char* m = H5Tget_member_name(type, static_cast<unsigned>(i));
-                debug::H5Id mt(H5Tget_member_type(type, static_cast<unsigned>(i)));
+                H5Id mt(H5Tget_member_type(type, static_cast<unsigned>(i)));
                 if (!fields.empty()) fields += ", ";
                 fields +=
                     std::string(m ? m : "?") + ": " + (mt.valid() ? describeType(mt.get()) : "?");
@@ -79,7 +79,7 @@ std::string describeType(hid_t type, ValueClass* cls, std::string* detail) {
             break;
         }
         case H5T_ARRAY: {
-            debug::H5Id base(H5Tget_super(type));
+            H5Id base(H5Tget_super(type));
             int nd = H5Tget_array_ndims(type);
             std::vector<hsize_t> d(static_cast<size_t>(std::max(nd, 0)));
             if (nd > 0) H5Tget_array_dims2(type, d.data());
@@ -116,22 +116,22 @@ Result<std::vector<Attribute>> File::attributes(const std::string& path) const {
     size_t a0 = 0;
     while (a0 < path.size() && path[a0] == '/') ++a0;
     p += path.substr(a0);
-    debug::H5Id obj(H5Oopen(m_file.get(), p.c_str(), H5P_DEFAULT));
+    H5Id obj(H5Oopen(m_file.get(), p.c_str(), H5P_DEFAULT));
     if (!obj.valid()) return Error{"cannot open object " + p};
     H5O_info_t oi;
     if (H5Oget_info2(obj.get(), &oi, H5O_INFO_NUM_ATTRS) < 0)
         return Error{"cannot read object " + p};
     std::vector<Attribute> out;
     for (hsize_t i = 0; i < oi.num_attrs; ++i) {
-        debug::H5Id a(H5Aopen_by_idx(obj.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT,
+        H5Id a(H5Aopen_by_idx(obj.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT,
                                      H5P_DEFAULT));
         if (!a.valid()) continue;
         Attribute at;
         ssize_t len = H5Aget_name(a.get(), 0, nullptr);
         at.name.assign(static_cast<size_t>(std::max<ssize_t>(len, 0)), '\0');
         if (len > 0) H5Aget_name(a.get(), at.name.size() + 1, at.name.data());
-        debug::H5Id t(H5Aget_type(a.get()));
-        debug::H5Id s(H5Aget_space(a.get()));
+        H5Id t(H5Aget_type(a.get()));
+        H5Id s(H5Aget_space(a.get()));
         ValueClass cls;
         std::string detail;
         at.dtype = describeType(t.get(), &cls, &detail);
@@ -153,7 +153,7 @@ Result<std::vector<Attribute>> File::attributes(const std::string& path) const {
         } else if (cls == ValueClass::String) {
             if (H5Tis_variable_str(t.get()) > 0) {
                 std::vector<char*> strs(static_cast<size_t>(n), nullptr);
-                debug::H5Id mt(H5Tcopy(H5T_C_S1));
+                H5Id mt(H5Tcopy(H5T_C_S1));
                 H5Tset_size(mt.get(), H5T_VARIABLE);
                 H5Tset_cset(mt.get(), H5Tget_cset(t.get()));
                 if (n > 0 && H5Aread(a.get(), mt.get(), strs.data()) >= 0) {
