@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_writer.h"
 #include "core/hdf5/h5_read.h"
 
@@ -60,12 +61,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", file.error().c_str());
         return 1;
     }
-    (void)ts::h5::datasetStats(file.value(), "x");  // warm the page cache
+    (void)ts::debug::datasetStats(file.value(), "x");  // warm the page cache
     double best = 1e30;
     ts::debug::TensorStats st;
     for (int i = 0; i < 3; ++i) {
         auto t0 = std::chrono::steady_clock::now();
-        auto s = ts::h5::datasetStats(file.value(), "x");
+        auto s = ts::debug::datasetStats(file.value(), "x");
         const double t = seconds(t0);
         if (!s) {
             std::fprintf(stderr, "%s\n", s.error().c_str());

@@ -10,7 +10,7 @@
 
 #include "core/common/result.h"
 #include "core/engine/tensor.h"
-#include "core/hdf5/h5_handle.h"
+#include "core/hdf5/h5_file.h"
 
 namespace ts::debug {
 
@@ -28,13 +28,12 @@ public:
     /// Mismatch: it has one of another shape or a type that cannot convert; `why` says so.
     Outcome load(const std::string& op, int64_t seqid, int slot, const engine::Tensor& live,
                  engine::Tensor& out, std::string* why = nullptr);
-    const std::string& path() const { return m_path; }
+    const std::string& path() const { return m_file.path(); }
 
 private:
     DumpLoader() = default;
-    h5::H5Id m_file;
+    h5::File m_file;
     h5::H5Id m_f16;
-    std::string m_path;
 };
 
 }  // namespace ts::debug

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/debug/dataset_stats.h"
 #include "core/hdf5/h5_read.h"
 
 namespace ts::debug {
@@ -164,7 +165,7 @@ Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& 
             continue;
         }
         row.info = info.value();
-        auto s = h5::datasetStats(file, p);
+        auto s = datasetStats(file, p);
         if (s)
             row.stats = s.value();
         else
@@ -186,7 +187,7 @@ Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job) {
             if (job) job->addDone(1);
             continue;
         }
-        auto s = h5::datasetStats(file, t.path);
+        auto s = datasetStats(file, t.path);
         if (job) job->addDone(1);
         if (!s) {
             rep.errors.push_back(t.path + ": " + s.error());

@@ -35,6 +35,14 @@ Result<File> File::open(const std::string& path) {
     return f;
 }
 
+bool File::exists(const std::string& path) const {
+    const std::string p = h5path(path);
+    // One level at a time: H5Lexists on a path whose parent is missing fails.
+    for (size_t k = p.find('/', 1); k != std::string::npos; k = p.find('/', k + 1))
+        if (H5Lexists(m_file.get(), p.substr(0, k).c_str(), H5P_DEFAULT) <= 0) return false;
+    return H5Lexists(m_file.get(), p.c_str(), H5P_DEFAULT) > 0;
+}
+
 bool File::tracksCreationOrder(const std::string& groupPath) const {
     H5Id g(H5Gopen2(m_file.get(), h5path(groupPath).c_str(), H5P_DEFAULT));
     if (!g.valid()) return false;

@@ -57,6 +57,9 @@ public:
     const std::string& path() const { return m_path; }
     hid_t id() const { return m_file.get(); }
 
+    /// Whether an object exists at `path`, each link along it checked in turn (a missing
+    /// parent group answers false, not an error).
+    bool exists(const std::string& path) const;
     /// Children of a group (path "" or "/" is the root), in creation order when the group
     /// tracks it, else in name order (HDF5's default index).
     Result<std::vector<Node>> children(const std::string& groupPath) const;

@@ -97,48 +97,23 @@ Result<uint64_t> BlockReader::next(std::vector<float>& fbuf, std::vector<double>
     return n;
 }
 
-Result<debug::TensorStats> datasetStats(const File& file, const std::string& path,
-                                        JobControl* job) {
-    auto r = BlockReader::open(file, path);
-    if (!r) return Error{r.error()};
-    debug::StatsAccumulator acc;
-    std::vector<float> fb;
-    std::vector<double> db;
-    if (job) job->setTotal(r->info().count);
-    for (;;) {
-        auto n = r->next(fb, db);
-        if (!n) return Error{n.error()};
-        if (n.value() == 0) break;
-        if (r->floatBlocks())
-            acc.add(fb.data(), n.value());
-        else
-            acc.add(db.data(), n.value());
-        if (job) {
-            job->addDone(n.value());
-            if (job->cancelled()) return Error{"cancelled"};
-        }
-    }
-    return acc.result();
+Result<std::vector<uint64_t>> datasetShape(const File& file, const std::string& path) {
+    H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    H5Id space(d.valid() ? H5Dget_space(d.get()) : H5I_INVALID_HID);
+    if (!space.valid()) return Error{"cannot open dataset " + path};
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    if (rank < 0) return Error{"cannot read dataspace of " + path};
+    std::vector<hsize_t> dims(static_cast<size_t>(rank));
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    return std::vector<uint64_t>(dims.begin(), dims.end());
 }
 
-Result<debug::Histogram> datasetHistogram(const File& file, const std::string& path, double lo,
-                                          double hi, int bins, bool logScale, JobControl* job) {
-    auto r = BlockReader::open(file, path);
-    if (!r) return Error{r.error()};
-    debug::Histogram h(lo, hi, bins, logScale);
-    std::vector<float> fb;
-    std::vector<double> db;
-    for (;;) {
-        auto n = r->next(fb, db);
-        if (!n) return Error{n.error()};
-        if (n.value() == 0) break;
-        if (r->floatBlocks())
-            h.add(fb.data(), n.value());
-        else
-            h.add(db.data(), n.value());
-        if (job && job->cancelled()) return Error{"cancelled"};
-    }
-    return h;
+Status readAll(const File& file, const std::string& path, hid_t memType, void* out) {
+    H5Id d(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));
+    if (!d.valid()) return Error{"cannot open dataset " + path};
+    if (H5Dread(d.get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+        return Error{"read failed for " + path};
+    return {};
 }
 
 namespace {

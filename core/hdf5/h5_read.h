@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/common/job_control.h"
-#include "core/debug/tensor_stats.h"
 #include "core/hdf5/h5_file.h"
 
 namespace ts::h5 {
@@ -39,14 +37,13 @@ private:
     bool m_scalar = false;
 };
 
-/// Statistics of one numeric dataset in one streaming pass.
-Result<debug::TensorStats> datasetStats(const File& file, const std::string& path,
-                                        JobControl* job = nullptr);
+/// The shape of dataset `path` (empty for a scalar), without describing its type or layout.
+Result<std::vector<uint64_t>> datasetShape(const File& file, const std::string& path);
 
-/// Histogram of a numeric dataset over [lo, hi] (one more streaming pass).
-Result<debug::Histogram> datasetHistogram(const File& file, const std::string& path, double lo,
-                                          double hi, int bins, bool logScale,
-                                          JobControl* job = nullptr);
+/// Reads all of dataset `path` into `out` as memory type `memType` (HDF5 converts the element
+/// type, e.g. a float32 dataset into float16 memory); `out` holds the dataset's element count
+/// of `memType`.
+Status readAll(const File& file, const std::string& path, hid_t memType, void* out);
 
 /// Reads a hyperslab (start/count, optional stride, per dimension; rank must match) as
 /// doubles in C order. For strings, compound and other non-numeric types returns an error.

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_config.h"
 #include "core/debug/dump_scan.h"
 #include "core/hdf5/h5_read.h"
@@ -122,7 +123,7 @@ TEST(DumpObserver, H5pyAndH5dumpReadEngineDump) {
     // Our reader's statistics for a dataset, to compare with numpy's.
     auto f = ts::h5::File::open(path);
     ASSERT_TRUE(f.ok());
-    auto st = ts::h5::datasetStats(f.value(), "MatMul/1/output/0");
+    auto st = ts::debug::datasetStats(f.value(), "MatMul/1/output/0");
     ASSERT_TRUE(st.ok());
 
     if (std::system("h5dump --version >/dev/null 2>&1") == 0) {

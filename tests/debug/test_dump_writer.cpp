@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_config.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/dump_writer.h"
@@ -61,7 +62,7 @@ TEST(DumpWriter, ReadBackBySequenceWithStats) {
     auto info = f->datasetInfo("cast/0/output/0");
     ASSERT_TRUE(info.ok());
     EXPECT_EQ(info->dtype, "float16");
-    auto s = ts::h5::datasetStats(f.value(), "cast/0/output/0");
+    auto s = ts::debug::datasetStats(f.value(), "cast/0/output/0");
     ASSERT_TRUE(s.ok());
     EXPECT_EQ(s->posinf, 1u);
     EXPECT_DOUBLE_EQ(s->min, -2.0);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/debug/dataset_stats.h"
 #include "core/hdf5/h5_read.h"
 
 HistogramData computeHistogram(const ts::h5::File& file, const QString& path,
@@ -75,7 +76,7 @@ DatasetStatsResult computeDatasetStats(const ts::h5::File& file, const QString& 
     out.bytes = info->count * info->elementSize;
     // Progress runs to the end twice: the statistics pass, then the histogram pass.
     const auto t0 = std::chrono::steady_clock::now();
-    auto s = ts::h5::datasetStats(file, path.toStdString(), &jc);
+    auto s = ts::debug::datasetStats(file, path.toStdString(), &jc);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (jc.cancelled()) return out;
     if (!s) {
