@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "chrome_test_util.h"
-#include "core/trace_export/chrome_export.h"
+#include "core/export/chrome/chrome_export.h"
 #include "tests/common/sql_rows.h"
 #include "tests/common/test_support.h"
 
@@ -87,7 +87,7 @@ TEST(ChromeRoundTrip, ExportThenImportKeepsEverything) {
         ASSERT_TRUE(first.store);
         ASSERT_EQ(first.report.status, "complete") << first.report.error;
         const std::string json = (dir / ("e" + n + ".json")).string();
-        auto exported = trace_export::exportChromeTrace(*first.store, json, std::nullopt);
+        auto exported = chrome_export::exportChromeTrace(*first.store, json, std::nullopt);
         ASSERT_TRUE(exported.ok()) << exported.error();
         auto second = importInto((dir / ("b" + n + ".tscope")).string(), json);
         ASSERT_EQ(second.report.status, "complete") << second.report.error;

@@ -1,4 +1,4 @@
-#include "core/trace_export/chrome_export.h"
+#include "core/export/chrome/chrome_export.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ts::trace_export {
+namespace ts::chrome_export {
 namespace {
 
 std::string jsonString(std::string_view s) {
@@ -385,4 +385,4 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
     return st;
 }
 
-}  // namespace ts::trace_export
+}  // namespace ts::chrome_export

@@ -12,7 +12,7 @@
 #include "core/common/result.h"
 #include "core/store/trace_store.h"
 
-namespace ts::trace_export {
+namespace ts::chrome_export {
 
 struct ChromeExportStats {
     int64_t events = 0, slices = 0, asyncSlices = 0, instants = 0, counterSamples = 0, flows = 0;
@@ -26,4 +26,4 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
 /// Nanoseconds as microseconds with exactly 3 fractional digits ("-1.500", "12.000").
 std::string nsToMicros(int64_t ns);
 
-}  // namespace ts::trace_export
+}  // namespace ts::chrome_export
