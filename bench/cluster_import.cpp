@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "core/analysis/cluster_analysis.h"
-#include "core/analysis/cluster_import.h"
+#include "core/analysis/cluster/cluster_analysis.h"
+#include "core/analysis/cluster/cluster_import.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
 

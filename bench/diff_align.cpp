@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "bench/bench_clock.h"
-#include "core/analysis/name_map.h"
-#include "core/analysis/op_alignment.h"
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/name_map.h"
+#include "core/analysis/diff/op_alignment.h"
+#include "core/analysis/diff/run_diff.h"
 #include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
 

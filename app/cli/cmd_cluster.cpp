@@ -15,11 +15,11 @@
 #include <thread>
 
 #include "app/cli/command.h"
-#include "core/analysis/cluster_analysis.h"
-#include "core/analysis/cluster_import.h"
-#include "core/analysis/cluster_input.h"
-#include "core/analysis/cluster_json.h"
-#include "core/analysis/cluster_op_compare.h"
+#include "core/analysis/cluster/cluster_analysis.h"
+#include "core/analysis/cluster/cluster_import.h"
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/analysis/cluster/cluster_json.h"
+#include "core/analysis/cluster/cluster_op_compare.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
 

@@ -8,8 +8,8 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "core/analysis/profile_data.h"
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
+#include "core/analysis/profile/profile_data.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {

@@ -8,7 +8,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
-#include "core/analysis/name_map.h"
+#include "core/analysis/diff/name_map.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"

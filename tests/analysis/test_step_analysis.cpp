@@ -2,8 +2,8 @@
 // Kineto trace when the Chrome importer is registered.
 #include <gtest/gtest.h>
 
-#include "core/analysis/profile_data.h"
-#include "core/analysis/step_analysis.h"
+#include "core/analysis/profile/profile_data.h"
+#include "core/analysis/profile/step_analysis.h"
 #include "importers/registry.h"
 #include "tests/analysis/profile_fixture.h"
 #include "tests/common/test_support.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/analysis/scalar_diff.h"
+#include "core/analysis/diff/scalar_diff.h"
 #include "views/curves/run_colour.h"
 
 using ts::curves::RunScalars;

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/analysis/profile_report.h"
+#include "core/analysis/profile/profile_report.h"
 
 class QHBoxLayout;
 class SessionContext;
