@@ -13,8 +13,8 @@
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/compare_table_model.h"
-#include "views/dumps/compare_view.h"
+#include "views/dumps/compare/compare_table_model.h"
+#include "views/dumps/compare/compare_view.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "views/dumps/hdf5_inspector_view.h"
+#include "views/dumps/inspector/hdf5_inspector_view.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -14,9 +14,9 @@
 
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/dataset_panel.h"
-#include "views/dumps/h5_file_registry.h"
-#include "views/dumps/h5_tree_model.h"
+#include "views/dumps/common/dataset_panel.h"
+#include "views/dumps/common/h5_file_registry.h"
+#include "views/dumps/inspector/h5_tree_model.h"
 
 namespace {
 struct Opened {

@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "views/dumps/slice_spec.h"
+#include "views/dumps/common/slice_spec.h"
 
 class QComboBox;
 class QHBoxLayout;

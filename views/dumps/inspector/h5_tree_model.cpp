@@ -1,4 +1,4 @@
-#include "views/dumps/h5_tree_model.h"
+#include "views/dumps/inspector/h5_tree_model.h"
 
 #include <QFont>
 #include <QStringList>

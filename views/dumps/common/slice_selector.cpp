@@ -1,4 +1,4 @@
-#include "views/dumps/slice_selector.h"
+#include "views/dumps/common/slice_selector.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

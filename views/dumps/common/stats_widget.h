@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "views/dumps/dataset_stats_job.h"
+#include "views/dumps/common/dataset_stats_job.h"
 
 class JobTracker;
 class QCheckBox;

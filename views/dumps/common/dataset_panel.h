@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/hdf5/h5_file.h"
-#include "views/dumps/slice_spec.h"
+#include "views/dumps/common/slice_spec.h"
 
 class HeatmapWidget;
 class JobTracker;

@@ -1,4 +1,4 @@
-#include "views/dumps/overflow_source.h"
+#include "views/dumps/overflow/overflow_source.h"
 
 #include <map>
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "views/common/view_registry.h"
-#include "views/dumps/overflow_source.h"
+#include "views/dumps/overflow/overflow_source.h"
 
 class DatasetPanel;
 class QComboBox;

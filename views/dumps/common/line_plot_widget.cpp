@@ -1,4 +1,4 @@
-#include "views/dumps/line_plot_widget.h"
+#include "views/dumps/common/line_plot_widget.h"
 
 #include <qcustomplot.h>
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/hdf5/h5_file.h"
-#include "views/dumps/slice_spec.h"
+#include "views/dumps/common/slice_spec.h"
 
 class JobTracker;
 

@@ -1,4 +1,4 @@
-#include "views/dumps/heatmap_widget.h"
+#include "views/dumps/common/heatmap_widget.h"
 
 #include <qcustomplot.h>
 

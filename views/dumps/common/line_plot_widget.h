@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/hdf5/h5_file.h"
-#include "views/dumps/slice_spec.h"
+#include "views/dumps/common/slice_spec.h"
 
 class JobTracker;
 class QCustomPlot;

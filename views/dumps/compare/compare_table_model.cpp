@@ -1,4 +1,4 @@
-#include "views/dumps/compare_table_model.h"
+#include "views/dumps/compare/compare_table_model.h"
 
 #include <QBrush>
 #include <QColor>

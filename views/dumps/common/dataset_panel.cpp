@@ -1,4 +1,4 @@
-#include "views/dumps/dataset_panel.h"
+#include "views/dumps/common/dataset_panel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,11 +10,11 @@
 #include <QVBoxLayout>
 
 #include "views/common/job_tracker.h"
-#include "views/dumps/heatmap_widget.h"
-#include "views/dumps/line_plot_widget.h"
-#include "views/dumps/slice_selector.h"
-#include "views/dumps/stats_widget.h"
-#include "views/dumps/values_table_model.h"
+#include "views/dumps/common/heatmap_widget.h"
+#include "views/dumps/common/line_plot_widget.h"
+#include "views/dumps/common/slice_selector.h"
+#include "views/dumps/common/stats_widget.h"
+#include "views/dumps/common/values_table_model.h"
 
 namespace {
 

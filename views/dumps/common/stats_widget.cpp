@@ -1,4 +1,4 @@
-#include "views/dumps/stats_widget.h"
+#include "views/dumps/common/stats_widget.h"
 
 #include <qcustomplot.h>
 

@@ -1,4 +1,4 @@
-#include "views/dumps/overflow_view.h"
+#include "views/dumps/overflow/overflow_view.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -14,8 +14,8 @@
 
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/dataset_panel.h"
-#include "views/dumps/h5_file_registry.h"
+#include "views/dumps/common/dataset_panel.h"
+#include "views/dumps/common/h5_file_registry.h"
 
 namespace {
 enum Col {

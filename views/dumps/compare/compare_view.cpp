@@ -1,4 +1,4 @@
-#include "views/dumps/compare_view.h"
+#include "views/dumps/compare/compare_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,8 +19,8 @@
 
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/compare_table_model.h"
-#include "views/dumps/h5_file_registry.h"
+#include "views/dumps/common/h5_file_registry.h"
+#include "views/dumps/compare/compare_table_model.h"
 
 namespace {
 struct CompareResult {

@@ -1,4 +1,4 @@
-#include "views/dumps/values_table_model.h"
+#include "views/dumps/common/values_table_model.h"
 
 #include <QBrush>
 #include <QColor>

@@ -1,4 +1,4 @@
-#include "views/dumps/h5_file_registry.h"
+#include "views/dumps/common/h5_file_registry.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "views/dumps/slice_spec.h"
+#include "views/dumps/common/slice_spec.h"
 
 #include <QStringList>
 

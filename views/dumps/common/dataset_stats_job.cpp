@@ -1,4 +1,4 @@
-#include "views/dumps/dataset_stats_job.h"
+#include "views/dumps/common/dataset_stats_job.h"
 
 #include <chrono>
 
