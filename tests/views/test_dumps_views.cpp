@@ -25,11 +25,11 @@
 #include "views/dumps/common/values_table_model.h"
 #include "views/dumps/compare/compare_table_model.h"
 #include "views/dumps/compare/compare_view.h"
-#include "views/dumps/dump_settings_widget.h"
 #include "views/dumps/dumps_view_info.h"
 #include "views/dumps/inspector/h5_tree_model.h"
 #include "views/dumps/inspector/hdf5_inspector_view.h"
 #include "views/dumps/overflow/overflow_view.h"
+#include "views/training/dump_settings_widget.h"
 
 namespace fs = std::filesystem;
 

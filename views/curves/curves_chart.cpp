@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/analysis/diff/scalar_diff.h"
-#include "views/curves/run_colour.h"
+#include "views/common/run_colour.h"
 
 using ts::curves::RunScalars;
 using ts::curves::ScalarPoint;

@@ -16,10 +16,10 @@
 #include <algorithm>
 
 #include "core/curves/scalar_csv.h"
+#include "views/common/run_colour.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_chart.h"
 #include "views/curves/curves_loader.h"
-#include "views/curves/run_colour.h"
 
 namespace {
 

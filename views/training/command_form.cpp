@@ -24,7 +24,7 @@
 #include "core/common/cuda_paths.h"
 #include "core/common/data_paths.h"
 #include "core/run/launch_env.h"
-#include "views/logs/command_log_levels.h"
+#include "views/training/command_log_levels.h"
 #include "views/training/training_widgets.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <QLocale>
 #include <algorithm>
 
-#include "views/curves/run_colour.h"
+#include "views/common/run_colour.h"
 
 TrainingRunsModel::TrainingRunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 

@@ -1,4 +1,4 @@
-#include "views/rdr/rdr_auto_open.h"
+#include "views/common/rdr_auto_open.h"
 
 #include "core/debug/rdr/rdr_reader.h"
 #include "views/common/session_context.h"

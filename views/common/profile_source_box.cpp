@@ -1,4 +1,4 @@
-#include "views/steps/profile_source_box.h"
+#include "views/common/profile_source_box.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "views/dumps/dump_settings_widget.h"
+#include "views/training/dump_settings_widget.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,4 +1,4 @@
-#include "views/logs/command_log_levels.h"
+#include "views/training/command_log_levels.h"
 
 #include <QCheckBox>
 #include <QComboBox>

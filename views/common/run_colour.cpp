@@ -1,4 +1,4 @@
-#include "views/curves/run_colour.h"
+#include "views/common/run_colour.h"
 
 #include <array>
 
