@@ -67,7 +67,7 @@ int runStats(const Args& args) {
              {std::pair{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"std", s.std}}) {
             w.Key(k);
             if (s.finite > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }
@@ -185,7 +185,8 @@ int runOverflow(const Args& args) {
     auto rep = debug::scanOverflow(file);
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
-        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order),
+                    rep->orderDetail.c_str());
         for (const auto& f : rep->findings)
             std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
                         &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
@@ -264,7 +265,8 @@ int runCompare(const Args& args) {
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
     if (!args.json) {
-        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order),
+                    rep->orderDetail.c_str());
         for (const auto& p : rep->pairs)
             std::printf(
                 "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
@@ -301,7 +303,7 @@ int runCompare(const Args& args) {
                             {"rmse", p.figures.rmse}}) {
             w.Key(k);
             if (figures && p.figures.finitePairs > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }
@@ -318,7 +320,7 @@ int runCompare(const Args& args) {
                             {"share_5e-3", p.figures.share5e3()}}) {
             w.Key(k);
             if (figures && p.figures.finitePairs > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }

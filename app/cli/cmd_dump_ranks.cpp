@@ -116,8 +116,7 @@ int runDumpRanks(const Args& args) {
         kv(w, "op", f.op);
         w.Key("step");
         f.step >= 0 ? w.Int64(f.step) : w.Null();
-        w.Key("time");
-        writeDouble(w, f.timeS);
+        kv(w, "time", f.timeS);
         kv(w, "nan", static_cast<int64_t>(f.nan));
         kv(w, "posinf", static_cast<int64_t>(f.posinf));
         kv(w, "neginf", static_cast<int64_t>(f.neginf));

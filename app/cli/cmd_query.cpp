@@ -22,7 +22,7 @@ void writeCell(JsonWriter& w, const store::Statement& st, int c) {
             w.Int64(st.int64(c));
             break;
         case SQLITE_FLOAT:
-            writeDouble(w, st.real(c));
+            finiteOrNull(w, st.real(c));
             break;
         case SQLITE_NULL:
             w.Null();

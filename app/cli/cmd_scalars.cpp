@@ -49,7 +49,7 @@ void writeRun(JsonWriter& w, const curves::RunScalars& run) {
             w.StartArray();
             w.Int64(p.step);
             w.Int64(p.wallTimeNs);
-            writeDouble(w, p.value);
+            finiteOrNull(w, p.value);
             w.EndArray();
         }
         w.EndArray();

@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/common/json.h"
 
 namespace ts::cli {
 
@@ -31,7 +30,9 @@ struct Args {
     const std::vector<std::string>& values(const std::string& name) const;
 };
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonWriter = json::Writer;
+using json::finiteOrNull;
+using json::kv;
 
 /// Thrown by a command to report a user error (caught by the framework, printed as
 /// {"error": ...} with --json, else on stderr; exit code 1 unless given).
@@ -63,12 +64,6 @@ int64_t intOption(const Args& args, const std::string& name);
 
 /// Prints a finished JSON document on stdout followed by a newline.
 void printJson(const rapidjson::StringBuffer& buf);
-/// Writes a string key and value.
-void kv(JsonWriter& w, const char* key, const std::string& value);
-void kv(JsonWriter& w, const char* key, int64_t value);
-void kv(JsonWriter& w, const char* key, double value);
-/// Doubles that are NaN/Inf are written as null (JSON has no such numbers).
-void writeDouble(JsonWriter& w, double v);
 
 }  // namespace ts::cli
 

@@ -28,7 +28,7 @@ void writeRootCause(JsonWriter& w, const debug::CompareReport& r) {
                 w.Bool(p.pass);
                 w.Key("cosine");
                 if (p.error.empty() && p.figures.finitePairs > 0)
-                    writeDouble(w, p.figures.cosine);
+                    finiteOrNull(w, p.figures.cosine);
                 else
                     w.Null();
                 w.EndObject();

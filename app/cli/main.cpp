@@ -51,25 +51,6 @@ void printJson(const rapidjson::StringBuffer& buf) {
     std::fflush(stdout);
 }
 
-void kv(JsonWriter& w, const char* key, const std::string& value) {
-    w.Key(key);
-    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
-}
-void kv(JsonWriter& w, const char* key, int64_t value) {
-    w.Key(key);
-    w.Int64(value);
-}
-void kv(JsonWriter& w, const char* key, double value) {
-    w.Key(key);
-    writeDouble(w, value);
-}
-void writeDouble(JsonWriter& w, double v) {
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
-
 }  // namespace ts::cli
 
 using namespace ts::cli;

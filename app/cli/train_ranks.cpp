@@ -153,23 +153,17 @@ int runTrainRanks(const Args& args, int nproc) {
                 it->value.Accept(w);
             }
         if (!rank0.IsObject() || !rank0.HasMember("status")) {
-            w.Key("status");
-            w.String(r.status.c_str());
-            w.Key("reason");
-            w.String(r.reason.c_str());
+            kv(w, "status", r.status);
+            kv(w, "reason", r.reason);
         }
-        w.Key("world_size");
-        w.Int(nproc);
+        kv(w, "world_size", nproc);
         w.Key("samples_per_s");
         w.Double(jobRate);
         w.Key("job");
         w.StartObject();
-        w.Key("status");
-        w.String(r.status.c_str());
-        w.Key("reason");
-        w.String(r.reason.c_str());
-        w.Key("folder");
-        w.String(folder.c_str());
+        kv(w, "status", r.status);
+        kv(w, "reason", r.reason);
+        kv(w, "folder", folder);
         w.EndObject();
         w.Key("ranks");
         w.StartArray();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/common/clock.h"
+#include "core/common/json.h"
 #include "core/store/store_writer.h"
 
 namespace ts::profiler {
@@ -44,24 +45,6 @@ namespace {
 /// The tid the "Allocations" pseudo-thread gets: above Linux's pid_max (2^22), so it never
 /// clashes with a real thread of the process.
 constexpr int64_t kAllocationsTid = (int64_t{1} << 22) + 1;
-
-void appendJsonString(std::string& out, std::string_view s) {
-    out += '"';
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            static const char* hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[(c >> 4) & 0xf];
-            out += hex[c & 0xf];
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-}
 
 void appendShape(std::string& out, const std::vector<int64_t>& dims, size_t& pos) {
     const int64_t rank = dims[pos++];
@@ -319,7 +302,7 @@ void ProfileRecorder::release(int64_t handle, int64_t ts) {
 
 std::string ProfileRecorder::opArgs(const Slice& s) const {
     std::string out = "{\"scope\":";
-    appendJsonString(out, m_strings[s.scope]);
+    json::appendQuoted(out, m_strings[s.scope]);
     appendField(out, "Sequence number", s.seqid);
     out += ",\"backward\":";
     out += s.backward ? "true" : "false";
@@ -333,7 +316,7 @@ std::string ProfileRecorder::opArgs(const Slice& s) const {
         out += "],\"Input type\":[";
         for (uint16_t i = 0; i < s.inputs; ++i) {
             if (i) out += ',';
-            appendJsonString(out, m_strings[m_dtypeRefs[s.dtypesBegin + i]]);
+            json::appendQuoted(out, m_strings[m_dtypeRefs[s.dtypesBegin + i]]);
         }
         out += ']';
     }
@@ -351,13 +334,13 @@ std::string ProfileRecorder::opArgs(const Slice& s) const {
 
 std::string ProfileRecorder::allocArgs(const Alloc& a) const {
     std::string args = "{\"bytes\":" + std::to_string(a.bytes) + ",\"op\":";
-    appendJsonString(args, m_strings[a.op]);
+    json::appendQuoted(args, m_strings[a.op]);
     if (a.scope) {
         args += ",\"scope\":";
-        appendJsonString(args, m_strings[a.scope]);
+        json::appendQuoted(args, m_strings[a.scope]);
     }
     args += ",\"tensor\":";
-    appendJsonString(args, m_strings[a.tensor]);
+    json::appendQuoted(args, m_strings[a.tensor]);
     if (a.shapeBegin >= 0) {
         args += ",\"shape\":";
         size_t pos = static_cast<size_t>(a.shapeBegin);

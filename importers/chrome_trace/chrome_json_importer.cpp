@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/common/json.h"
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_json_reader.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
@@ -94,9 +95,11 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
         return report;
     }
     std::string extra = "{\"top_level_keys\":[";
-    for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i)
-        extra += (i ? ",\"" : "\"") + outcome.topLevelKeys[i] + "\"";
-    extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"";
+    for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i) {
+        if (i) extra += ',';
+        ts::json::appendQuoted(extra, outcome.topLevelKeys[i]);
+    }
+    extra += "],\"wrapper\":" + ts::json::quote(in.value()->wrapper());
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
     extra += "}";
     report.extraJson = extra;

@@ -5,8 +5,8 @@
 // launch flows, NVTX ranges, CUPTI's overhead. GPU times go on the host's Unix clock (the
 // file's clock pairs), so the traces of several processes line up. Records CUPTI dropped
 // make the import "partial" with an import problem saying how many.
+#include "core/common/json.h"
 #include "core/profiler/gpu/activity_import.h"
-#include "core/profiler/gpu/args_json.h"
 #include "core/store/store_writer.h"
 #include "importers/common/gpu_trace_counts.h"
 #include "importers/registry.h"
@@ -21,7 +21,7 @@ int sniffCupti(const std::string&, std::string_view head) {
 }
 
 std::string extraJson(const ActivityTrace& t, const ActivityImportStats& s) {
-    ArgsJson extra;
+    json::ArgsJson extra;
     if (t.process) extra.num("pid", t.process->pid).num("cupti_version", t.process->cuptiVersion);
     extra.num("api_calls", s.apis)
         .num("kernels", s.kernels)

@@ -275,5 +275,31 @@ TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
     EXPECT_EQ(stored, expected);
 }
 
+// A top-level key holding a quote, a backslash and a control character (a tab escaped in the
+// file) is kept in sources.stats as valid JSON that decodes back to the key.
+TEST(ChromeEdge, TopLevelKeysAreEscapedInTheSourceStats) {
+    const std::string json =
+        R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}],)"
+        R"("say \"hi\"":1,"back\\slash":2,"tab\there":3})";
+    auto got =
+        importInto((tempDir("keys") / "a.tscope").string(), writeFile("keysin", "k.json", json));
+    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    auto& db = got.store->db();
+    EXPECT_EQ(db.queryInt("SELECT json_valid(stats) FROM sources").value(), 1);
+    EXPECT_EQ(db.queryInt("SELECT json_array_length(stats, '$.extra.top_level_keys') "
+                          "FROM sources")
+                  .value(),
+              4);
+    for (const char* key : {"say \"hi\"", "back\\slash", "tab\there"}) {
+        auto st = db.prepare(
+            "SELECT count(*) FROM sources, json_each(sources.stats, '$.extra.top_level_keys') "
+            "WHERE json_each.value = ?");
+        ASSERT_TRUE(st.ok()) << st.error();
+        st.bind(1, key);
+        ASSERT_TRUE(st.step()) << st.error();
+        EXPECT_EQ(st.int64(0), 1) << key;
+    }
+}
+
 }  // namespace
 }  // namespace ts::test

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/common/json.h"
 #include "core/debug/dump_config.h"
 
 namespace {
@@ -77,11 +78,10 @@ DumpSettingsWidget::DumpSettingsWidget(QWidget* parent)
 std::string DumpSettingsWidget::dumpJson() const {
     if (!m_dump->isChecked()) return {};
     rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    ts::json::Writer w(buf);
     auto str = [&w](const char* k, const QString& v) {
-        w.Key(k);
         const QByteArray u = v.toUtf8();
-        w.String(u.constData(), static_cast<rapidjson::SizeType>(u.size()));
+        ts::json::kv(w, k, std::string_view(u.constData(), static_cast<size_t>(u.size())));
     };
     w.StartObject();
     str("dump_path", m_path->text().trimmed());
@@ -90,7 +90,8 @@ std::string DumpSettingsWidget::dumpJson() const {
     w.StartArray();
     for (const QString& s : m_list->text().split(',', Qt::SkipEmptyParts)) {
         const QByteArray u = s.trimmed().toUtf8();
-        if (!u.isEmpty()) w.String(u.constData(), static_cast<rapidjson::SizeType>(u.size()));
+        if (!u.isEmpty())
+            ts::json::str(w, std::string_view(u.constData(), static_cast<size_t>(u.size())));
     }
     w.EndArray();
     str("dump_op_switch", QStringLiteral("on"));

@@ -1,55 +1,38 @@
 #include "core/analysis/cluster/cluster_json.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <cmath>
 
 #include "core/analysis/cluster/cluster_ops.h"
+#include "core/common/json.h"
 
 namespace ts::analysis {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void str(Writer& w, const char* key, const std::string& v) {
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
-void num(Writer& w, const char* key, double v) {
-    w.Key(key);
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
-void integer(Writer& w, const char* key, int64_t v) {
-    w.Key(key);
-    w.Int64(v);
-}
+using json::kv;
+using Writer = json::Writer;
 
 void writeRank(Writer& w, const RankProfile& r, const RankFigures& f) {
     w.StartObject();
-    integer(w, "rank", r.input.rank);
-    integer(w, "steps", f.steps);
-    num(w, "step_ms_median", f.stepMsMedian);
-    num(w, "step_ms_p95", f.stepMsP95);
-    num(w, "compute_ms", f.computeMs);
-    num(w, "comm_ms", f.commMs);
-    num(w, "overlap_pct", f.overlapPct);
-    num(w, "idle_ms", f.idleMs);
-    num(w, "wait_ms", f.waitMs);
-    num(w, "work_ms_median", f.workMsMedian);
-    num(w, "work_ms_mean", f.workMsMean);
-    num(w, "step_ms_mean", f.stepMsMean);
-    integer(w, "straggler_steps", f.stragglerSteps);
-    num(w, "straggler_excess_ms", f.stragglerExcessMs);
-    str(w, "label", r.input.label);
-    str(w, "rank_from", r.input.rankOrigin);
-    if (r.input.worldSize) integer(w, "world_size", *r.input.worldSize);
-    str(w, "counted_on", r.device ? "device" : "host");
-    str(w, "step_markers", r.stepMarker);
-    str(w, "session", r.input.sessionPath);
+    kv(w, "rank", r.input.rank);
+    kv(w, "steps", f.steps);
+    kv(w, "step_ms_median", f.stepMsMedian);
+    kv(w, "step_ms_p95", f.stepMsP95);
+    kv(w, "compute_ms", f.computeMs);
+    kv(w, "comm_ms", f.commMs);
+    kv(w, "overlap_pct", f.overlapPct);
+    kv(w, "idle_ms", f.idleMs);
+    kv(w, "wait_ms", f.waitMs);
+    kv(w, "work_ms_median", f.workMsMedian);
+    kv(w, "work_ms_mean", f.workMsMean);
+    kv(w, "step_ms_mean", f.stepMsMean);
+    kv(w, "straggler_steps", f.stragglerSteps);
+    kv(w, "straggler_excess_ms", f.stragglerExcessMs);
+    kv(w, "label", r.input.label);
+    kv(w, "rank_from", r.input.rankOrigin);
+    if (r.input.worldSize) kv(w, "world_size", *r.input.worldSize);
+    kv(w, "counted_on", r.device ? "device" : "host");
+    kv(w, "step_markers", r.stepMarker);
+    kv(w, "session", r.input.sessionPath);
     w.Key("source_ids");
     w.StartArray();
     for (int64_t id : r.input.sourceIds) w.Int64(id);
@@ -77,25 +60,25 @@ std::string clusterSummaryJson(const ClusterSummary& s) {
     w.StartArray();
     for (const Straggler& g : s.stragglers) {
         w.StartObject();
-        integer(w, "rank", g.rank);
-        integer(w, "step", g.step);
-        num(w, "step_ms", g.stepMs);
-        num(w, "median_ms", g.medianMs);
-        num(w, "work_ms", g.workMs);
-        num(w, "median_work_ms", g.medianWorkMs);
-        num(w, "wait_ms", g.waitMs);
-        num(w, "others_wait_ms", g.othersWaitMs);
+        kv(w, "rank", g.rank);
+        kv(w, "step", g.step);
+        kv(w, "step_ms", g.stepMs);
+        kv(w, "median_ms", g.medianMs);
+        kv(w, "work_ms", g.workMs);
+        kv(w, "median_work_ms", g.medianWorkMs);
+        kv(w, "wait_ms", g.waitMs);
+        kv(w, "others_wait_ms", g.othersWaitMs);
         w.EndObject();
     }
     w.EndArray();
-    integer(w, "step_columns", static_cast<int64_t>(s.stepCount()));
+    kv(w, "step_columns", static_cast<int64_t>(s.stepCount()));
     w.Key("rule");
     w.StartObject();
-    num(w, "excess_pct_of_median_step", 100 * kStragglerExcess);
-    num(w, "min_excess_ms", static_cast<double>(kStragglerMinNs) / 1e6);
-    str(w, "measure",
-        "work_ms = step_ms - wait_ms (communication not overlapped by compute); a straggler's "
-        "work_ms - median_work_ms exceeds both");
+    kv(w, "excess_pct_of_median_step", 100 * kStragglerExcess);
+    kv(w, "min_excess_ms", static_cast<double>(kStragglerMinNs) / 1e6);
+    kv(w, "measure",
+       "work_ms = step_ms - wait_ms (communication not overlapped by compute); a straggler's "
+       "work_ms - median_work_ms exceeds both");
     w.EndObject();
     w.Key("comm_patterns");
     w.StartArray();

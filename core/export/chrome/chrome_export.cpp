@@ -1,5 +1,7 @@
 #include "core/export/chrome/chrome_export.h"
 
+#include "core/common/json.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -9,38 +11,13 @@
 namespace ts::chrome_export {
 namespace {
 
-std::string jsonString(std::string_view s) {
-    std::string out = "\"";
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"')
-            out += "\\\"";
-        else if (c == '\\')
-            out += "\\\\";
-        else if (c == '\n')
-            out += "\\n";
-        else if (c == '\t')
-            out += "\\t";
-        else if (c == '\r')
-            out += "\\r";
-        else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
-}
-
 // pid/tid as a JSON number when the stored text is a plain integer, else a string.
 std::string idValue(std::string_view s) {
-    if (s.empty() || s.size() > 18) return jsonString(s);
+    if (s.empty() || s.size() > 18) return json::quote(s);
     for (size_t i = 0; i < s.size(); ++i)
         if (!(s[i] >= '0' && s[i] <= '9') && !(i == 0 && s[i] == '-' && s.size() > 1))
-            return jsonString(s);
-    if (s.size() > 1 && s[0] == '0') return jsonString(s);
+            return json::quote(s);
+    if (s.size() > 1 && s[0] == '0') return json::quote(s);
     return std::string(s);
 }
 
@@ -125,14 +102,14 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             procPid[q.int64(0)] = pid;
             if (!q.isNull(2))
                 out.event("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + pid +
-                          ",\"tid\":0,\"args\":{\"name\":" + jsonString(q.textView(2)) + "}}");
+                          ",\"tid\":0,\"args\":{\"name\":" + json::quote(q.textView(2)) + "}}");
             if (!q.isNull(3) && q.int64(3) != 0)
                 out.event("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + pid +
                           ",\"tid\":0,\"args\":{\"sort_index\":" + std::to_string(q.int64(3)) +
                           "}}");
             if (!q.isNull(4))
                 out.event("{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":" + pid +
-                          ",\"tid\":0,\"args\":{\"labels\":" + jsonString(q.textView(4)) + "}}");
+                          ",\"tid\":0,\"args\":{\"labels\":" + json::quote(q.textView(4)) + "}}");
         }
         store::Statement t = db.prepare(
             "SELECT t.id, t.process_id, t.tid, t.name, t.sort_index, (SELECT count(*) FROM tracks "
@@ -147,7 +124,7 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             if (t.int64(5) > 1) continue;
             if (!t.isNull(3))
                 out.event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + pid + ",\"tid\":" +
-                          tid + ",\"args\":{\"name\":" + jsonString(t.textView(3)) + "}}");
+                          tid + ",\"args\":{\"name\":" + json::quote(t.textView(3)) + "}}");
             if (!t.isNull(4) && t.int64(4) != 0)
                 out.event("{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + pid +
                           ",\"tid\":" + tid +
@@ -182,18 +159,18 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
                 w.kind != "async" && w.kind != "counter" && w.kind != "samples" &&
                 ((w.hasThread && tracksOfThread[q.int64(3)] > 1) || (!w.hasThread && q.int64(5)));
             if (ownThread) {
-                w.tid = jsonString(q.textView(4).empty() ? "track " + q.text(0) : q.text(4));
+                w.tid = json::quote(q.textView(4).empty() ? "track " + q.text(0) : q.text(4));
                 w.hasThread = true;
                 out.event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + w.pid +
                           ",\"tid\":" + w.tid + ",\"args\":{\"name\":" + w.tid + "}}");
             }
-            if (w.kind == "counter") w.tid = jsonString(q.textView(4));  // counter name
+            if (w.kind == "counter") w.tid = json::quote(q.textView(4));  // counter name
             where[q.int64(0)] = std::move(w);
         }
     }
     auto nameCat = [](store::Statement& q, int nameCol) {
-        std::string s = ",\"name\":" + jsonString(q.textView(nameCol));
-        if (!q.isNull(nameCol + 1)) s += ",\"cat\":" + jsonString(q.textView(nameCol + 1));
+        std::string s = ",\"name\":" + json::quote(q.textView(nameCol));
+        if (!q.isNull(nameCol + 1)) s += ",\"cat\":" + json::quote(q.textView(nameCol + 1));
         if (!q.isNull(nameCol + 2)) s += ",\"args\":" + std::string(q.textView(nameCol + 2));
         return s;
     };
@@ -267,7 +244,8 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
                           nameCat(q, 5) + "}");
                 if (*ph == 'b' && !unfinished)
                     asyncOpen.push_back(
-                        {ts + dur, id, q.isNull(6) ? "" : ",\"cat\":" + jsonString(q.textView(6))});
+                        {ts + dur, id,
+                         q.isNull(6) ? "" : ",\"cat\":" + json::quote(q.textView(6))});
                 ++st.asyncSlices;
                 continue;
             }
@@ -319,7 +297,7 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
         while (q.step())
             out.event("{\"ph\":\"c\",\"name\":\"clock_sync\",\"pid\":0,\"tid\":0,\"ts\":" +
                       nsToMicros(q.int64(1)) +
-                      ",\"args\":{\"sync_id\":" + jsonString(q.textView(0)) +
+                      ",\"args\":{\"sync_id\":" + json::quote(q.textView(0)) +
                       (q.isNull(2) ? "" : ",\"issue_ts\":" + nsToMicros(q.int64(2))) + "}}");
     }
     // counters: one C series per track, named as the track
@@ -353,8 +331,9 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             const Where& wb = where[b->second.track];
             if (!wa.hasThread || !wb.hasThread) continue;
             const std::string id = std::to_string(q.int64(0));
-            const std::string nc = ",\"name\":" + jsonString(q.isNull(3) ? "flow" : q.textView(3)) +
-                                   ",\"cat\":" + jsonString(q.isNull(4) ? "flow" : q.textView(4));
+            const std::string nc =
+                ",\"name\":" + json::quote(q.isNull(3) ? "flow" : q.textView(3)) +
+                ",\"cat\":" + json::quote(q.isNull(4) ? "flow" : q.textView(4));
             out.event("{\"ph\":\"s\",\"id\":" + id + ",\"pid\":" + wa.pid + ",\"tid\":" + wa.tid +
                       ",\"ts\":" + nsToMicros(a->second.point) + nc + "}");
             out.event("{\"ph\":\"f\",\"bp\":\"e\",\"id\":" + id + ",\"pid\":" + wb.pid +
@@ -372,8 +351,8 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
         std::fputs(",\"stackFrames\":{", f.get());
         for (bool first = true; q.step(); first = false) {
             std::string frame = (first ? "\n\"" : ",\n\"") + std::to_string(q.int64(0)) +
-                                "\":{\"name\":" + jsonString(q.textView(2));
-            if (!q.isNull(3)) frame += ",\"category\":" + jsonString(q.textView(3));
+                                "\":{\"name\":" + json::quote(q.textView(2));
+            if (!q.isNull(3)) frame += ",\"category\":" + json::quote(q.textView(3));
             if (!q.isNull(1)) frame += ",\"parent\":\"" + std::to_string(q.int64(1)) + "\"";
             std::fputs((frame + "}").c_str(), f.get());
         }
