@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/common/clock.h"
+#include "core/store/scalar_writer.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::engine {
@@ -45,17 +46,15 @@ Status RunRecorder::flush() {
     const bool ownTx = !m_store->inTransaction();
     if (ownTx)
         if (auto s = m_store->begin(); !s) return s;
-    auto stmt = m_store->db().prepare(
-        "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
-    if (!stmt.ok()) {
+    store::ScalarWriter scalars(*m_store, m_runId);
+    if (!scalars.ok()) {
         if (ownTx) (void)m_store->rollback();
-        return Error{stmt.error()};
+        return Error{scalars.error()};
     }
     for (const Point& p : m_pending) {
-        stmt.bind(1, m_runId).bind(2, p.tagId).bind(3, p.step).bind(4, p.wall).bind(5, p.value);
-        if (auto s = stmt.run(); !s) {
+        if (auto s = scalars.add(p.tagId, p.step, p.wall, p.value); !s) {
             if (ownTx) (void)m_store->rollback();
-            return s;
+            return Error{s.error()};
         }
     }
     m_pending.clear();

@@ -11,6 +11,7 @@
 #include "core/log_store/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
+#include "core/store/scalar_writer.h"
 #include "core/store/trace_store.h"
 
 namespace ts::run {
@@ -72,8 +73,7 @@ private:
 
     Status insertScalars(const std::vector<QueuedScalar>& rows) {
         if (rows.empty()) return {};
-        auto q = m_store->db().prepare(
-            "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
+        store::ScalarWriter q(*m_store, m_runId);
         if (!q.ok()) return Error{q.error()};
         for (const QueuedScalar& s : rows) {
             if (s.fromHooks && m_hookTags.insert(s.point.tag).second)
@@ -84,13 +84,12 @@ private:
                     m_firstNan = s.point.tag + " at step " + std::to_string(s.point.step);
                 continue;
             }
-            q.bind(1, m_runId).bind(2, m_store->intern(s.point.tag)).bind(3, s.point.step);
-            q.bind(4, s.wallNs).bind(5, s.point.value);
-            if (auto r = q.run(); !r) return r;
+            auto row = q.add(s.point.tag, s.point.step, s.wallNs, s.point.value);
+            if (!row) return Error{row.error()};
             ++m_scalarCounts[s.point.tag];
             ++m_scalarPoints;
             if (!s.fromHooks && m_printedTracked < kTrackPrinted) {
-                m_printed[s.point.tag].push_back(m_store->db().lastInsertId());
+                m_printed[s.point.tag].push_back(row.value());
                 ++m_printedTracked;
             }
         }
