@@ -38,36 +38,20 @@ std::string readHead(const std::string& path, size_t bytes) {
     return buf;
 }
 
-ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control) {
-    ImportReport failed;
-    failed.path = path;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        failed.error = "no such file: " + path;
-        TS_LOG(IMPORTER, ERROR) << failed.error;
-        return failed;
-    }
-    const std::string head = readHead(path);
-    const Importer* best = nullptr;
-    int bestScore = 0;
+ImporterMatch bestImporter(const std::string& path, std::string_view head) {
+    ImporterMatch best;
     for (const Importer& imp : importers()) {
         const int score = imp.sniff(path, head);
-        if (score > bestScore) {
-            bestScore = score;
-            best = &imp;
-        }
+        if (score > best.score) best = {&imp, score};
     }
-    if (!best) {
-        std::string known;
-        for (const Importer& imp : importers())
-            known += (known.empty() ? "" : ", ") + imp.description;
-        failed.error = "unrecognised file format (TrainScope reads: " + known + ")";
-        TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
-        return failed;
-    }
-    TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << best->description << ")";
+    return best;
+}
+
+ImportReport importWith(const Importer& importer, const std::string& path, store::TraceStore& store,
+                        JobControl& control) {
+    TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << importer.description << ")";
     const int64_t stringsBefore = store.maxStringId();
-    ImportReport rep = best->run(path, store, control);
+    ImportReport rep = importer.run(path, store, control);
     if (rep.status == "cancelled") (void)store.discardUnusedStringsAbove(stringsBefore);
     if (rep.status == "complete" && rep.skipped == 0)
         TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
@@ -78,6 +62,27 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         TS_LOG(IMPORTER, ERROR) << path << ": import " << rep.status
                                 << (rep.error.empty() ? "" : ": ") << rep.error;
     return rep;
+}
+
+ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control) {
+    ImportReport failed;
+    failed.path = path;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        failed.error = "no such file: " + path;
+        TS_LOG(IMPORTER, ERROR) << failed.error;
+        return failed;
+    }
+    const ImporterMatch best = bestImporter(path, readHead(path));
+    if (!best.importer) {
+        std::string known;
+        for (const Importer& imp : importers())
+            known += (known.empty() ? "" : ", ") + imp.description;
+        failed.error = "unrecognised file format (TrainScope reads: " + known + ")";
+        TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
+        return failed;
+    }
+    return importWith(*best.importer, path, store, control);
 }
 
 }  // namespace ts::importers
