@@ -71,16 +71,6 @@ void classify(const std::vector<std::string>& paths, std::vector<std::string>& s
     }
 }
 
-int intOption(const Args& args, const std::string& name, int fallback) {
-    const auto v = args.value(name);
-    if (!v) return fallback;
-    int n = 0;
-    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
-    if (ec != std::errc() || p != v->data() + v->size())
-        throw CliError{"--" + name + " needs an integer, got '" + *v + "'"};
-    return n;
-}
-
 void printText(const ClusterSummary& s) {
     std::printf("%-6s %-28s %6s %10s %10s %10s %10s %8s %10s %10s %6s\n", "rank", "label", "steps",
                 "median ms", "p95 ms", "compute", "comm", "overlap", "idle", "work ms", "strag");
@@ -142,8 +132,9 @@ void printOps(const OpComparison& c, bool json, size_t top) {
 int runCluster(const Args& args) {
     std::vector<std::string> sessions, traces;
     classify(args.positional, sessions, traces);
-    const int threads = std::max(
-        1, intOption(args, "threads", static_cast<int>(std::thread::hardware_concurrency())));
+    const int threads =
+        std::max(1, static_cast<int>(intOption(args, "threads", std::thread::hardware_concurrency(),
+                                               kIntBounds)));
     const auto keep = args.value("keep");
     fs::path dir =
         keep ? fs::path(*keep)
@@ -173,13 +164,14 @@ int runCluster(const Args& args) {
     const ClusterSummary& s = summary.value();
     std::optional<OpComparison> ops;
     if (args.has("ops")) {
-        const int row = s.rowOfRank(intOption(args, "ops", 0));
+        const int row = s.rowOfRank(static_cast<int>(intOption(args, "ops", 0, kIntBounds)));
         if (row < 0) throw CliError{"--ops: no rank " + *args.value("ops") + " in this cluster"};
         auto c = compareRankOps(s, static_cast<size_t>(row));
         if (!c) throw CliError{c.error()};
         ops = std::move(c.value());
     }
-    const size_t top = static_cast<size_t>(std::max(1, intOption(args, "top", 15)));
+    const size_t top =
+        static_cast<size_t>(std::max(1, static_cast<int>(intOption(args, "top", 15, kIntBounds))));
     if (args.json) {
         std::string json = clusterSummaryJson(s);
         if (ops) {

@@ -23,16 +23,6 @@ h5::File openH5(const std::string& path) {
     return std::move(f.value());
 }
 
-double parseNumber(const std::string& s, const char* opt) {
-    try {
-        size_t used = 0;
-        double v = std::stod(s, &used);
-        if (used == s.size()) return v;
-    } catch (const std::exception&) {
-    }
-    throw CliError{std::string("--") + opt + " needs a number, got \"" + s + "\""};
-}
-
 void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
     w.StartArray();
     for (auto d : shape) w.Uint64(d);
@@ -113,7 +103,7 @@ int runSessionOverflow(const Args& args, const std::string& path) {
     auto st = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
     if (!st) throw CliError{st.error()};
     int64_t runId = 0;
-    if (auto v = args.value("run")) runId = static_cast<int64_t>(parseNumber(*v, "run"));
+    if (args.has("run")) runId = intOption(args, "run");
     auto rows = debug::readOverflowFindings(*st.value(), runId);
     if (!rows) throw CliError{rows.error()};
     std::map<std::pair<int64_t, int64_t>, std::string> dumpOf;  // (run, step) -> file
@@ -238,9 +228,9 @@ int runCompare(const Args& args) {
     auto a = openH5(args.positional[1]);
     auto b = openH5(args.positional[2]);
     debug::CompareThresholds t;
-    if (auto v = args.value("cos")) t.minCosine = parseNumber(*v, "cos");
-    if (auto v = args.value("max-rel")) t.maxRel = parseNumber(*v, "max-rel");
-    if (auto v = args.value("max-abs")) t.maxAbs = parseNumber(*v, "max-abs");
+    t.minCosine = numberOption(args, "cos", t.minCosine);
+    if (args.has("max-rel")) t.maxRel = numberOption(args, "max-rel", 0);
+    if (args.has("max-abs")) t.maxAbs = numberOption(args, "max-abs", 0);
     if (auto v = args.value("rule"); v && !debug::parsePassRule(*v, t.rule))
         throw CliError{"--rule takes cosine or combined, got '" + *v + "'"};
     debug::DumpPairOptions how;

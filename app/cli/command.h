@@ -2,6 +2,7 @@
 // The sub-command framework of trainscope-cli. Each sub-command lives in cmd_<name>.cpp and
 // registers itself with TS_CLI_COMMAND. Every command gets --help and --json; with --json
 // it prints exactly one JSON object on stdout, errors as {"error": "..."} plus exit 1.
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,8 +60,27 @@ struct Registrar {
     explicit Registrar(Command cmd) { registerCommand(std::move(cmd)); }
 };
 
-/// The integer value of option `name`: an error naming the option when it is not one.
+/// What a number given to an option may be (options.cpp holds the one parser of numbers in
+/// options: the whole text is the number, in C locale, nothing before or after it).
+struct Bounds {
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool aboveMin = false;  // min itself is refused (e.g. seconds above 0)
+    bool belowMax = false;  // max itself is refused (e.g. a weight in [0, 1))
+    int exitCode = 1;       // of the error for a text that is not such a number
+};
+
+/// The values of an int.
+inline constexpr Bounds kIntBounds{.min = std::numeric_limits<int>::min(),
+                                   .max = std::numeric_limits<int>::max()};
+
+/// Option `name` as an integer: an error naming the option when it is absent or not one.
 int64_t intOption(const Args& args, const std::string& name);
+/// Option `name` as an integer within `bounds`, `fallback` when absent; an error naming the
+/// option, the bounds and the text when it is not such an integer.
+int64_t intOption(const Args& args, const std::string& name, int64_t fallback, Bounds bounds);
+/// Option `name` as a finite number within `bounds`, `fallback` when absent.
+double numberOption(const Args& args, const std::string& name, double fallback, Bounds bounds = {});
 
 /// Prints a finished JSON document on stdout followed by a newline.
 void printJson(const rapidjson::StringBuffer& buf);

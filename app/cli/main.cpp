@@ -24,15 +24,6 @@ const std::vector<std::string>& Args::values(const std::string& name) const {
     return it == options.end() ? none : it->second;
 }
 
-int64_t intOption(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 static std::map<std::string, Command>& registry() {
     static std::map<std::string, Command> r;
     return r;
