@@ -40,10 +40,9 @@ void printSummary(const run::CommandResult& r, const std::string& verb) {
 /// --record-cuda needs the collector (built with the toolkit) and a driver to load it:
 /// without either nothing could be recorded, so the run is not started.
 std::string cuptiLibraryOrThrow() {
-    auto lib = cuptiCollectorPath();
-    if (!lib) throw CliError{"cannot record CUDA activity: " + lib.error()};
-    if (auto s = cudaDriverAvailable(); !s)
-        throw CliError{"cannot record CUDA activity: " + s.error() +
+    auto lib = cuptiForRecording();
+    if (!lib)
+        throw CliError{"cannot record CUDA activity: " + lib.error() +
                        " (trainscope-cli launch runs the command without recording)"};
     return lib.value();
 }

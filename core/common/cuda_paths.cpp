@@ -83,4 +83,11 @@ Status cudaDriverAvailable() {
     return {};
 }
 
+Result<std::string> cuptiForRecording() {
+    auto lib = cuptiCollectorPath();
+    if (!lib) return lib;
+    if (auto d = cudaDriverAvailable(); !d) return Error{d.error()};
+    return lib;
+}
+
 }  // namespace ts

@@ -27,4 +27,10 @@ Result<std::string> cudaBackendPath();
 /// the loader's reason. (A driver does not mean a device: the backend asks the runtime.)
 Status cudaDriverAvailable();
 
+/// The CUPTI collector for a run that records CUDA activity: cuptiCollectorPath() when a
+/// driver could load it too, else why nothing could be recorded here. The front ends ask it
+/// before they offer or start a recording (`record`, `launch --record-cuda`, the Command
+/// form); a command run given no collector looks it up with cuptiCollectorPath().
+Result<std::string> cuptiForRecording();
+
 }  // namespace ts

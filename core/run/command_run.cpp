@@ -1,7 +1,6 @@
 #include "core/run/command_run.h"
 
 #include "core/common/clock.h"
-#include "core/common/cuda_paths.h"
 #include "core/common/data_paths.h"
 #include "core/run/command_run_state.h"
 
@@ -9,10 +8,6 @@ namespace ts::run {
 
 CommandRun::CommandRun(CommandRunOptions options) : m_options(std::move(options)) {
     if (m_options.pythonDir.empty()) m_options.pythonDir = pythonHooksDir();
-    if (m_options.spec.recordCuda && m_options.cuptiLibrary.empty()) {
-        auto lib = cuptiCollectorPath();
-        if (lib) m_options.cuptiLibrary = lib.value();
-    }
     m_state = std::make_shared<State>(m_options);
 }
 

@@ -38,8 +38,8 @@ bool Supervisor::prepare() {
             m_paths.cuptiLibrary = m_st.options.cuptiLibrary;
             if (m_paths.cuptiLibrary.empty()) {
                 auto lib = cuptiCollectorPath();
-                return fail("record CUDA activity: " +
-                            (lib ? std::string("the CUPTI collector was not found") : lib.error()));
+                if (!lib) return fail("record CUDA activity: " + lib.error());
+                m_paths.cuptiLibrary = lib.value();
             }
         }
     } else {

@@ -129,7 +129,7 @@ TEST(RecordCuda, CliHelpAndNoDriverAnswers) {
     auto launchHelp = runCli({"launch", "--help"});
     EXPECT_NE(launchHelp.out.find("--record-cuda"), std::string::npos);
 
-    if (cudaDriverAvailable() && cuptiCollectorPath())
+    if (cuptiForRecording())
         GTEST_SKIP() << "a CUDA driver is present: the no-driver answer cannot be checked here";
     const std::string session = (tempDir("record_cli") / "s.tscope").string();
     for (const std::vector<std::string>& args :
@@ -158,8 +158,7 @@ namespace {
 
 /// On an NVIDIA GPU: `record` around the engine's own CUDA training records its kernels.
 TEST(RecordCudaOnGpu, RecordsAProgramsKernels) {
-    if (auto d = cudaDriverAvailable(); !d) GTEST_SKIP() << d.error();
-    if (auto c = cuptiCollectorPath(); !c) GTEST_SKIP() << c.error();
+    if (auto c = cuptiForRecording(); !c) GTEST_SKIP() << c.error();
     const std::string session = (tempDir("record_gpu") / "s.tscope").string();
     auto r = runCli({"record", "-o", session, "--json", "--", cliPath(), "train", "--device",
                      "cuda", "--limit-steps", "2", "--eval-limit", "64", "-o",

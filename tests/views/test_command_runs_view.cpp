@@ -309,8 +309,7 @@ TEST(CommandForm, RecordCudaActivityBox) {
     QCheckBox* box = form.recordCudaCheck();
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->text(), "Record CUDA activity");
-    const bool usable = ts::cuptiCollectorPath().ok() &&
-                        ts::cudaDriverAvailable().ok();
+    const bool usable = ts::cuptiForRecording().ok();
     // Without the collector or a driver nothing could be recorded: disabled, saying why.
     EXPECT_EQ(box->isEnabled(), usable) << box->toolTip().toStdString();
     if (!usable) {
