@@ -25,8 +25,8 @@ bool writeFile(const std::string& path, uint64_t n) {
     const uint64_t cols = 1024, rows = n / cols;
     hsize_t dims[2] = {rows, cols};
     ts::h5::H5Id space(H5Screate_simple(2, dims, nullptr));
-    ts::h5::H5Id d(H5Dcreate2(f.get(), "x", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
-                                 H5P_DEFAULT, H5P_DEFAULT));
+    ts::h5::H5Id d(H5Dcreate2(f.get(), "x", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT));
     std::vector<float> buf(cols * 1024);
     uint32_t s = 12345;
     for (uint64_t r = 0; r < rows; r += 1024) {

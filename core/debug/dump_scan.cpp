@@ -219,7 +219,8 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t) {
 
 namespace {
 
-ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x, const DumpTensor& y) {
+ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x,
+                        const DumpTensor& y) {
     ComparePair p;
     p.tensor = x;
     p.pathB = y.path;
@@ -262,7 +263,7 @@ ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& 
 }
 
 std::vector<DumpTensorRef> refsOf(const h5::File& f, const std::vector<DumpTensor>& ts,
-                                         bool scopes) {
+                                  bool scopes) {
     std::vector<DumpTensorRef> out;
     out.reserve(ts.size());
     for (const auto& t : ts) {
@@ -288,8 +289,7 @@ Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const C
     OrderSource ob;
     auto tb = orderedTensors(b, &ob);
     if (!tb) return Error{"B: " + tb.error()};
-    const bool scopes =
-        how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
+    const bool scopes = how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
     const auto ra = refsOf(a, ta.value(), scopes), rb = refsOf(b, tb.value(), scopes);
     const TensorPairing pairing =
         how.aligned ? pairByAlignment(ra, rb, how.align) : pairByPath(ra, rb);

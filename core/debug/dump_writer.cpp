@@ -208,8 +208,8 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
         return Error{"tensor already dumped: " + ioPath.substr(1) + "/" + name};
 
     h5::H5Id space(shape.empty()
-                   ? H5Screate(H5S_SCALAR)
-                   : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
+                       ? H5Screate(H5S_SCALAR)
+                       : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
     h5::H5Id boolType;
     hid_t ft = fileType(dtype, m_f16.get());
     hid_t mt = memType(dtype, m_f16.get());
@@ -221,7 +221,7 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
         ft = mt = boolType.get();
     }
     h5::H5Id dset(H5Dcreate2(ioGroup.get(), name.c_str(), ft, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT));
+                             H5P_DEFAULT));
     if (!dset.valid()) return Error{"cannot create dataset " + ioPath + "/" + name};
     if (n > 0 && H5Dwrite(dset.get(), mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         return Error{"cannot write dataset " + ioPath + "/" + name};

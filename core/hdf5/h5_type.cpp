@@ -124,7 +124,7 @@ Result<std::vector<Attribute>> File::attributes(const std::string& path) const {
     std::vector<Attribute> out;
     for (hsize_t i = 0; i < oi.num_attrs; ++i) {
         H5Id a(H5Aopen_by_idx(obj.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT,
-                                     H5P_DEFAULT));
+                              H5P_DEFAULT));
         if (!a.valid()) continue;
         Attribute at;
         ssize_t len = H5Aget_name(a.get(), 0, nullptr);

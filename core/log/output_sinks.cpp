@@ -9,7 +9,6 @@
 #include <ctime>
 #include <filesystem>
 
-
 namespace ts::log {
 
 void StderrSink::write(const LogRecord& record, std::string_view line) {

@@ -52,8 +52,9 @@ TEST(H5Corpus, EveryRealFileOpensOrFailsClearly) {
             auto attrs = f->attributes(p);
             EXPECT_TRUE(attrs.ok()) << p;
             if (info->numeric()) {
-                auto s = ts::debug::datasetStats(f.value(),
-                                              p);  // may fail (e.g. missing filter) but never crash
+                auto s =
+                    ts::debug::datasetStats(f.value(),
+                                            p);  // may fail (e.g. missing filter) but never crash
                 if (s) {
                     EXPECT_EQ(s->count, info->count) << p;
                 }
