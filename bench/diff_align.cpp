@@ -119,7 +119,7 @@ int64_t writeStep(const std::string& path, const std::string& label, const std::
         if (auto f = w.flush(); !f) std::fprintf(stderr, "error: %s\n", f.error().c_str());
     }
     ts::store::SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     (void)s.finishSource(source, sum);
     return source;
 }

@@ -7,7 +7,7 @@ namespace ts::importers {
 
 bool BatchImport::anyFailed() const {
     for (const ImportReport& r : reports)
-        if (r.status == "failed") return true;
+        if (r.status == store::SourceStatus::Failed) return true;
     return false;
 }
 
@@ -21,7 +21,8 @@ BatchImport importFiles(const std::vector<std::string>& files, store::TraceStore
     }
     if (control.cancelled()) {
         for (const ImportReport& r : out.reports)
-            if (r.sourceId && r.status != "cancelled") (void)store.deleteSource(r.sourceId);
+            if (r.sourceId && r.status != store::SourceStatus::Cancelled)
+                (void)store.deleteSource(r.sourceId);
         (void)store.discardUnusedStringsAbove(stringsBefore);
         out.cancelled = true;
         return out;

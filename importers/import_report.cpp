@@ -44,7 +44,7 @@ void recordSource(store::TraceStore& store, ImportReport& report) {
     summary.statsJson = report.statsJson();
     if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
         report.error = s.error();
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     }
 }
 

@@ -52,14 +52,17 @@ ImportReport importWith(const Importer& importer, const std::string& path, store
     TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << importer.description << ")";
     const int64_t stringsBefore = store.maxStringId();
     ImportReport rep = importer.run(path, store, control);
-    if (rep.status == "cancelled") (void)store.discardUnusedStringsAbove(stringsBefore);
-    if (rep.status == "complete" && rep.skipped == 0)
+    if (rep.status == store::SourceStatus::Cancelled)
+        (void)store.discardUnusedStringsAbove(stringsBefore);
+    if (rep.status == store::SourceStatus::Complete && rep.skipped == 0)
         TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
-    else if (rep.status == "complete" || rep.status == "partial")
-        TS_LOG(IMPORTER, WARNING) << path << ": " << rep.status << ", " << rep.events
-                                  << " records imported, " << rep.skipped << " skipped";
+    else if (rep.status == store::SourceStatus::Complete ||
+             rep.status == store::SourceStatus::Partial)
+        TS_LOG(IMPORTER, WARNING) << path << ": " << store::statusName(rep.status) << ", "
+                                  << rep.events << " records imported, " << rep.skipped
+                                  << " skipped";
     else
-        TS_LOG(IMPORTER, ERROR) << path << ": import " << rep.status
+        TS_LOG(IMPORTER, ERROR) << path << ": import " << store::statusName(rep.status)
                                 << (rep.error.empty() ? "" : ": ") << rep.error;
     return rep;
 }

@@ -152,8 +152,10 @@ int runCluster(const Args& args) {
             groupTracesByRank(traces), dir.string(), threads,
             [](const std::string& file, store::TraceStore& s, JobControl& jc) -> Status {
                 const auto r = importers::importFile(file, s, jc);
-                if (r.status == "failed" || r.status == "cancelled")
-                    return Error{r.error.empty() ? r.status : r.error};
+                if (r.status == store::SourceStatus::Failed ||
+                    r.status == store::SourceStatus::Cancelled)
+                    return Error{r.error.empty() ? std::string(store::statusName(r.status))
+                                                 : r.error};
                 return {};
             });
         if (!imported) throw CliError{imported.error()};

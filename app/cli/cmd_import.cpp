@@ -12,7 +12,7 @@ namespace {
 void writeReport(JsonWriter& w, const importers::ImportReport& r) {
     w.StartObject();
     kv(w, "path", r.path);
-    kv(w, "status", r.status);
+    kv(w, "status", store::statusName(r.status));
     w.Key("error");
     if (r.error.empty())
         w.Null();
@@ -67,11 +67,11 @@ int runImport(const Args& args) {
         printJson(buf);
     } else {
         for (const auto& r : reports) {
-            std::cout << r.path << ": " << r.status << ", " << r.events << " events, " << r.slices
-                      << " slices, " << r.asyncSlices << " async slices, " << r.instants
-                      << " instants, " << r.marks << " marks, " << r.samples << " samples, "
-                      << r.counterSamples << " counter samples, " << r.flows << " flows, "
-                      << r.skipped << " skipped";
+            std::cout << r.path << ": " << store::statusName(r.status) << ", " << r.events
+                      << " events, " << r.slices << " slices, " << r.asyncSlices
+                      << " async slices, " << r.instants << " instants, " << r.marks << " marks, "
+                      << r.samples << " samples, " << r.counterSamples << " counter samples, "
+                      << r.flows << " flows, " << r.skipped << " skipped";
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }

@@ -16,7 +16,7 @@ void writeRun(JsonWriter& w, const curves::RunScalars& run) {
     w.StartObject();
     kv(w, "id", run.runId);
     kv(w, "name", run.name);
-    kv(w, "status", run.status);
+    kv(w, "status", store::statusName(run.status));
     w.Key("series");
     w.StartArray();
     for (const auto& s : run.series) {

@@ -25,12 +25,14 @@ extern "C" void onInterrupt(int) {
 void printSummary(const run::CommandResult& r, const std::string& verb) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f", r.durationS);
-    std::cerr << "trainscope-cli " << verb << ": run " << r.runId << " " << r.status << " ("
-              << r.reason << ") in " << seconds << " s, " << r.logLines << " lines";
+    std::cerr << "trainscope-cli " << verb << ": run " << r.runId << " "
+              << store::statusName(r.status) << " (" << r.reason << ") in " << seconds << " s, "
+              << r.logLines << " lines";
     for (const auto& [tag, n] : r.scalars) std::cerr << ", " << tag << ": " << n << " points";
     std::cerr << "\n";
     for (const auto& t : r.traces)
-        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.status << ")\n";
+        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.statusText()
+                  << ")\n";
     for (const auto& d : r.dumps) std::cerr << "  dump " << d << "\n";
     for (const auto& d : r.rdr) std::cerr << "  crash record " << d << "\n";
     if (r.overflowFindings > 0) std::cerr << "  NaN/Inf findings: " << r.overflowFindings << "\n";
@@ -100,7 +102,7 @@ int runCommandRun(const Args& args, run::LaunchSpec spec, const std::string& ver
     }
     int seen = 0;
     while (!runner.finished()) {
-        if (runner.progress().state == "ended") break;
+        if (runner.progress().state == run::CommandState::Ended) break;
         if (const int n = g_interrupts.load(); n != seen) {
             seen = n;
             runner.requestStop();

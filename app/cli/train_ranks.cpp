@@ -83,7 +83,7 @@ int runTrainRanks(const Args& args, int nproc) {
         throw CliError{s.error()};
     }
     bool asked = false;
-    while (job.progress().state != "ended") {
+    while (job.progress().state != run::CommandState::Ended) {
         if (trainInterrupted() && !asked) {
             asked = true;
             job.requestStop();
@@ -106,7 +106,7 @@ int runTrainRanks(const Args& args, int nproc) {
             if (auto runs = st.value()->runs(); runs && !runs.value().empty()) {
                 const auto& last = runs.value().back();
                 summary = last.summary.empty() ? "{}" : last.summary;
-                status = last.status;
+                status = store::statusName(last.status);
                 reason = last.reason;
             }
         }
@@ -153,7 +153,7 @@ int runTrainRanks(const Args& args, int nproc) {
                 it->value.Accept(w);
             }
         if (!rank0.IsObject() || !rank0.HasMember("status")) {
-            kv(w, "status", r.status);
+            kv(w, "status", store::statusName(r.status));
             kv(w, "reason", r.reason);
         }
         kv(w, "world_size", nproc);
@@ -161,7 +161,7 @@ int runTrainRanks(const Args& args, int nproc) {
         w.Double(jobRate);
         w.Key("job");
         w.StartObject();
-        kv(w, "status", r.status);
+        kv(w, "status", store::statusName(r.status));
         kv(w, "reason", r.reason);
         kv(w, "folder", folder);
         w.EndObject();
@@ -173,11 +173,13 @@ int runTrainRanks(const Args& args, int nproc) {
         w.EndObject();
         std::cout << buf.GetString() << std::endl;
     } else {
-        std::cout << "job: " << r.status << " (" << r.reason << "), "
+        std::cout << "job: " << store::statusName(r.status) << " (" << r.reason << "), "
                   << static_cast<int64_t>(jobRate) << " samples/s in all, sessions in " << folder
                   << "\n";
     }
-    return r.status == "completed" ? 0 : r.shellExitCode() == 0 ? 1 : r.shellExitCode();
+    return r.status == store::RunStatus::Completed ? 0
+           : r.shellExitCode() == 0                ? 1
+                                                   : r.shellExitCode();
 }
 
 }  // namespace ts::cli

@@ -85,7 +85,7 @@ Status RunRecorder::finish(const std::string& status, const std::string& reason,
     if (!m_store) return Error{"no session"};
     auto s = flush();
     m_finished = true;
-    auto f = m_store->finishRun(m_runId, status, reason, summaryJson);
+    auto f = m_store->finishRun(m_runId, store::parseRunStatus(status), reason, summaryJson);
     if (!s) return s;
     return f;
 }

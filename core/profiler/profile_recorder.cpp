@@ -462,7 +462,7 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         if (auto s = w.flush(); !s) return Error{s.error()};
         if (!w.error().empty()) return Error{w.error()};
     }
-    sum.status = "complete";
+    sum.status = store::SourceStatus::Complete;
     sum.slices = static_cast<int64_t>(m_slices.size()) + extraSlices;
     sum.events = sum.slices + static_cast<int64_t>(m_counters.size() + m_flows.size()) + instants;
     sum.statsJson = "{\"steps\":" + std::to_string(m_recordedSteps) +

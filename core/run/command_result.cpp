@@ -17,7 +17,7 @@ using Writer = json::Writer;
 int CommandResult::shellExitCode() const {
     if (exitCode) return *exitCode;
     if (signal) return 128 + *signal;
-    return status == "completed" ? 0 : 1;
+    return status == store::RunStatus::Completed ? 0 : 1;
 }
 
 std::string CommandResult::toJson() const {
@@ -25,7 +25,7 @@ std::string CommandResult::toJson() const {
     Writer w(buf);
     w.StartObject();
     kv(w, "run", runId);
-    kv(w, "status", status);
+    kv(w, "status", store::statusName(status));
     kv(w, "exit_code", exitCode);
     kv(w, "signal", signal);
     kv(w, "reason", reason);
@@ -46,7 +46,7 @@ std::string CommandResult::toJson() const {
         kv(w, "path", t.path);
         kv(w, "slices", t.slices);
         kv(w, "source_id", t.sourceId);
-        kv(w, "status", t.status);
+        kv(w, "status", t.statusText());
         w.EndObject();
     }
     w.EndArray();

@@ -25,12 +25,12 @@ bool CommandRun::start() {
     State& st = *m_state;
     st.startNs = nowNs();
     if (auto s = validateLaunchSpec(m_options.spec); !s) {
-        st.result.status = "failed";
+        st.result.status = store::RunStatus::Failed;
         st.result.reason = s.error();
         st.finishStart(s);
         {
             std::lock_guard<std::mutex> lock(st.mu);
-            st.progress.state = "ended";
+            st.progress.state = CommandState::Ended;
         }
         m_finished = true;
         return false;
@@ -71,7 +71,7 @@ CommandProgress CommandRun::progress() const {
     State& st = *m_state;
     std::lock_guard<std::mutex> lock(st.mu);
     CommandProgress p = st.progress;
-    if (p.state != "ended" && st.startNs > 0)
+    if (p.state != CommandState::Ended && st.startNs > 0)
         p.elapsedS = static_cast<double>(nowNs() - st.startNs) / 1e9;
     return p;
 }

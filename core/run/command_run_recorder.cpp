@@ -158,19 +158,20 @@ private:
         if (!m_imported.insert(c).second) return;
         m_st.watcher.markHandled(c);
         if (!m_st.options.importArtifact) {
-            m_traces.push_back({c, 0, 0, "not imported"});
+            m_traces.push_back({c, 0, 0, std::nullopt});
             return;
         }
         ArtifactImport a = m_st.options.importArtifact(c, *m_store, m_st.importControl);
         if (!a.recognised) return;  // a JSON file that is not a trace: not the run's business
         if (a.sourceId > 0) {
             (void)m_store->setSourceRun(a.sourceId, m_runId);
-            if (!m_profileSet && a.status != "failed") {
+            if (!m_profileSet && a.status != store::SourceStatus::Failed) {
                 (void)m_store->setRunProfileSource(m_runId, a.sourceId);
                 m_profileSet = true;
             }
         }
-        if (a.status == "failed") warn("trace " + c + " was not imported: " + a.error);
+        if (a.status == store::SourceStatus::Failed)
+            warn("trace " + c + " was not imported: " + a.error);
         m_traces.push_back({c, a.sourceId, a.slices, a.status});
     }
 
@@ -267,7 +268,7 @@ private:
         for (const TraceImportInfo& t : m_traces) {
             if (!t.path.starts_with(dir)) continue;
             ++files;
-            if (t.status == "partial")
+            if (t.status == store::SourceStatus::Partial)
                 warn("CUDA activity " + t.path +
                      " is incomplete (records CUPTI dropped, or the process ended before its "
                      "flush): see the import problems of its source");
@@ -306,7 +307,7 @@ private:
         std::lock_guard<std::mutex> lock(m_st.mu);
         m_st.progress.elapsedS = r.durationS;
         m_st.result = std::move(r);
-        m_st.progress.state = "ended";
+        m_st.progress.state = CommandState::Ended;
     }
 
     CommandRun::State& m_st;

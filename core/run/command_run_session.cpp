@@ -23,7 +23,7 @@ void Supervisor::endRunRowFailed(const std::string& reason) {
     CommandResult r;
     r.runId = m_runId;
     r.reason = reason;
-    (void)m_st.store->finishRun(m_runId, "failed", reason, r.toJson());
+    (void)m_st.store->finishRun(m_runId, store::RunStatus::Failed, reason, r.toJson());
 }
 
 }  // namespace ts::run::supervision

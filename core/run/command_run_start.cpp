@@ -17,9 +17,9 @@ bool Supervisor::fail(const std::string& why) {
     {
         std::lock_guard<std::mutex> lock(m_st.mu);
         m_st.result.runId = m_runId;
-        m_st.result.status = "failed";
+        m_st.result.status = store::RunStatus::Failed;
         m_st.result.reason = reason;
-        m_st.progress.state = "ended";
+        m_st.progress.state = CommandState::Ended;
     }
     m_st.finishStart(Error{reason});
     return false;
@@ -96,7 +96,7 @@ bool Supervisor::prepare() {
         m_st.result.runDir = m_paths.runDir;
         m_st.result.environment = envs[0].changes;
         m_st.progress.runId = m_runId;
-        m_st.progress.state = "running";
+        m_st.progress.state = CommandState::Running;
         m_st.progress.processes = processStates();
     }
     m_st.recorder = std::thread([&st = m_st] { runRecorder(st); });

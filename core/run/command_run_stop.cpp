@@ -15,8 +15,8 @@ void Supervisor::followPause() {
     for (Proc& p : m_procs) p.child->signalGroup(want ? SIGSTOP : SIGCONT);
     m_paused = want;
     std::lock_guard<std::mutex> lock(m_st.mu);
-    if (m_st.progress.state == "running" || m_st.progress.state == "paused")
-        m_st.progress.state = want ? "paused" : "running";
+    if (m_st.progress.state == CommandState::Running || m_st.progress.state == CommandState::Paused)
+        m_st.progress.state = want ? CommandState::Paused : CommandState::Running;
 }
 
 void Supervisor::escalate() {
@@ -56,7 +56,7 @@ void Supervisor::noteStage(const std::string& stage) {
     m_stage = order;
     std::lock_guard<std::mutex> lock(m_st.mu);
     m_st.progress.stopStage = stage;
-    m_st.progress.state = "stopping";
+    m_st.progress.state = CommandState::Stopping;
 }
 
 void Supervisor::reap() {
@@ -110,19 +110,19 @@ void Supervisor::end() {
     const std::string who = m_spec.nproc > 1 ? "rank " + std::to_string(lead.rank) + ": " : "";
     const std::string how = lead.child->describeEnd();
     if (m_st.stopRequested || m_runStop) {
-        r.status = "stopped";
+        r.status = store::RunStatus::Stopped;
         std::string why = m_st.stopReason.empty() ? "stopped by the user" : m_st.stopReason;
         if (m_stage == 1) why += " (SIGINT)";
         if (m_stage == 2) why += " (it did not end within " + graceText() + " of SIGINT: SIGTERM)";
         if (m_stage == 3) why += " (SIGINT and SIGTERM did not end it: SIGKILL)";
         r.reason = why;
     } else if (!firstBad) {
-        r.status = "completed";
+        r.status = store::RunStatus::Completed;
         r.reason = m_spec.nproc > 1
                        ? "all " + std::to_string(m_spec.nproc) + " processes exited with code 0"
                        : "exit code 0";
     } else {
-        r.status = "failed";
+        r.status = store::RunStatus::Failed;
         r.reason =
             lead.lastException.empty() ? who + how : who + lead.lastException + " (" + how + ")";
         if (m_spec.nproc > 1) r.reason += "; the other ranks were stopped";

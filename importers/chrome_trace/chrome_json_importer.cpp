@@ -90,7 +90,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
         report = ImportReport{};
         report.path = path;
         report.kind = "chrome_json";
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.error = "cancelled";
         return report;
     }
@@ -105,20 +105,21 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     report.extraJson = extra;
     report.error = outcome.error;
     if (!writeError.empty()) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "store write failed: " + writeError;
     } else if (outcome.kind == K::NotJson || outcome.kind == K::NotChromeTrace) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else if (outcome.kind == K::Truncated) {
-        report.status = "partial";
+        report.status = store::SourceStatus::Partial;
     } else if (report.events > 0 && report.skippedReasons.count("json_missing_ph") &&
                report.events == report.skippedReasons.at("json_missing_ph")) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "not a Chrome trace: no event has a \"ph\" phase";
     } else {
-        report.status = "complete";
+        report.status = store::SourceStatus::Complete;
     }
-    if (report.status == "failed") {  // keep nothing of a file that is not a trace
+    if (report.status ==
+        store::SourceStatus::Failed) {  // keep nothing of a file that is not a trace
         (void)store.deleteSource(report.sourceId);
         auto again = store.beginSource(path, "chrome_json");
         report.sourceId = again ? again.value() : 0;

@@ -71,15 +71,15 @@ ImportReport runCupti(const std::string& path, store::TraceStore& store, JobCont
         addTraceCounts(report, builder.counts());
         writeError = writer.error();
         extra = extraJson(t, stats);
-        if (stats.dropped > 0 || t.truncated) report.status = "partial";
+        if (stats.dropped > 0 || t.truncated) report.status = store::SourceStatus::Partial;
     }
     control.addDone(static_cast<uint64_t>(report.events));
     report.extraJson = extra;
     if (!writeError.empty()) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "store write failed: " + writeError;
-    } else if (report.status != "partial") {
-        report.status = "complete";
+    } else if (report.status != store::SourceStatus::Partial) {
+        report.status = store::SourceStatus::Complete;
     }
     recordSource(store, report);
     (void)store.buildIndexes();

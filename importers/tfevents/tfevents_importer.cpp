@@ -124,9 +124,9 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
     }
     if (control.cancelled()) {
         if (store.inTransaction()) (void)store.rollback();
-        (void)store.finishRun(run.value(), "failed", "import cancelled");
+        (void)store.finishRun(run.value(), store::RunStatus::Failed, "import cancelled");
         (void)store.deleteSource(report.sourceId);
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.sourceId = 0;
         return report;
     }
@@ -137,12 +137,16 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
                        ",\"truncated\":" + (p.truncated ? "true" : "false") + "}";
     if (!writeError.empty()) {
         report.error = writeError;
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else {
-        report.status = p.truncated || p.badRecords > 0 ? "partial" : "complete";
+        report.status = p.truncated || p.badRecords > 0 ? store::SourceStatus::Partial
+                                                        : store::SourceStatus::Complete;
         if (p.truncated) report.error = "the file ends inside a record (truncated)";
     }
-    (void)store.finishRun(run.value(), report.status == "failed" ? "failed" : "completed",
+    (void)store.finishRun(run.value(),
+                          report.status == store::SourceStatus::Failed
+                              ? store::RunStatus::Failed
+                              : store::RunStatus::Completed,
                           "imported from " + name);
     recordSource(store, report);
     return report;

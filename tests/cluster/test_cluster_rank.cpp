@@ -185,7 +185,7 @@ TEST(ClusterRank, EngineRankSessionWithAllReduce) {
             ASSERT_TRUE(w.flush());
         }
         ts::store::SourceSummary sum;
-        sum.status = "complete";
+        sum.status = ts::store::SourceStatus::Complete;
         ASSERT_TRUE(s.finishSource(src, sum));
         ASSERT_TRUE(s.setRunProfileSource(run, src));
     }

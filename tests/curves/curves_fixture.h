@@ -26,7 +26,7 @@ public:
     store::TraceStore& store() { return *m_store; }
 
     int64_t beginRun(std::string_view name) { return m_store->beginRun(name, "{}").value(); }
-    void finishRun(int64_t run, std::string_view status = "completed") {
+    void finishRun(int64_t run, store::RunStatus status = store::RunStatus::Completed) {
         EXPECT_TRUE(m_store->finishRun(run, status, "done").ok());
     }
     /// Sets the run's start time (wall-time axis tests; fixture rows are at 1 s + step ms).

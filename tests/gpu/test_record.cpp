@@ -90,9 +90,9 @@ TEST(RecordCuda, EachProcessFileBecomesATraceOfTheRun) {
                                           "echo trained\n"));
     run.start();
     const run::CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
-    EXPECT_EQ(r.traces[0].status, "complete");
+    EXPECT_EQ(r.traces[0].status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(r.traces[0].slices, 1);
     for (const std::string& w : r.warnings)
         EXPECT_EQ(w.find("no CUDA activity"), std::string::npos) << w;
@@ -113,7 +113,7 @@ TEST(RecordCuda, ACpuOnlyProgramRecordsNothingAndSaysSo) {
     run::CommandRun run(recordOptions(dir, "echo no cuda here\n"));
     run.start();
     const run::CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_TRUE(r.traces.empty());
     bool said = false;

@@ -197,7 +197,7 @@ TEST(TrainingViewCommand, RunFromThePanelIsRecordedAndShown) {
     ASSERT_EQ(view.runs()->rowCount(), 1);
     const auto& run = view.runs()->at(0);
     EXPECT_TRUE(run.isCommand());
-    EXPECT_EQ(run.status, "completed");
+    EXPECT_EQ(run.status, ts::store::RunStatus::Completed);
     EXPECT_EQ(run.exitCode, 0);
     EXPECT_EQ(run.logLines, 7);
     const QModelIndex model = view.runs()->index(0, TrainingRunsModel::ModelCol);
@@ -247,7 +247,10 @@ TEST(TrainingViewCommand, PauseAndStopFromThePanel) {
     EXPECT_TRUE(view.commandController()->paused());
     EXPECT_EQ(view.pauseButton()->text(), "Resume");
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return view.commandController()->lastProgress().state == "paused"; }, 5000));
+        [&] {
+            return view.commandController()->lastProgress().state == ts::run::CommandState::Paused;
+        },
+        5000));
     view.pauseButton()->click();  // resume
     EXPECT_FALSE(view.commandController()->paused());
     view.stopButton()->click();

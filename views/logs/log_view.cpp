@@ -295,12 +295,13 @@ void LogView::openFile(const QString& path) {
                     ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
                 if (store) {
                     auto rep = ts::importers::logs::importLogFile(path, *store.value(), jc);
-                    out.imported = rep.status == "complete" || rep.status == "partial";
+                    out.imported = ts::store::hasRows(rep.status);
                     out.note = QStringLiteral("%1: %2 records (%3)")
                                    .arg(QString::fromStdString(path))
                                    .arg(rep.events)
-                                   .arg(QString::fromStdString(rep.error.empty() ? rep.status
-                                                                                 : rep.error));
+                                   .arg(rep.error.empty()
+                                            ? QString::fromLatin1(ts::store::statusName(rep.status))
+                                            : QString::fromStdString(rep.error));
                     if (out.imported) return out;
                 }
             }

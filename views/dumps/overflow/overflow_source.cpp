@@ -65,7 +65,7 @@ OverflowListing loadRunFindings(const QString& sessionPath, int64_t runId) {
     }
     if (auto runs = st.value()->runs(); runs)
         for (const auto& r : runs.value())
-            if (r.id == runId) out.runStatus = QString::fromStdString(r.status);
+            if (r.id == runId) out.runStatus = QString::fromLatin1(ts::store::statusName(r.status));
     for (const auto& x : rows.value()) {
         OverflowRow r;
         r.step = x.step;
