@@ -11,17 +11,17 @@
 
 #include "core/checkpoint_info/checkpoint_info.h"
 #include "core/common/job_control.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/rdr/rdr_reader.h"
+#include "core/hdf5/h5_file.h"
+#include "core/hdf5/h5_read.h"
+#include "core/hdf5/h5_text.h"
 #include "core/log/log_line_parser.h"
 #include "core/log/log_tokenizer.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
 #include "core/timeline/timeline_model.h"
 #include "importers/chrome_trace/trace_json_tokenizer.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_file.h"
-#include "importers/hdf5/h5_read.h"
-#include "importers/hdf5/h5_text.h"
 #include "importers/registry.h"
 #include "importers/tfevents/tfevents_importer.h"
 
@@ -155,10 +155,10 @@ void hdf5Reads(const uint8_t* data, size_t size) {
         if (d.numeric()) (void)h5::readHyperslab(f, path, start, count);
     }
     if (!small || seen > 32) return;
-    (void)h5::statsAll(f, "");
-    (void)h5::scanOverflow(f);
-    h5::OrderSource order;
-    (void)h5::orderedTensors(f, &order);
+    (void)debug::statsAll(f, "");
+    (void)debug::scanOverflow(f);
+    debug::OrderSource order;
+    (void)debug::orderedTensors(f, &order);
 }
 
 // ---- logs: line by line through the tokenizer and the header parser ----

@@ -64,7 +64,8 @@ fs::path sessionOf(const fs::path& trace) {
     auto s = store::TraceStore::open(session.string(), store::TraceStore::Mode::Create);
     EXPECT_TRUE(s) << s.error();
     JobControl control;
-    EXPECT_EQ(importers::importFile(trace.string(), *s.value(), control).status, "complete");
+    EXPECT_EQ(importers::importFile(trace.string(), *s.value(), control).status,
+              ts::store::SourceStatus::Complete);
     return session;
 }
 

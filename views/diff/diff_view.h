@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 
 class DiffSidePicker;
 class DiffSplitPlot;

@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "core/analysis/memory_analysis.h"
+#include "core/analysis/profile/memory_analysis.h"
 
 class QCustomPlot;
 class QLabel;
