@@ -69,7 +69,11 @@ std::vector<std::filesystem::path> traces() {
                             "real/mindspore", "real/perfetto", "real/nsys"})
         for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
             const std::string name = e.path().filename().string();
-            if (name != "origin.json" && !name.ends_with(".md")) out.push_back(e.path());
+            // the traces (JSON, gzip'd JSON, the Nsight export), not the MANIFESTs, origin
+            // files or the profilers' CSV and text tables beside their timelines
+            if (name == "origin.json") continue;
+            if (name.ends_with(".json") || name.ends_with(".gz") || name.ends_with(".sqlite"))
+                out.push_back(e.path());
         }
     out.push_back(corpusFile("generated/torch/torch_mlp_small.json"));
     std::sort(out.begin(), out.end());
