@@ -162,6 +162,7 @@ Status PickleReader::need(size_t n, std::string& out) {
 }
 
 Status PickleReader::readText(uint64_t n, Kind k) {
+    // k == Kind::None: a Python 2 str (STRING opcodes): text when it is UTF-8, else bytes.
     if (n > kMaxString) return fail("a string of " + std::to_string(n) + " bytes (over 1 GiB)");
     if (m_src.size() && n > m_src.size() - m_src.offset())
         return fail("a string of " + std::to_string(n) +
@@ -169,6 +170,7 @@ Status PickleReader::readText(uint64_t n, Kind k) {
     std::string text;
     if (auto st = need(static_cast<size_t>(n), text); !st) return st;
     if (k == Kind::Str && !validUtf8(text)) return fail("a str that is not UTF-8");
+    if (k == Kind::None) k = validUtf8(text) ? Kind::Str : Kind::Bytes;
     return push(m_pool.makeText(k, std::move(text)));
 }
 
@@ -502,15 +504,18 @@ Status PickleReader::step(int op) {
         case SHORT_BINBYTES:
         case SHORT_BINSTRING:
             if (auto st = fixed(1); !st) return st;
-            return readText(static_cast<unsigned char>(b[0]),
-                            op == SHORT_BINUNICODE ? Kind::Str : Kind::Bytes);
+            return readText(static_cast<unsigned char>(b[0]), op == SHORT_BINUNICODE ? Kind::Str
+                                                              : op == SHORT_BINBYTES ? Kind::Bytes
+                                                                                     : Kind::None);
         case BINUNICODE:
         case BINBYTES:
         case BINSTRING:
             if (auto st = fixed(4); !st) return st;
             if (op == BINSTRING && static_cast<int32_t>(le(b, 4)) < 0)
                 return fail("a negative string length");
-            return readText(le(b, 4), op == BINUNICODE ? Kind::Str : Kind::Bytes);
+            return readText(le(b, 4), op == BINUNICODE ? Kind::Str
+                                      : op == BINBYTES ? Kind::Bytes
+                                                       : Kind::None);
         case BINUNICODE8:
         case BINBYTES8:
         case BYTEARRAY8:
@@ -523,7 +528,8 @@ Status PickleReader::step(int op) {
                 return fail("a text string without its end of line");
             auto text = op == STRING ? unquotePythonString(b) : rawUnicodeEscape(b);
             if (!text) return fail(op == STRING ? "a bad quoted string" : "a bad unicode string");
-            return push(m_pool.makeText(op == STRING ? Kind::Bytes : Kind::Str, std::move(*text)));
+            const Kind k = op == UNICODE || validUtf8(*text) ? Kind::Str : Kind::Bytes;
+            return push(m_pool.makeText(k, std::move(*text)));
         }
         case EMPTY_LIST:
             return push(m_pool.make(Kind::List));

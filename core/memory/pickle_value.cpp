@@ -79,6 +79,14 @@ void Pool::release(Value v) {
     }
 }
 
+size_t Pool::liveContainers() const {
+    size_t n = 0;
+    for (const Node& x : m_nodes)
+        n += x.kind == Kind::List || x.kind == Kind::Tuple || x.kind == Kind::Dict ||
+             x.kind == Kind::Set;
+    return n;
+}
+
 Value Pool::dictGet(Value dict, std::string_view key, bool* found) const {
     if (found) *found = false;
     if (dict.kind() != Kind::Dict) return {};

@@ -144,6 +144,8 @@ public:
     }
 
     size_t liveNodes() const { return m_nodes.size() - m_free.size(); }
+    /// Live lists, tuples, dicts and sets (strings aside).
+    size_t liveContainers() const;
 
 private:
     std::vector<Node> m_nodes;

@@ -93,6 +93,9 @@ struct Snapshot {
     std::string layout;  // "1.13 (list of segments)", "2.0 (no event times)", "2.1+"
     int pickleProtocol = 0;
     std::vector<std::string> notes;  // what was not understood, counted
+    size_t treeContainersLeft = 0;   // pickle containers alive when the read ended (the rest
+                                     // were taken out as records while the file streamed)
+    size_t memoEntries = 0;          // the pickle's memo at the end
 
     const std::string& str(uint32_t id) const { return strings[id]; }
     size_t stackSize(uint32_t stack) const { return stackOffsets[stack + 1] - stackOffsets[stack]; }

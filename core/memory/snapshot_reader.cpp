@@ -385,6 +385,8 @@ Result<Snapshot> readFrom(ByteSource& src, JobControl* job) {
     auto top = reader.read();
     if (!top) return Error{top.error()};
     s.pickleProtocol = reader.protocol();
+    s.treeContainersLeft = reader.pool().liveContainers();
+    s.memoEntries = reader.memoSize();
     if (auto st = builder.finish(reader.pool(), top.value()); !st) return Error{st.error()};
     builder.writeNotes();
     if (job) job->setDone(src.offset());

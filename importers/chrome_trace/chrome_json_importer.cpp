@@ -98,6 +98,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
         extra += (i ? ",\"" : "\"") + outcome.topLevelKeys[i] + "\"";
     extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"";
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
+    if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;

@@ -237,10 +237,11 @@ def simulate(args, emit_for_device, annotate):
                     moms.append(a.malloc(rnd.choice([4096, 65536, 2 * MiB + 512]), "momentum"))
             annotate(dev, "Optimizer.step#SGD.step", t0, a.tick(4))
         if args.oom and dev == 0:
-            a.cap = a.reserved() + 10 * 20 * MiB + 30 * MiB
+            a.empty_cache()
             blocks = [a.malloc(4 * MiB, "oom_fill") for _ in range(50)]
             for x in blocks[1::2]:
                 a.free(x)
+            a.cap = a.reserved() + 30 * MiB  # room for no 48 MiB segment
             try:
                 a.malloc(48 * MiB, "oom_big")
             except MemoryError:
