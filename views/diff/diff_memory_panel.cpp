@@ -10,17 +10,10 @@
 
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/memory/bytes_item.h"
 
 using ts::memory::MemoryDiff;
 using MemoryDiffResult = ts::Result<MemoryDiff>;
-
-namespace {
-QString bytes(double b) {
-    const QString s = QLocale().formattedDataSize(static_cast<qint64>(std::abs(b)), 1,
-                                                  QLocale::DataSizeTraditionalFormat);
-    return b < 0 ? QStringLiteral("-") + s : s;
-}
-}  // namespace
 
 DiffMemoryPanel::DiffMemoryPanel(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
@@ -34,7 +27,6 @@ DiffMemoryPanel::DiffMemoryPanel(SessionContext* ctx, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
-    m_table->setSortingEnabled(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(Op, QHeaderView::Stretch);
     auto* l = new QVBoxLayout(this);
@@ -67,7 +59,8 @@ void DiffMemoryPanel::show(const MemoryDiff& d) {
     auto side = [](const ts::memory::MemoryDiffSide& s) {
         return s.origin.empty() ? tr("no memory data")
                                 : tr("peak %1 (pool %2), %3 allocations live at it; from %4")
-                                      .arg(bytes(s.peakBytes), bytes(s.poolPeakBytes))
+                                      .arg(BytesItem::text(static_cast<qint64>(s.peakBytes)),
+                                           BytesItem::text(static_cast<qint64>(s.poolPeakBytes)))
                                       .arg(s.liveAtPeak)
                                       .arg(QString::fromStdString(s.origin));
     };
@@ -75,6 +68,7 @@ void DiffMemoryPanel::show(const MemoryDiff& d) {
                            .arg(QString::fromStdString(d.explains).toHtmlEscaped(), side(d.a),
                                 side(d.b), d.perStep ? tr("per step") : tr("over each profile")));
     m_table->setSortingEnabled(false);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the largest change first, until a click
     m_table->setRowCount(static_cast<int>(d.ops.size()));
     m_table->setColumnHidden(Shapes, std::all_of(d.ops.begin(), d.ops.end(),
                                                  [](const auto& r) { return r.shapes.empty(); }));
@@ -83,9 +77,7 @@ void DiffMemoryPanel::show(const MemoryDiff& d) {
         m_table->setItem(i, Op, new QTableWidgetItem(QString::fromStdString(r.op)));
         m_table->setItem(i, Shapes, new QTableWidgetItem(QString::fromStdString(r.shapes)));
         auto num = [&](int col, double v) {
-            auto* it = new QTableWidgetItem(bytes(v));
-            it->setData(Qt::UserRole, v);
-            it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            auto* it = new BytesItem(static_cast<qint64>(v));
             if (col == Change && v != 0)
                 it->setForeground(v > 0 ? QColor(192, 57, 43) : QColor(39, 174, 96));
             m_table->setItem(i, col, it);

@@ -80,11 +80,11 @@ DiffView::DiffView(SessionContext* ctx, QWidget* parent)
     tl->addWidget(m_filter);
     tl->addWidget(m_table, 1);
     auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(tableBox);
-    auto* right = new QTabWidget(this);  // the step split; memory side by side
-    right->addTab(m_split, tr("Step split"));
-    right->addTab(m_memory, tr("Memory"));
-    top->addWidget(right);
+    auto* left = new QTabWidget(this);  // op time; memory side by side
+    left->addTab(tableBox, tr("Op time"));
+    left->addTab(m_memory, tr("Memory"));
+    top->addWidget(left);
+    top->addWidget(m_split);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
     top->setSizes({820, 520});

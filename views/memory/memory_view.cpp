@@ -9,11 +9,13 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/store/trace_store.h"
 #include "core/timeline/time_axis.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/memory/bytes_item.h"
 #include "views/steps/profile_source_box.h"
 
 using namespace ts::analysis;
@@ -169,10 +171,11 @@ void MemoryView::showOps() {
         m_opTable->setItem(r, OpName, new QTableWidgetItem(QString::fromStdString(row.op)));
         m_opTable->setItem(r, OpShapes, new QTableWidgetItem(QString::fromStdString(row.shapes)));
         auto num = [&](int col, qint64 v, bool bytes) {
-            auto* it = new QTableWidgetItem;
-            it->setData(Qt::DisplayRole, v);
-            if (bytes) it->setToolTip(bytesText(static_cast<double>(v)));
-            it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            QTableWidgetItem* it = bytes ? new BytesItem(v) : new QTableWidgetItem;
+            if (!bytes) {
+                it->setData(Qt::DisplayRole, v);
+                it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
             m_opTable->setItem(r, col, it);
         };
         num(OpAllocations, row.allocations, false);
@@ -181,6 +184,7 @@ void MemoryView::showOps() {
         num(OpNet, row.net(), true);
     }
     m_opTable->setSortingEnabled(true);
+    m_opTable->sortItems(OpAllocated, Qt::DescendingOrder);
 }
 
 void MemoryView::showError(const QString& message) {

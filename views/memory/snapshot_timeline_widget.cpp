@@ -15,7 +15,7 @@ namespace {
 const QColor kPalette[] = {
     QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2c), QColor(0x76, 0xb7, 0xb2),
     QColor(0x59, 0xa1, 0x4f), QColor(0xed, 0xc9, 0x49), QColor(0xaf, 0x7a, 0xa1),
-    QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0xba, 0xb0, 0xab)};
+    QColor(0xff, 0x9d, 0xa7), QColor(0x9c, 0x75, 0x5f), QColor(0x1b, 0x9e, 0x77)};
 const QColor kLeak(0xe1, 0x57, 0x59);
 
 double niceStep(double raw) {
@@ -23,6 +23,13 @@ double niceStep(double raw) {
     for (double m : {1.0, 2.0, 5.0, 10.0})
         if (m * p >= raw) return m * p;
     return 10 * p;
+}
+
+/// A round step of bytes: 1, 2, 5 or 10 times KiB, MiB or GiB.
+double niceByteStep(double raw) {
+    double unit = 1;
+    while (unit * 1024 <= raw) unit *= 1024;
+    return niceStep(raw / unit) * unit;
 }
 
 }  // namespace
@@ -51,7 +58,7 @@ void SnapshotTimelineWidget::setData(std::shared_ptr<const SnapshotData> data, s
 }
 
 QRectF SnapshotTimelineWidget::plotRect() const {
-    return QRectF(72, 8, std::max(10, width() - 80), std::max(10, height() - 36));
+    return QRectF(72, 24, std::max(10, width() - 80), std::max(10, height() - 52));
 }
 double SnapshotTimelineWidget::toPx(double x) const {
     const QRectF r = plotRect();
@@ -147,7 +154,7 @@ void SnapshotTimelineWidget::paintEvent(QPaintEvent*) {
     // Axes.
     p.setPen(palette().color(QPalette::Text));
     p.drawRect(r);
-    const double yStep = niceStep(m_yMax / 5);
+    const double yStep = niceByteStep(m_yMax / 5);
     for (double y = 0; y <= m_yMax; y += yStep) {
         const double yy = toPy(y);
         p.drawLine(QPointF(r.left() - 4, yy), QPointF(r.left(), yy));
@@ -161,9 +168,11 @@ void SnapshotTimelineWidget::paintEvent(QPaintEvent*) {
         p.drawText(QRectF(xx - 50, r.bottom() + 4, 100, 16), Qt::AlignHCenter | Qt::AlignTop,
                    xLabel(x));
     }
-    p.drawText(
-        QRectF(r.left(), r.bottom() + 18, r.width(), 14), Qt::AlignRight,
-        tr("%1 allocations drawn, %2 summed (grey); dashed: reserved").arg(L.drawn).arg(L.summed));
+    p.drawText(QRectF(r.left(), 4, r.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("Active memory: each allocation a band (red: leaked), %1 drawn%2; dashed: "
+                  "reserved (segments); x: events, labelled with their time")
+                   .arg(L.drawn)
+                   .arg(L.summed ? tr(", %1 small ones summed in grey").arg(L.summed) : QString()));
 }
 
 int64_t SnapshotTimelineWidget::allocationAt(QPointF pos) const {

@@ -186,6 +186,10 @@ void SnapshotView::showDevice(int device) {
         m_moment->addItem(tr("out of memory at event %1").arg(o.event), o.event);
     m_event->setRange(-1, std::max(0, static_cast<int>(r.events) - 1));
     fillPeakTree();
+    // The details start on the largest allocation alive at the peak (hover for others).
+    if (!r.peakBySite.empty())
+        m_details->setPlainText(allocationText(*m_data, static_cast<size_t>(device),
+                                               r.peakBySite.front().allocations.front()));
     // An OOM is the moment to look at first when there is one.
     showStateAt(r.ooms.empty() ? r.timeline.peakEvent : r.ooms.front().event);
     if (!r.ooms.empty()) m_moment->setCurrentIndex(2);
