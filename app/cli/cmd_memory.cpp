@@ -112,6 +112,9 @@ void printText(const std::string& path, const Snapshot& s, const SnapshotReport&
             std::printf("    Alive then (by site):\n");
             printSites(s, o.liveBySite);
         }
+        if (d.oomEvents > d.ooms.size())
+            std::printf("  ... and %zu more out-of-memory events (the first %zu are answered)\n",
+                        d.oomEvents - d.ooms.size(), d.ooms.size());
     }
 }
 

@@ -349,7 +349,7 @@ Status PickleReader::reduce() {
     if (args.kind() != Kind::Tuple) return done(fail("REDUCE with arguments that are not a tuple"));
     const std::string callee = m_pool.at(fn).text;
     const std::vector<Value> a = m_pool.at(args).items;  // copy: the pool may grow below
-    const std::string_view g = callee.substr(callee.find('.') + 1);
+    const std::string g = callee.substr(callee.find('.') + 1);
     if (g == "OrderedDict") {
         if (!a.empty()) return done(fail("OrderedDict(...) with arguments"));
         return done(push(m_pool.make(Kind::Dict)));

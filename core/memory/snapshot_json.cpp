@@ -120,7 +120,8 @@ void writeSnapshotReport(W& w, const Snapshot& s, const SnapshotReport& r, size_
             w.EndObject();
         }
         w.EndArray();
-        key(w, "ooms");
+        num(w, "oom_events", static_cast<int64_t>(d.oomEvents));
+        key(w, "ooms");  // the first kMaxOomAnswers, answered
         w.StartArray();
         for (const OomAnswer& o : d.ooms) {
             w.StartObject();

@@ -230,7 +230,7 @@ SnapshotReport analyzeSnapshot(const Snapshot& s, size_t top, JobControl* job) {
             d.leaks = findLeaks(s, d.timeline, ends);
             const auto& evs = s.devices[static_cast<size_t>(dev)];
             for (size_t i = 0; i < evs.size(); ++i)
-                if (evs[i].action == Action::Oom)
+                if (evs[i].action == Action::Oom && d.oomEvents++ < kMaxOomAnswers)
                     d.ooms.push_back(answerOom(s, d.timeline, static_cast<int32_t>(i), top));
         }
         r.devices.push_back(std::move(d));

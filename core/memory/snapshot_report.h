@@ -60,8 +60,13 @@ struct DeviceReport {
     AllocatorState atEnd;   // at the snapshot
     std::string stepsFrom;  // "Optimizer.step annotations" | "8 equal parts of the trace"
     std::vector<Leak> leaks;
-    std::vector<OomAnswer> ooms;
+    std::vector<OomAnswer> ooms;  // the first kMaxOomAnswers
+    size_t oomEvents = 0;         // all of them
 };
+
+/// Each answered OOM replays the trace back to it: a trace of thousands of OOMs (a loop that
+/// catches them) gets its first ones answered.
+inline constexpr size_t kMaxOomAnswers = 16;
 
 struct SnapshotReport {
     std::string layout;

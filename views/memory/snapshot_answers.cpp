@@ -61,7 +61,7 @@ QString snapshotHeadline(const SnapshotData& d, size_t device) {
         s += QObject::tr("; %n leak(s): %1", nullptr, static_cast<int>(r.leaks.size()))
                  .arg(QString::fromStdString(r.leaks.front().site));
     if (!r.ooms.empty())
-        s += QObject::tr("; %n out-of-memory event(s)%1", nullptr, static_cast<int>(r.ooms.size()))
+        s += QObject::tr("; %n out-of-memory event(s)%1", nullptr, static_cast<int>(r.oomEvents))
                  .arg(r.ooms.front().fragmentation ? QObject::tr(", caused by fragmentation")
                                                    : QString());
     return s;
