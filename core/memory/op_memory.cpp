@@ -6,6 +6,7 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "core/common/saturating_cast.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
 
@@ -20,7 +21,7 @@ int64_t intArg(const rapidjson::Value& o, const char* key, int64_t fallback = 0)
     if (it == o.MemberEnd()) return fallback;
     if (it->value.IsInt64()) return it->value.GetInt64();
     if (it->value.IsUint64()) return static_cast<int64_t>(it->value.GetUint64());
-    if (it->value.IsNumber()) return static_cast<int64_t>(it->value.GetDouble());
+    if (it->value.IsNumber()) return saturatingInt64(it->value.GetDouble(), fallback);
     if (it->value.IsString()) {
         const char* b = it->value.GetString();
         int64_t v = 0;

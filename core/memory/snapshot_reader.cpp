@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/common/saturating_cast.h"
 #include "core/memory/byte_source.h"
 #include "core/memory/pickle_reader.h"
 
@@ -24,10 +25,11 @@ int64_t intOf(Value v, int64_t fallback = 0) {
         case Kind::Bool:
             return v.asBool() ? 1 : 0;
         case Kind::Float: {
+            // An address above 2^63 arrives as a double (LONG1 of 9 bytes): keep its bits.
             const double d = v.asFloat();
-            if (d >= 9.2e18) return static_cast<int64_t>(static_cast<uint64_t>(d));
-            if (d <= -9.2e18) return INT64_MIN;
-            return static_cast<int64_t>(d);
+            if (d >= 9223372036854775808.0 && d < 18446744073709551616.0)
+                return static_cast<int64_t>(static_cast<uint64_t>(d));
+            return saturatingInt64(d, fallback);
         }
         default:
             return fallback;
@@ -155,6 +157,15 @@ public:
 
 private:
     void note(const std::string& what, size_t n = 1) { m_notes[what] += n; }
+    /// Sizes outside 0..1 TiB (no allocation or segment of any GPU is larger) read as 0, so
+    /// that no sum of a crafted file overflows.
+    int64_t sizeOf(Value v) {
+        const int64_t n = intOf(v);
+        if (n >= 0 && n <= kMaxSize) return n;
+        note("sizes outside 0 to 1 TiB, read as 0");
+        return 0;
+    }
+    static constexpr int64_t kMaxSize = int64_t(1) << 40;
 
 public:
     void writeNotes() {
@@ -227,11 +238,16 @@ private:
             note("events of an unknown action '" + std::string(a) + "'");
         e.addr = static_cast<uint64_t>(
             intOf(pool.dictGet(d, e.action == Action::Oom ? "device_free" : "addr")));
-        e.size = intOf(pool.dictGet(d, "size"));
+        e.size = sizeOf(pool.dictGet(d, "size"));
         e.stream = intOf(pool.dictGet(d, "stream"));
         e.timeUs = intOf(pool.dictGet(d, "time_us"), -1);
         e.stack = stackIn(pool, d);
         return e;
+    }
+
+    static bool hasRequestedKey(Pool& pool, Value d, bool& has) {
+        has = pool.dictHas(d, "requested_size");
+        return has;
     }
 
     Block blockOf(Pool& pool, Value d) {
@@ -239,11 +255,13 @@ private:
         bool hasAddress = false;
         b.address = static_cast<uint64_t>(intOf(pool.dictGet(d, "address", &hasAddress)));
         if (!hasAddress) b.address = UINT64_MAX;  // set from the segment's address
-        b.size = intOf(pool.dictGet(d, "size"));
+        b.size = sizeOf(pool.dictGet(d, "size"));
         b.state = stateOf(pool.text(pool.dictGet(d, "state")));
         if (b.state == BlockState::Unknown) note("blocks of an unknown state");
         bool hasRequested = false;
-        b.requestedSize = intOf(pool.dictGet(d, "requested_size", &hasRequested), b.size);
+        b.requestedSize = hasRequestedKey(pool, d, hasRequested)
+                              ? sizeOf(pool.dictGet(d, "requested_size"))
+                              : b.size;
         b.stack = stackIn(pool, d);
         // PyTorch 1.13 / 2.0: the allocation's frames and size are in history[0].
         bool hasHistory = false;
@@ -268,10 +286,10 @@ private:
         Segment g;
         g.device = intOf(pool.dictGet(d, "device"));
         g.address = static_cast<uint64_t>(intOf(pool.dictGet(d, "address")));
-        g.totalSize = intOf(pool.dictGet(d, "total_size"));
-        g.allocatedSize = intOf(pool.dictGet(d, "allocated_size"));
-        g.activeSize = intOf(pool.dictGet(d, "active_size"));
-        g.requestedSize = intOf(pool.dictGet(d, "requested_size"));
+        g.totalSize = sizeOf(pool.dictGet(d, "total_size"));
+        g.allocatedSize = sizeOf(pool.dictGet(d, "allocated_size"));
+        g.activeSize = sizeOf(pool.dictGet(d, "active_size"));
+        g.requestedSize = sizeOf(pool.dictGet(d, "requested_size"));
         g.stream = intOf(pool.dictGet(d, "stream"));
         g.isLarge = pool.text(pool.dictGet(d, "segment_type")) == "large";
         g.isExpandable = intOf(pool.dictGet(d, "is_expandable")) != 0;

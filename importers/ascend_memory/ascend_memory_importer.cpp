@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "core/common/saturating_cast.h"
 #include "core/store/store_writer.h"
 
 namespace ts::importers {
@@ -211,12 +212,12 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
                 continue;
             }
             const std::string dev = deviceOf(f);
-            Alloc a{static_cast<int64_t>(*t * tUnit), static_cast<int64_t>(*kb * 1024.0),
+            Alloc a{saturatingInt64(*t * tUnit), saturatingInt64(*kb * 1024.0),
                     f[static_cast<size_t>(name)], std::nullopt};
             if (auto r = get(rel))
-                a.freeTs = static_cast<int64_t>(*r * tUnit);
+                a.freeTs = saturatingInt64(*r * tUnit);
             else if (auto d = get(dur))
-                a.freeTs = a.ts + static_cast<int64_t>(*d * timeUnitOf(header, dur));
+                a.freeTs = a.ts + saturatingInt64(*d * timeUnitOf(header, dur));
             if (auto v = get(aAlloc))
                 curves[dev].push_back({a.ts, *v * mUnit, get(aRes).value_or(0) * mUnit});
             if (a.freeTs)
@@ -246,7 +247,7 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
                 continue;
             }
             components[deviceOf(f)][f[static_cast<size_t>(comp)]].push_back(
-                {static_cast<int64_t>(*t * tUnit), *a * mUnit, get(res).value_or(0) * mUnit});
+                {saturatingInt64(*t * tUnit), *a * mUnit, get(res).value_or(0) * mUnit});
             ++report.events;
         }
         // In use: the framework and the graph engine together (PTA+GE), else PTA, else any.
