@@ -11,6 +11,7 @@
 
 #include "core/analysis/memory_analysis.h"
 #include "core/analysis/profile_data.h"
+#include "core/analysis/profile_report.h"
 #include "core/memory/memory_diff.h"
 #include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
@@ -152,6 +153,24 @@ TEST(MemoryImport, KinetoPeakListNamesItsOps) {
     }
     EXPECT_TRUE(gpu);
     EXPECT_TRUE(host);
+}
+
+TEST(MemoryImport, StepsOfAScheduledProfile) {
+    // torch.profiler with a schedule writes ProfilerStep#N: the Memory view's step lines.
+    const fs::path path = test::tempDir("mem-steps") / "s.tscope";
+    auto st = store::TraceStore::open(path.string(), store::TraceStore::Mode::Create);
+    ASSERT_TRUE(st.ok());
+    const auto k = importInto(*st.value(), dataFile("expandable_kineto.json.gz"));
+    ASSERT_EQ(k.status, "complete") << k.error;
+    auto list = analysis::listProfileSources(*st.value());
+    ASSERT_TRUE(list.ok());
+    ASSERT_EQ(list->size(), 1u);
+    EXPECT_GE(list->front().steps, 4);  // ProfilerStep#2-5 (CPU and GPU annotations)
+    auto rep = analysis::analyzeProfile(*st.value(), k.sourceId, std::nullopt);
+    ASSERT_TRUE(rep.ok()) << rep.error();
+    EXPECT_EQ(rep->steps.steps.size(), 4u);
+    EXPECT_TRUE(rep->memory.hasPeak);
+    for (const auto& l : rep->memory.topAtPeak) EXPECT_FALSE(l.op.empty());
 }
 
 TEST(MemoryImport, MemoryOfTwoProfilesSideBySide) {

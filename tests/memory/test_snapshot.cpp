@@ -7,6 +7,7 @@
 #include <rapidjson/document.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -156,6 +157,38 @@ TEST(RealSnapshot, FragmentationOomIsExplained) {
     ASSERT_FALSE(o.liveBySite.empty());
     EXPECT_EQ(o.liveBySite[0].count, 25);  // the 25 blocks of 4 MiB still alive
     if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "oom");
+}
+
+TEST(RealSnapshot, ExpandableSegmentsMapAndUnmap) {
+    // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow by segment_map and
+    // shrink by segment_unmap (empty_cache at the end); Python frames only.
+    const fs::path file = dataDir() / "expandable_snapshot.pickle";
+    auto s = readSnapshot(file.string());
+    ASSERT_TRUE(s.ok()) << s.error();
+    ASSERT_EQ(s->devices.size(), 1u);
+    int maps = 0, unmaps = 0;
+    for (const TraceEvent& e : s->devices[0]) {
+        maps += e.action == Action::SegmentMap;
+        unmaps += e.action == Action::SegmentUnmap;
+    }
+    EXPECT_EQ(maps, 10);
+    EXPECT_EQ(unmaps, 3);
+    for (const Segment& g : s->segments) EXPECT_TRUE(g.isExpandable);
+    const SnapshotReport r = analyzeSnapshot(s.value());
+    const DeviceReport& d = r.devices[0];
+    // torch.cuda.memory_reserved(): 195035136 after each of the last steps, 88080384 at the end
+    // (expandable_facts.json); memory_viz stats: "total_reserved: 84.0MiB".
+    EXPECT_EQ(d.atEnd.reserved, 88080384);
+    EXPECT_EQ(d.timeline.reserved.back(), 88080384);
+    EXPECT_EQ(*std::max_element(d.timeline.reserved.begin(), d.timeline.reserved.end()), 195035136);
+    const std::string stats = slurp(dataDir() / "expandable_memory_viz_stats.txt");
+    EXPECT_NE(stats.find("total_reserved: " + sizeText(d.atEnd.reserved)), std::string::npos);
+    EXPECT_NE(stats.find("total_allocated: " + sizeText(d.atEnd.allocated)), std::string::npos);
+    // The state at the peak, rebuilt through the unmaps: the mapped ranges were whole then.
+    EXPECT_EQ(d.atPeak.reserved, d.timeline.peakReserved);
+    EXPECT_EQ(d.atPeak.orphanBlocks, 0);
+    EXPECT_TRUE(d.leaks.empty());  // the debug cache was cleared before the dump
+    if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "expandable");
 }
 
 TEST(RealSnapshot, StreamsInsteadOfBuildingTheTree) {

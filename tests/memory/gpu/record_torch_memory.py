@@ -7,6 +7,11 @@
       keep_for_debug() keeps one activation (64x64x16x16 float32 = 4 MiB) per step, never freed.
       Writes train_snapshot.pickle (torch.cuda.memory._dump_snapshot), train_kineto.json.gz
       and train_facts.json (what torch itself reports: max_memory_allocated, the leak, times).
+  record_torch_memory.py expandable OUTDIR   (run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True)
+      the same net, 6 steps under torch.profiler with a schedule (ProfilerStep#N), history with
+      Python frames only (stacks="python"), a tensor used on a side stream (record_stream), and
+      empty_cache() at the end (segment_map / segment_unmap events): expandable_snapshot.pickle,
+      expandable_kineto.json.gz, expandable_facts.json.
   record_torch_memory.py oom OUTDIR     fragmentation: a 230 MiB cap (set_per_process_memory_fraction),
       fifty 4 MiB blocks (ten 20 MiB segments), every other block freed (100 MiB free in 4 MiB
       holes), then a 48 MiB request that fails although 100 MiB is free: oom_snapshot.pickle
@@ -98,6 +103,52 @@ def train(out):
     print(json.dumps({k: facts[k] for k in ("torch", "max_memory_allocated", "trace_events", "actions")}))
 
 
+def expandable(out):
+    torch.manual_seed(0)
+    torch.cuda.memory._record_memory_history(max_entries=200000, stacks="python")
+    m = Net().cuda()
+    opt = torch.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randn(64, 3, 32, 32, device="cuda")
+    y = torch.randint(0, 10, (64,), device="cuda")
+    side = torch.cuda.Stream()
+    from torch.profiler import profile, ProfilerActivity, schedule
+    reserved = []
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], profile_memory=True,
+                 record_shapes=True, schedule=schedule(wait=1, warmup=1, active=4)) as p:
+        for _ in range(6):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            t = torch.empty(1 << 20, device="cuda")  # used on the side stream, then freed
+            with torch.cuda.stream(side):
+                t.mul_(2)
+            t.record_stream(side)
+            del t
+            torch.cuda.synchronize()
+            reserved.append(torch.cuda.memory_reserved())
+            p.step()
+    kineto = os.path.join(out, "expandable_kineto.json")
+    p.export_chrome_trace(kineto)
+    with open(kineto, "rb") as f, gzip.open(kineto + ".gz", "wb") as g:
+        g.write(f.read())
+    os.remove(kineto)
+    m.debug_cache.clear()
+    torch.cuda.empty_cache()
+    torch.cuda.memory._dump_snapshot(os.path.join(out, "expandable_snapshot.pickle"))
+    s = torch.cuda.memory._snapshot()
+    facts = {"torch": torch.__version__, "alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF"),
+             "memory_reserved_end": torch.cuda.memory_reserved(),
+             "memory_allocated_end": torch.cuda.memory_allocated(),
+             "max_memory_allocated": torch.cuda.max_memory_allocated(),
+             "reserved_after_each_step": reserved,
+             "actions": sorted({e["action"] for t in s["device_traces"] for e in t}),
+             "segments": len(s["segments"]),
+             "expandable": [g["is_expandable"] for g in s["segments"]]}
+    json.dump(facts, open(os.path.join(out, "expandable_facts.json"), "w"), indent=1)
+    print(json.dumps(facts)[:600])
+
+
 def oom(out):
     total = torch.cuda.get_device_properties(0).total_memory
     torch.cuda.set_per_process_memory_fraction(230 * MiB / total)
@@ -118,4 +169,4 @@ def oom(out):
 
 
 if __name__ == "__main__":
-    {"train": train, "oom": oom}[sys.argv[1]](sys.argv[2])
+    {"train": train, "oom": oom, "expandable": expandable}[sys.argv[1]](sys.argv[2])
