@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
         std::printf("writing %s (%ld MB) with %s ...\n", path.c_str(), mb, gen.c_str());
         std::fflush(stdout);
         const std::string cmd = std::string(kPython) + " '" + gen + "' '" + path +
-                                "' --stream --leak --target-bytes " + std::to_string(mb) + "e6";
+                                "' --stream --target-bytes " + std::to_string(mb) + "e6";
         if (std::system(cmd.c_str()) != 0) {
             std::fprintf(stderr, "cannot write the snapshot\n");
             return 1;

@@ -100,6 +100,31 @@ struct Sample {
     double inUse, pool;
 };
 
+/// One data line split into fields.
+struct Row {
+    std::vector<std::string> fields;
+    /// The number in column `c` (nullopt when absent, empty or not a number).
+    std::optional<double> get(int c) const {
+        return c >= 0 && static_cast<size_t>(c) < fields.size()
+                   ? number(fields[static_cast<size_t>(c)])
+                   : std::nullopt;
+    }
+    bool has(int c) const { return c >= 0 && static_cast<size_t>(c) < fields.size(); }
+    const std::string& text(int c) const { return fields[static_cast<size_t>(c)]; }
+};
+
+/// Calls `fn` with each data line (after the header) until the end or a cancel.
+template <class F>
+void forEachRow(const std::vector<std::string>& lines, JobControl& control, F fn) {
+    for (size_t i = 1; i < lines.size(); ++i) {
+        if ((i & 4095) == 0) {
+            control.setDone(i);
+            if (control.cancelled()) return;
+        }
+        fn(Row{splitCsvLine(lines[i])});
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> splitCsvLine(std::string_view line) {
@@ -191,65 +216,45 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
                   rAlloc = column(header, "Release Total Allocated("),
                   rRes = column(header, "Release Total Reserved(");
         const double tUnit = timeUnitOf(header, at), mUnit = unitOf(header, aAlloc);
-        for (size_t i = 1; i < lines->size(); ++i) {
-            if ((i & 4095) == 0) {
-                control.setDone(i);
-                if (control.cancelled()) break;
-            }
-            const auto f = splitCsvLine((*lines)[i]);
-            auto get = [&](int c) {
-                return c >= 0 && static_cast<size_t>(c) < f.size()
-                           ? number(f[static_cast<size_t>(c)])
-                           : std::nullopt;
-            };
-            const auto kb = get(size), t = get(at);
-            if (!kb || !t || name < 0 || static_cast<size_t>(name) >= f.size()) {
+        forEachRow(*lines, control, [&](const Row& f) {
+            const auto kb = f.get(size), t = f.get(at);
+            if (!kb || !t || !f.has(name)) {
                 report.skip("ascend_memory_bad_row");
-                continue;
+                return;
             }
             if (*kb <= 0) {  // a release row (MindSpore's layout): the allocation row says when
                 report.skip("ascend_memory_release_row");
-                continue;
+                return;
             }
-            const std::string dev = deviceOf(f);
-            Alloc a{saturatingInt64(*t * tUnit), saturatingInt64(*kb * 1024.0),
-                    f[static_cast<size_t>(name)], std::nullopt};
-            if (auto r = get(rel))
+            const std::string dev = deviceOf(f.fields);
+            Alloc a{saturatingInt64(*t * tUnit), saturatingInt64(*kb * 1024.0), f.text(name),
+                    std::nullopt};
+            if (auto r = f.get(rel))
                 a.freeTs = saturatingInt64(*r * tUnit);
-            else if (auto d = get(dur))
+            else if (auto d = f.get(dur))
                 a.freeTs = a.ts + saturatingInt64(*d * timeUnitOf(header, dur));
-            if (auto v = get(aAlloc))
-                curves[dev].push_back({a.ts, *v * mUnit, get(aRes).value_or(0) * mUnit});
+            if (auto v = f.get(aAlloc))
+                curves[dev].push_back({a.ts, *v * mUnit, f.get(aRes).value_or(0) * mUnit});
             if (a.freeTs)
-                if (auto v = get(rAlloc))
-                    curves[dev].push_back({*a.freeTs, *v * mUnit, get(rRes).value_or(0) * mUnit});
+                if (auto v = f.get(rAlloc))
+                    curves[dev].push_back({*a.freeTs, *v * mUnit, f.get(rRes).value_or(0) * mUnit});
             allocs[dev].push_back(std::move(a));
             ++report.events;
-        }
+        });
     } else {
         const int comp = column(header, "Component"), at = column(header, "Timestamp("),
                   al = column(header, "Total Allocated("), res = column(header, "Total Reserved(");
         const double tUnit = timeUnitOf(header, at), mUnit = unitOf(header, al);
-        for (size_t i = 1; i < lines->size(); ++i) {
-            if ((i & 4095) == 0) {
-                control.setDone(i);
-                if (control.cancelled()) break;
-            }
-            const auto f = splitCsvLine((*lines)[i]);
-            auto get = [&](int c) {
-                return c >= 0 && static_cast<size_t>(c) < f.size()
-                           ? number(f[static_cast<size_t>(c)])
-                           : std::nullopt;
-            };
-            const auto t = get(at), a = get(al);
-            if (!t || !a || comp < 0 || static_cast<size_t>(comp) >= f.size()) {
+        forEachRow(*lines, control, [&](const Row& f) {
+            const auto t = f.get(at), a = f.get(al);
+            if (!t || !a || !f.has(comp)) {
                 report.skip("ascend_memory_bad_row");
-                continue;
+                return;
             }
-            components[deviceOf(f)][f[static_cast<size_t>(comp)]].push_back(
-                {saturatingInt64(*t * tUnit), *a * mUnit, get(res).value_or(0) * mUnit});
+            components[deviceOf(f.fields)][f.text(comp)].push_back(
+                {saturatingInt64(*t * tUnit), *a * mUnit, f.get(res).value_or(0) * mUnit});
             ++report.events;
-        }
+        });
         // In use: the framework and the graph engine together (PTA+GE), else PTA, else any.
         for (auto& [dev, comps] : components) {
             for (const char* pick : {"PTA+GE", "PTA", "APP", "GE"})

@@ -104,6 +104,7 @@ class Allocator:
     def __init__(self, device, emit, frames, cap=None):
         self.device, self.emit, self.frames, self.cap = device, emit, frames, cap
         self.segments = []  # dicts: address, size, large, blocks (list of [addr,size,req,frames|None])
+        self.where = {}  # block address -> its segment
         self.next_addr = 0x7F0000000000 + device * 0x1000000000
         self.time = 1_700_000_000_000_000
 
@@ -136,6 +137,7 @@ class Allocator:
             self.next_addr += (segsize + 2 * MiB - 1) // (2 * MiB) * (2 * MiB) + 2 * MiB
             seg = {"address": addr, "size": segsize, "large": large, "blocks": [[addr, segsize, 0, None]]}
             self.segments.append(seg)
+            self.where[addr] = seg
             self.emit({"action": "segment_alloc", "addr": addr, "size": segsize, "stream": 0,
                        "time_us": self.tick(), "frames": self.frames.stack(site)})
             best = (seg, 0, segsize)
@@ -144,6 +146,7 @@ class Allocator:
         b = blocks[i]
         if b[1] > size:
             blocks.insert(i + 1, [b[0] + size, b[1] - size, 0, None])
+            self.where[b[0] + size] = seg
             b[1] = size
         frames = self.frames.stack(site)
         b[2], b[3] = req, frames
@@ -152,10 +155,10 @@ class Allocator:
         return b[0]
 
     def find(self, addr):
-        for seg in self.segments:
-            for i, b in enumerate(seg["blocks"]):
-                if b[0] == addr:
-                    return seg, i
+        seg = self.where[addr]
+        for i, b in enumerate(seg["blocks"]):
+            if b[0] == addr:
+                return seg, i
         raise KeyError(addr)
 
     def free(self, addr):
@@ -169,15 +172,18 @@ class Allocator:
         bl = seg["blocks"]
         if i + 1 < len(bl) and bl[i + 1][3] is None:
             b[1] += bl[i + 1][1]
+            del self.where[bl[i + 1][0]]
             del bl[i + 1]
         if i > 0 and bl[i - 1][3] is None:
             bl[i - 1][1] += b[1]
+            del self.where[bl[i][0]]
             del bl[i]
 
     def empty_cache(self):
         keep = []
         for seg in self.segments:
             if len(seg["blocks"]) == 1 and seg["blocks"][0][3] is None:
+                self.where.pop(seg["address"], None)
                 self.emit({"action": "segment_free", "addr": seg["address"], "size": seg["size"],
                            "stream": 0, "time_us": self.tick(), "frames": []})
             else:
@@ -206,7 +212,7 @@ def simulate(args, emit_for_device, annotate):
                 if b[3] is not None:
                     b[3] = []
                     plan["preexisting"] += 1
-        a.segments, a.next_addr = silent.segments, silent.next_addr
+        a.segments, a.next_addr, a.where = silent.segments, silent.next_addr, silent.where
         steps = args.steps if not args.stream else 10 ** 9
         grads, moms = [], []
         for step in range(steps):
