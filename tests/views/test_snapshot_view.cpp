@@ -85,6 +85,9 @@ TEST(SnapshotView, TrainingSnapshotWithItsLeak) {
     EXPECT_EQ(view->momentBox()->count(), 2);
     EXPECT_EQ(view->segmentMap()->state().event,
               view->data()->report.devices[0].timeline.peakEvent);
+    view->showStateAt(600);  // a moment in between: replayed on a job
+    QTRY_COMPARE(view->segmentMap()->state().event, 600);
+    EXPECT_LE(view->segmentMap()->state().reserved, 253755392);
     view->showStateAt(1290);
     EXPECT_EQ(view->segmentTable()->rowCount(), 10);
     EXPECT_EQ(view->segmentMap()->state().reserved, 253755392);

@@ -21,6 +21,7 @@
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/memory/bytes_item.h"
 #include "views/memory/segment_map_widget.h"
 #include "views/memory/snapshot_answers.h"
 #include "views/memory/snapshot_timeline_widget.h"
@@ -198,34 +199,57 @@ void SnapshotView::showDevice(int device) {
 void SnapshotView::showStateAt(int event) {
     if (!m_data) return;
     const DeviceReport& r = m_data->report.devices[static_cast<size_t>(m_device)];
-    AllocatorState st = allocatorStateAt(m_data->snapshot, r.device, event);
+    // The peak and the end were computed with the report; any other moment replays the trace
+    // back to it, on a job (millions of events take a while).
+    if (event == r.atPeak.event) {
+        showState(r.atPeak);
+        return;
+    }
+    if (event >= r.atEnd.event) {
+        showState(r.atEnd);
+        return;
+    }
+    auto data = m_data;
+    const int64_t device = r.device;
+    m_stateLine->setText(tr("Replaying the trace back to event %1…").arg(event));
+    m_ctx->jobs()->run<AllocatorState>(
+        this, QStringLiteral("memory-snapshot-state"), tr("Allocator state at event %1").arg(event),
+        [data, device, event](ts::JobControl&) {
+            return allocatorStateAt(data->snapshot, device, event);
+        },
+        [this, data](AllocatorState st) {
+            if (data == m_data) showState(std::move(st));
+        });
+}
+
+void SnapshotView::showState(AllocatorState st) {
     m_event->setValue(st.event);
     m_stateLine->setText(tr("%1 segments, %2 reserved, %3 allocated, %4 free; the largest free "
                             "piece %5")
                              .arg(st.segments.size())
                              .arg(bytesText(st.reserved), bytesText(st.allocated),
                                   bytesText(st.freeBytes), bytesText(st.largestFree)));
+    m_segmentTable->setSortingEnabled(false);
     m_segmentTable->setRowCount(static_cast<int>(st.segments.size()));
     for (int i = 0; i < static_cast<int>(st.segments.size()); ++i) {
         const StateSegment& g = st.segments[static_cast<size_t>(i)];
-        auto set = [&](int col, const QString& text, qint64 sortValue) {
-            auto* it = new QTableWidgetItem(text);
-            it->setData(Qt::UserRole, sortValue);
-            if (col > 0) it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        auto* name = new QTableWidgetItem(QStringLiteral("s%1 (%2)")
+                                              .arg(g.addr, 0, 16)
+                                              .arg(g.isLarge ? tr("large") : tr("small")));
+        m_segmentTable->setItem(i, 0, name);
+        m_segmentTable->setItem(i, 1, new BytesItem(g.size));
+        m_segmentTable->setItem(i, 2, new BytesItem(g.allocated));
+        m_segmentTable->setItem(i, 3, new BytesItem(g.freeBytes));
+        m_segmentTable->setItem(i, 4, new BytesItem(g.largestFree));
+        for (int col : {5, 6}) {
+            auto* it = new QTableWidgetItem;
+            it->setData(Qt::DisplayRole, col == 5 ? static_cast<qint64>(g.blocks.size())
+                                                  : static_cast<qint64>(g.stream));
+            it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_segmentTable->setItem(i, col, it);
-        };
-        set(0,
-            QStringLiteral("s%1 (%2)")
-                .arg(g.addr, 0, 16)
-                .arg(g.isLarge ? tr("large") : tr("small")),
-            static_cast<qint64>(g.addr));
-        set(1, bytesText(g.size), g.size);
-        set(2, bytesText(g.allocated), g.allocated);
-        set(3, bytesText(g.freeBytes), g.freeBytes);
-        set(4, bytesText(g.largestFree), g.largestFree);
-        set(5, QString::number(g.blocks.size()), static_cast<qint64>(g.blocks.size()));
-        set(6, QString::number(g.stream), g.stream);
+        }
     }
+    m_segmentTable->setSortingEnabled(true);
     m_segments->setState(m_data, std::move(st));
 }
 

@@ -9,6 +9,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "core/memory/allocator_state.h"
 #include "views/common/view_registry.h"
 #include "views/memory/snapshot_data.h"
 
@@ -42,7 +43,8 @@ public:
     QPlainTextEdit* details() const { return m_details; }
     QComboBox* momentBox() const { return m_moment; }
     QToolButton* importButton() const { return m_import; }
-    /// Shows the allocator state after `event` of the current device.
+    /// Shows the allocator state after `event` of the current device (the peak and the end at
+    /// once, other moments when a job has replayed the trace back to them).
     void showStateAt(int event);
 
 signals:
@@ -52,6 +54,7 @@ private:
     void showData(std::shared_ptr<const SnapshotData> d);
     void showDevice(int device);
     void fillPeakTree();
+    void showState(ts::memory::AllocatorState st);
     void importIntoSession();
 
     SessionContext* m_ctx;
