@@ -191,6 +191,35 @@ TEST(RealSnapshot, ExpandableSegmentsMapAndUnmap) {
     if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "expandable");
 }
 
+TEST(RealSnapshot, TheSameFileInEveryProtocol) {
+    // PyTorch's own snapshot as pickle.dump writes it in protocols 2, 3 and 5 (Python 3.14's
+    // default, which memory_viz refuses): the same answers.
+    if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " not found";
+    const fs::path dir = ts::test::tempDir("protocols");
+    auto ref = readSnapshot((dataDir() / "train_snapshot.pickle").string());
+    ASSERT_TRUE(ref.ok());
+    const SnapshotReport rr = analyzeSnapshot(ref.value());
+    for (int p : {2, 3, 5}) {
+        const fs::path out = dir / ("p" + std::to_string(p) + ".pickle");
+        auto run = ts::test::runProgram(
+            kPython,
+            {"-c",
+             "import pickle,sys; pickle.dump(pickle.load(open(sys.argv[1],'rb')), "
+             "open(sys.argv[2],'wb'), protocol=int(sys.argv[3]))",
+             (dataDir() / "train_snapshot.pickle").string(), out.string(), std::to_string(p)});
+        ASSERT_EQ(run.exitCode, 0) << run.err;
+        auto s = readSnapshot(out.string());
+        ASSERT_TRUE(s.ok()) << p << ": " << s.error();
+        EXPECT_EQ(s->pickleProtocol, p);
+        EXPECT_EQ(s->eventCount(), ref->eventCount());
+        EXPECT_EQ(s->stackCount(), ref->stackCount());
+        const SnapshotReport r = analyzeSnapshot(s.value());
+        EXPECT_EQ(r.devices[0].timeline.peakBytes, rr.devices[0].timeline.peakBytes);
+        ASSERT_EQ(r.devices[0].leaks.size(), 1u);
+        EXPECT_EQ(r.devices[0].leaks[0].site, rr.devices[0].leaks[0].site);
+    }
+}
+
 TEST(RealSnapshot, StreamsInsteadOfBuildingTheTree) {
     // After the read, the pickle's tree holds a few containers (the top level, the settings,
     // the annotations), not the 1,862 dicts and 886 lists the file builds.
