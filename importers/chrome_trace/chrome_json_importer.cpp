@@ -101,6 +101,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     }
     extra += "],\"wrapper\":" + ts::json::quote(in.value()->wrapper());
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
+    if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;

@@ -18,6 +18,8 @@
 #include "core/hdf5/h5_text.h"
 #include "core/log/log_line_parser.h"
 #include "core/log/log_tokenizer.h"
+#include "core/memory/snapshot_reader.h"
+#include "core/memory/snapshot_report.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
 #include "core/timeline/timeline_model.h"
@@ -241,6 +243,18 @@ void sessionOpen(const uint8_t* data, size_t size) {
     (void)timeline::loadTimelineModel(p.string(), nullptr, 1);
 }
 
+// ---- PyTorch memory snapshots: the pickle reader, the analyses, the importer ----
+
+void torchMemory(const uint8_t* data, size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    auto s = memory::readSnapshotBytes(bytes);
+    if (s.ok()) {
+        const memory::SnapshotReport r = memory::analyzeSnapshot(s.value(), 5);
+        for (const auto& d : r.devices) (void)memory::stackedLayout(d.timeline, 50);
+    }
+    importWith("torch_memory_snapshot", writeInput("in.pickle", data, size));
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
@@ -252,7 +266,8 @@ const std::vector<Target>& targets() {
                                              {"tfevents", &tfevents},
                                              {"checkpoint", &checkpoint},
                                              {"rdr", &rdrFolder},
-                                             {"session_open", &sessionOpen}};
+                                             {"session_open", &sessionOpen},
+                                             {"torch_memory", &torchMemory}};
     return list;
 }
 
