@@ -335,7 +335,7 @@ TEST(CommandRun, ActivityFileHeldOpenPastTheSettleTimeIsImportedWhole) {
     CommandRunOptions o = f.options(s);  // settles after 0.2 s
     o.spec.watchDirs = {"cuda"};
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
     EXPECT_EQ(fs::path(r.traces[0].path).filename(), "cuda-777.tscupti");
     EXPECT_EQ(r.traces[0].slices, wholeSlices);
@@ -358,7 +358,7 @@ TEST(CommandRun, TraceThatGrowsAfterItsImportReplacesIt) {
     CommandRunOptions o = f.options(s);
     o.spec.watchDirs = {"out"};
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
     EXPECT_EQ(r.traces[0].slices, 3);
     EXPECT_EQ(f.count("SELECT count(*) FROM sources"), 1);
