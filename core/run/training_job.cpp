@@ -298,11 +298,43 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     const engine::Device dev = m_trainer ? m_trainer->device() : engine::Device::CPU;
     w.Key("device");
     w.String(engine::deviceName(dev));
-    if (dev != engine::Device::CPU)
+    if (dev != engine::Device::CPU) {
         if (auto b = engine::cudaBackend(); b) {
             w.Key("device_name");
             w.String(b.value()->deviceName().c_str());
         }
+        // How the step ran there (engine::DeviceRunStats; docs/GPU.md).
+        const engine::DeviceRunStats& st = r.device;
+        w.Key("device_run");
+        w.StartObject();
+        w.Key("data_on_device");
+        w.Bool(st.deviceData);
+        if (!st.deviceData) {
+            w.Key("data_reason");
+            w.String(st.hostDataReason.c_str());
+        }
+        w.Key("cuda_graph");
+        w.Bool(st.graph);
+        if (!st.graph) {
+            w.Key("cuda_graph_reason");
+            w.String(st.graphReason.c_str());
+        }
+        w.Key("graph_steps");
+        w.Int64(st.graphSteps);
+        w.Key("late_step_ends");
+        w.Bool(st.lateStepEnds);
+        w.Key("counted_steps");
+        w.Int64(st.steps);
+        w.Key("enqueued_per_step");
+        w.Double(st.enqueuedPerStep);
+        w.Key("allocations");
+        w.Int64(st.allocations);
+        w.Key("host_waits");
+        w.Int64(st.hostWaits);
+        w.Key("readbacks");
+        w.Int64(st.readbacks);
+        w.EndObject();
+    }
     int classes = 0;
     while (r.eval.count("precision/" + std::to_string(classes))) ++classes;
     w.Key("per_class");
