@@ -333,6 +333,8 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
         w.Int64(st.hostWaits);
         w.Key("readbacks");
         w.Int64(st.readbacks);
+        w.Key("samples_per_s_after_warmup");
+        w.Double(st.samplesPerSAfterWarmup);
         w.EndObject();
     }
     int classes = 0;

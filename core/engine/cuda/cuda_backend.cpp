@@ -317,6 +317,7 @@ public:
     void readbackAsync(int slot, const void* src, size_t bytes) override {
         if (slot < 0 || slot >= kReadbackSlots || bytes > kReadbackBytes || !m_readback)
             throw std::logic_error("readbackAsync: slot or size out of range");
+        if (m_capturing) captureFails("a readback");  // its event belongs outside the graph
         enqueue(cudaMemcpyAsync(m_readback + slot * kReadbackBytes, src, bytes,
                                 cudaMemcpyDeviceToHost, m_stream),
                 "readback copy");

@@ -271,14 +271,16 @@ __device__ int chunkTensor(const ChunkLaunch& l) {
 __global__ void sgdChunkKernel(ChunkLaunch l, SgdArgs a) {
     const int t = chunkTensor(l);
     const int64_t base = static_cast<int64_t>(blockIdx.x - l.start[t]) * kChunkValuesPerBlock;
-    const int64_t end = min(base + kChunkValuesPerBlock, l.c.n[t]);
+    const int64_t end = base + kChunkValuesPerBlock < l.c.n[t] ? base + kChunkValuesPerBlock
+                                                                 : l.c.n[t];
     for (int64_t k = base + threadIdx.x; k < end; k += blockDim.x)
         kernels::sgdAt(l.c.w[t], l.c.g[t], l.c.m[t], k, a);
 }
 __global__ void adamChunkKernel(ChunkLaunch l, AdamArgs a) {
     const int t = chunkTensor(l);
     const int64_t base = static_cast<int64_t>(blockIdx.x - l.start[t]) * kChunkValuesPerBlock;
-    const int64_t end = min(base + kChunkValuesPerBlock, l.c.n[t]);
+    const int64_t end = base + kChunkValuesPerBlock < l.c.n[t] ? base + kChunkValuesPerBlock
+                                                                 : l.c.n[t];
     for (int64_t k = base + threadIdx.x; k < end; k += blockDim.x)
         kernels::adamAt(l.c.w[t], l.c.g[t], l.c.m[t], l.c.v[t], k, a);
 }
@@ -356,7 +358,7 @@ cudaError_t logSoftmaxGrad(const float* g, const float* y, float* dx, int64_t ro
 }
 cudaError_t crossEntropy(const float* x, const int32_t* labels, float* logp, float* loss,
                          int64_t rows, int64_t cols, DeviceError* err, cudaStream_t s) {
-    crossEntropyKernel<<<1, 1024, 0, s>>>(x, labels, logp, loss, rows, cols, err);
+    crossEntropyKernel<<<1, kThreads, 0, s>>>(x, labels, logp, loss, rows, cols, err);
     return cudaGetLastError();
 }
 cudaError_t crossEntropyGrad(const float* g, const float* logp, const int32_t* labels, float* dx,
@@ -364,7 +366,7 @@ cudaError_t crossEntropyGrad(const float* g, const float* logp, const int32_t* l
     TS_LAUNCH(crossEntropyGradKernel, rows * cols, s, g, logp, labels, dx, rows, cols);
 }
 cudaError_t mse(const float* a, const float* b, float* loss, int64_t n, cudaStream_t s) {
-    mseKernel<<<1, 1024, 0, s>>>(a, b, loss, n);
+    mseKernel<<<1, kThreads, 0, s>>>(a, b, loss, n);
     return cudaGetLastError();
 }
 cudaError_t mseGrad(const float* g, const float* a, const float* b, float* dx, int64_t n,

@@ -312,6 +312,7 @@ public:
     void readbackAsync(int slot, const void* src, size_t bytes) override {
         if (slot < 0 || slot >= kReadbackSlots || bytes > kReadbackBytes)
             throw std::logic_error("readbackAsync: slot or size out of range");
+        if (m_capturing) fail("a readback");  // as the CUDA backend: its event is outside
         unsigned char* dst = m_readback[slot];
         submit([=] { std::memcpy(dst, src, bytes); });
     }

@@ -3,9 +3,11 @@
 // compiled twice — by nvcc into the CUDA kernels (core/engine/cuda/cuda_kernels.cu: each GPU
 // thread calls one for its index) and by the host compiler into the CPU emulation of the
 // device backend (device_emulation.cpp: a loop calls them) — so the arithmetic a GPU runs is
-// the arithmetic the tests here check against the CPU ops. It follows the CPU kernels' order
-// of operations (core/engine/ops/cpu_*.cpp), so results agree to rounding (exp/log of another
-// libm).
+// the arithmetic the tests here check against the CPU ops. A function that computes one
+// element follows the CPU kernels' order of operations (core/engine/ops/cpu_*.cpp), so results
+// agree to rounding (exp/log of another libm); reductions over a channel are cut into slices
+// (reduceSlices) that a GPU block adds as a tree and the emulation in order. The shape ops'
+// math is in device_kernels_shape.h, depthwise convolution's in device_kernels_conv.h.
 // C++17 and <cmath>/<cstdint>/<cstring> only (nvcc compiles it as device code).
 #include <cmath>
 #include <cstdint>

@@ -284,6 +284,7 @@ TrainResult Trainer::run() {
                 const bool overflow = trainStep(batch, ctx);
                 m_stepsDone = a.cur_step_num;
                 step.samples = batch[0].dim(0);
+                m_samplesStarted += step.samples;
                 step.lr = a.lr;
                 step.lossScaleUsed = a.loss_scale_used;
                 step.info.lossScale = m_lossScale;

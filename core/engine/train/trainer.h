@@ -95,6 +95,9 @@ struct DeviceRunStats {
     int64_t allocations = 0;     // device allocations in those steps (the pool: none expected)
     int64_t hostWaits = 0;       // host waits in those steps (epoch starts copy their order)
     int64_t readbacks = 0;       // loss readbacks collected in the whole run (one per step)
+    /// Samples per second of those steps, wall clock from the start of step 3 to the end of
+    /// the training loop (TrainResult::samplesPerS counts the warm-up steps too).
+    double samplesPerSAfterWarmup = 0;
 };
 
 struct TrainResult {
@@ -273,6 +276,9 @@ private:
     bool m_agreedStop = false;       // data parallel: the ranks agreed to stop
     DeviceCounters m_runCounters{};  // the backend's counts as the run started
     DeviceCounters m_counted{};      // and as step 3 started
+    double m_steadyStart = 0;        // when step 3 started
+    int64_t m_samplesStarted = 0;    // samples of the steps started so far
+    int64_t m_steadySamples = 0;     // of the steps before step 3
 };
 
 }  // namespace ts::engine

@@ -46,6 +46,7 @@ const Cell* replayBlocker(Cell& c, std::string* why) {
 void Trainer::startDeviceRun(TrainResult& result) {
     DeviceRunStats& st = result.device;
     m_deviceSteps = 0;
+    m_samplesStarted = 0;
     m_runCounters = backendOf(m_device).counters();
     m_graphFailure.clear();
     m_graph.reset();
@@ -107,6 +108,10 @@ void Trainer::endDeviceRun(TrainResult& result) {
             static_cast<double>(now.enqueued - m_counted.enqueued) / static_cast<double>(st.steps);
         st.allocations = now.allocations - m_counted.allocations;
         st.hostWaits = now.hostWaits - m_counted.hostWaits;
+        const double seconds = detail::nowS() - m_steadyStart;
+        if (seconds > 0)
+            st.samplesPerSAfterWarmup =
+                static_cast<double>(m_samplesStarted - m_steadySamples) / seconds;
     }
     st.readbacks = backendOf(m_device).counters().readbacks - m_runCounters.readbacks;
     if (m_graph) {
@@ -122,7 +127,10 @@ void Trainer::endDeviceRun(TrainResult& result) {
 void Trainer::countDeviceStep() {
     // The warm-up steps (the first op-by-op step, the graph's recording) are not counted:
     // the counts start as step 3 does.
-    if (++m_deviceSteps == 3) m_counted = backendOf(m_device).counters();
+    if (++m_deviceSteps != 3) return;
+    m_counted = backendOf(m_device).counters();
+    m_steadyStart = detail::nowS();
+    m_steadySamples = m_samplesStarted;
 }
 
 bool Trainer::nextBatch(std::vector<Tensor>& batch) {
