@@ -36,6 +36,7 @@ done
 # Every linked library but the ones every Linux GPU machine has (glibc's, the C++ runtime's)
 # and CUDA's own (the machine's toolkit or PyTorch's wheels provide them).
 for f in "$STAGE"/bin/* "$STAGE"/lib/trainscope/*; do ldd "$f"; done | awk '/=> \//{print $3}' | sort -u |
+    grep -v '/libtrainscope_' |
     grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libutil|libnsl|libanl|ld-linux-x86-64|libstdc\+\+|libgcc_s|libcuda|libcublas|libcublasLt|libcudart|libcupti|libnvrtc|libnvJitLink)\.so' |
     while read -r so; do cp -L "$so" "$STAGE/lib/"; done
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}

@@ -20,7 +20,8 @@
 # Output under $OUT (default /tmp/tsgpu/out): log.txt (everything), summary.txt (the tables),
 # results.jsonl (one JSON object per run). Environment: WORK (scratch, default /tmp/tsgpu),
 # BUILD (a build folder instead of the bundle), SEED (0), LR (0.05).
-# Takes about 3-4 minutes on an H100/H200 (under 6); each step's timeout bounds the rest.
+# Takes about 3-4 minutes on an H100/H200; DEADLINE (340 s) bounds the whole: the order is the
+# device tests, the engine against PyTorch, then `record` (verified on an H200 before).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DRY=0
@@ -31,24 +32,42 @@ SEED=${SEED:-0}
 LR=${LR:-0.05}
 mkdir -p "$WORK" "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
+exec 3>&1  # the log, for what run() says while a command's output goes to a file
 SUMMARY=$OUT/summary.txt
 RESULTS=$OUT/results.jsonl
 : > "$SUMMARY"
 : > "$RESULTS"
 SECONDS=0
-PY=$(command -v python3 || echo /usr/bin/python3)
+PY=${PY:-$(command -v python3 || echo /usr/bin/python3)}
+# The dry run needs a Python with PyTorch (a CPU build will do): Debian's where the first has none.
+if [ $DRY = 1 ] && ! "$PY" -c 'import torch' 2>/dev/null && /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+    PY=/usr/bin/python3
+fi
 
+# The whole check must end within DEADLINE seconds (the GPU is lent for minutes): a step's
+# timeout is its own limit or what is left, and a step that would start with less than 20 s
+# left is skipped and said so.
+DEADLINE=${DEADLINE:-340}
+budget() {
+    local left=$((DEADLINE - SECONDS))
+    [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
+}
 step() { echo; echo "=== [${SECONDS}s] $*"; }
 note() { echo "$*" | tee -a "$SUMMARY"; }
 # run NAME TIMEOUT CMD...: runs CMD under a timeout, prints it and its exit status; returns it.
 run() {
-    local name=$1 limit=$2
+    local name=$1 limit
+    limit=$(budget "$2")
     shift 2
-    echo "+ (timeout ${limit}s) $*"
+    if [ "$limit" -lt 20 ]; then
+        note "SKIPPED $name: the check's ${DEADLINE}s are nearly spent" >&3
+        return 125
+    fi
+    echo "+ [${SECONDS}s] (timeout ${limit}s) $*" >&3
     timeout --kill-after=10 "$limit" "$@"
     local rc=$?
-    [ $rc -eq 124 ] && echo "!! $name: timed out after ${limit}s"
-    echo "-- $name: exit $rc"
+    [ $rc -eq 124 ] && echo "!! $name: timed out after ${limit}s" >&3
+    echo "-- [${SECONDS}s] $name: exit $rc" >&3
     return $rc
 }
 # json FILE EXPR: a field of the last JSON line of FILE (a Python expression over `d`).
@@ -139,7 +158,7 @@ fi
 test_binary() {
     local name=$1
     shift
-    run "$name" 240 "$TESTS/$name" "$@" --gtest_brief=1 > "$WORK/$name.txt" 2>&1
+    run "$name" 150 "$TESTS/$name" "$@" --gtest_brief=1 > "$WORK/$name.txt" 2>&1
     local rc=$?
     grep -E "tests? from .* ran|^\[  (PASSED|SKIPPED|FAILED)  \]" "$WORK/$name.txt" | tail -12
     grep -B2 -A12 "Failure" "$WORK/$name.txt" | head -60
@@ -153,6 +172,53 @@ test_binary() {
 test_binary test_engine "--gtest_filter=$ENGINE_FILTER"
 test_binary test_gpu '--gtest_filter=*Record*'
 test_binary test_cupti
+
+step "the engine on cuda against PyTorch on the same GPU and data (seed $SEED, SGD lr $LR momentum 0.9)"
+# batch:epochs; 10,000 samples: 156 steps at 64, 5 x 19 = 95 steps at 512.
+if [ $DRY = 1 ]; then
+    CONFIGS="64:1"
+    MODELS="mlp lenet5"
+    LIMIT="--limit-steps 6 --eval-limit 256"
+    PEER_LIMIT=":6"
+else
+    PEER_LIMIT=""
+    CONFIGS="64:1 512:5"
+    MODELS="mlp lenet5 resnet8 shufflenetv2"
+    LIMIT=""
+fi
+SPECS=""
+for m in $MODELS; do
+    for c in $CONFIGS; do
+        b=${c%%:*}
+        e=${c##*:}
+        SPECS="$SPECS $m:$b:$e$PEER_LIMIT"
+        f=$WORK/engine_${m}_$b
+        rm -f "$f.tscope"
+        # shellcheck disable=SC2086
+        run "engine $m batch $b" 45 "$CLI" train --model "$m" --device cuda --dataset fashion-mnist --data-dir "$FM" --epochs "$e" --batch-size "$b" --optimizer sgd --lr "$LR" --momentum 0.9 --seed "$SEED" $LIMIT --json -o "$f.tscope" > "$f.json" 2> "$f.err"
+        tail -3 "$f.err"
+        "$PY" - "$f.json" "$m" "$b" >> "$RESULTS" <<'EOF' 2>/dev/null || echo "{\"peer\":\"engine\",\"model\":\"$m\",\"batch\":$b,\"error\":\"no JSON\"}" >> "$RESULTS"
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.strip().startswith("{")]
+d = json.loads(lines[-1])
+r = d.get("device_run", {})
+print(json.dumps({"peer": "engine", "model": sys.argv[2], "batch": int(sys.argv[3]),
+                  "status": d.get("status"), "reason": d.get("reason"), "steps": d.get("steps"),
+                  "samples_per_s": d.get("samples_per_s"),
+                  "samples_per_s_after_warmup": r.get("samples_per_s_after_warmup"),
+                  "accuracy": d.get("eval", {}).get("accuracy"),
+                  "final_loss": d.get("final", {}).get("loss"), "device": d.get("device_name"),
+                  "device_run": r}))
+EOF
+        tail -1 "$RESULTS"
+    done
+done
+if [ $DRY = 1 ]; then export TS_PEER_DEVICE=cpu; fi
+# shellcheck disable=SC2086
+run "pytorch" 150 "$PY" "$ROOT/bench/gpu/torch_peer.py" "$FM" 1 "$SEED" "$LR" $SPECS > "$WORK/torch.jsonl" 2> "$WORK/torch.err"
+tail -5 "$WORK/torch.err"
+cat "$WORK/torch.jsonl"
+grep '^{' "$WORK/torch.jsonl" >> "$RESULTS"
 
 step "record a PyTorch CUDA program, and torch.profiler's count of the same program"
 if [ $DRY = 1 ]; then
@@ -184,53 +250,6 @@ else:
     echo "{\"check\":\"record\",\"recorded_kernels\":\"$ours\",\"kineto_kernels\":\"$theirs\",\"steps\":$STEPS,\"verdict\":\"$verdict\"}" >> "$RESULTS"
 fi
 
-step "the engine on cuda against PyTorch on the same GPU and data (seed $SEED, SGD lr $LR momentum 0.9)"
-# batch:epochs; 10,000 samples: 156 steps at 64, 5 x 19 = 95 steps at 512.
-if [ $DRY = 1 ]; then
-    CONFIGS="64:1"
-    MODELS="mlp lenet5"
-    LIMIT="--limit-steps 6 --eval-limit 256"
-    PEER_LIMIT=":6"
-else
-    PEER_LIMIT=""
-    CONFIGS="64:1 512:5"
-    MODELS="mlp lenet5 resnet8 shufflenetv2"
-    LIMIT=""
-fi
-SPECS=""
-for m in $MODELS; do
-    for c in $CONFIGS; do
-        b=${c%%:*}
-        e=${c##*:}
-        SPECS="$SPECS $m:$b:$e$PEER_LIMIT"
-        f=$WORK/engine_${m}_$b
-        rm -f "$f.tscope"
-        # shellcheck disable=SC2086
-        run "engine $m batch $b" 90 "$CLI" train --model "$m" --device cuda --dataset fashion-mnist --data-dir "$FM" --epochs "$e" --batch-size "$b" --optimizer sgd --lr "$LR" --momentum 0.9 --seed "$SEED" $LIMIT --json -o "$f.tscope" > "$f.json" 2> "$f.err"
-        tail -3 "$f.err"
-        "$PY" - "$f.json" "$m" "$b" >> "$RESULTS" <<'EOF' 2>/dev/null || echo "{\"peer\":\"engine\",\"model\":\"$m\",\"batch\":$b,\"error\":\"no JSON\"}" >> "$RESULTS"
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.strip().startswith("{")]
-d = json.loads(lines[-1])
-r = d.get("device_run", {})
-print(json.dumps({"peer": "engine", "model": sys.argv[2], "batch": int(sys.argv[3]),
-                  "status": d.get("status"), "reason": d.get("reason"), "steps": d.get("steps"),
-                  "samples_per_s": d.get("samples_per_s"),
-                  "samples_per_s_after_warmup": r.get("samples_per_s_after_warmup"),
-                  "accuracy": d.get("eval", {}).get("accuracy"),
-                  "final_loss": d.get("final", {}).get("loss"), "device": d.get("device_name"),
-                  "device_run": r}))
-EOF
-        tail -1 "$RESULTS"
-    done
-done
-if [ $DRY = 1 ]; then export TS_PEER_DEVICE=cpu; fi
-# shellcheck disable=SC2086
-run "pytorch" 300 "$PY" "$ROOT/bench/gpu/torch_peer.py" "$FM" 1 "$SEED" "$LR" $SPECS > "$WORK/torch.jsonl" 2> "$WORK/torch.err"
-tail -5 "$WORK/torch.err"
-cat "$WORK/torch.jsonl"
-grep '^{' "$WORK/torch.jsonl" >> "$RESULTS"
-
 step "summary"
 "$PY" - "$RESULTS" <<'EOF' | tee -a "$SUMMARY"
 import json, sys
@@ -256,3 +275,5 @@ for key in sorted(set(eng) | set(tor), key=lambda k: (["mlp", "lenet5", "resnet8
 EOF
 note "total ${SECONDS}s"
 echo "written: $OUT/log.txt $OUT/summary.txt $OUT/results.jsonl"
+exec 1>&- 2>&-  # tee sees the end of its input and finishes log.txt
+sleep 1
