@@ -14,19 +14,12 @@
 #include "core/engine/tensor/dispatcher.h"
 #include "core/engine/train/optimizer.h"
 #include "tests/engine/device_fixture.h"
+#include "tests/engine/gradcheck_util.h"
 
 using namespace ts::engine;
 
 namespace ts::test {
 namespace {
-
-Tensor randn(const Shape& s, uint64_t seed, float scale = 1.f, float offset = 0.f) {
-    std::mt19937_64 rng(seed);
-    std::normal_distribution<float> d(0.f, 1.f);
-    Tensor t = Tensor::empty(s);
-    for (int64_t i = 0; i < t.numel(); ++i) t.f32()[i] = d(rng) * scale + offset;
-    return t;
-}
 
 void expectSame(const std::string& what, const Tensor& cpu, const Tensor& dev, double tol) {
     ASSERT_TRUE(dev.defined()) << what;
@@ -274,15 +267,6 @@ TEST_P(DeviceOps, EveryOpIsTheSameOpOnBothBackends) {
             expected.replace(p, 4, "@cuda");
         EXPECT_EQ(dev[i], expected) << "op " << i;
     }
-}
-
-ops::Conv2dOptions convOpt(int stride, int pad, int groups, bool same = false) {
-    ops::Conv2dOptions o;
-    o.strideH = o.strideW = stride;
-    o.padH = o.padW = pad;
-    o.groups = groups;
-    o.padSame = same;
-    return o;
 }
 
 /// The convolutions ResNet-8 and ShuffleNet V2 need beyond LeNet's: 1x1 (the input is its own
