@@ -107,8 +107,9 @@ else
         exit 2
     fi
     [ -f "$ROOT/.dev/COMMIT" ] && echo "bundle built from: $(cut -c1-60 "$ROOT/.dev/COMMIT")"
-    if [ -f "$ROOT/.dev/COMMIT" ] && [ "$(cut -d' ' -f1 "$ROOT/.dev/COMMIT")" != "$(git -C "$ROOT" rev-parse HEAD 2>/dev/null)" ]; then
-        note "warning: the bundle was built from another commit than this checkout's"
+    head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null)
+    if [ -n "$head" ] && [ -f "$ROOT/.dev/COMMIT" ] && [ "$(cut -d' ' -f1 "$ROOT/.dev/COMMIT")" != "$head" ]; then
+        note "warning: the bundle was built from another commit than this checkout's ($head)"
     fi
     P=$WORK/prefix
     rm -rf "$P" && mkdir -p "$P" && tar -xJf "$BUNDLE" -C "$P"
@@ -123,7 +124,12 @@ else
     echo "bundled libraries kept:${kept:- none}"
     L=""
     for n in libcublas.so.13 libcublasLt.so.13 libcudart.so.13 libcupti.so.13; do
-        p=$(find /usr/local /opt /usr/lib /usr/lib64 -name "$n" -not -path "$P/*" 2>/dev/null | head -1)
+        p=""
+        for c in /usr/local/cuda*/targets/x86_64-linux/lib/"$n" /usr/local/cuda*/lib64/"$n" \
+                 /usr/local/cuda*/lib/"$n" /usr/local/cuda*/extras/CUPTI/lib64/"$n"; do
+            [ -f "$c" ] && { p=$c; break; }
+        done
+        [ -z "$p" ] && p=$(find /usr/local /opt /usr/lib /usr/lib64 -name "$n" -not -path "$P/*" 2>/dev/null | head -1)
         echo "$n -> ${p:-not found (the bundled fallback serves where there is one)}"
         [ -n "$p" ] && L=$L:$(dirname "$p")
     done
