@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "core/analysis/cluster_analysis.h"
-#include "core/analysis/cluster_import.h"
+#include "core/analysis/cluster/cluster_analysis.h"
+#include "core/analysis/cluster/cluster_import.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
 
@@ -127,7 +127,8 @@ std::vector<std::string> import(const std::vector<std::string>& files, const fs:
         groups, dir.string(), threads,
         [](const std::string& file, ts::store::TraceStore& s, ts::JobControl& jc) -> ts::Status {
             const auto rep = ts::importers::importFile(file, s, jc);
-            if (rep.status != "complete") return ts::Error{rep.status + ": " + rep.error};
+            if (rep.status != ts::store::SourceStatus::Complete)
+                return ts::Error{std::string(ts::store::statusName(rep.status)) + ": " + rep.error};
             return {};
         });
     const double sec = secondsSince(t);

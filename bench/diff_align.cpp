@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "bench/bench_clock.h"
-#include "core/analysis/name_map.h"
-#include "core/analysis/op_alignment.h"
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/name_map.h"
+#include "core/analysis/diff/op_alignment.h"
+#include "core/analysis/diff/run_diff.h"
 #include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
 
@@ -119,7 +119,7 @@ int64_t writeStep(const std::string& path, const std::string& label, const std::
         if (auto f = w.flush(); !f) std::fprintf(stderr, "error: %s\n", f.error().c_str());
     }
     ts::store::SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     (void)s.finishSource(source, sum);
     return source;
 }

@@ -17,8 +17,8 @@
 #include <random>
 
 #include "bench/bench_clock.h"
-#include "core/analysis/cluster_matrix.h"
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_summary.h"
 #include "views/cluster/cluster_heatmap.h"
 #include "views/cluster/cluster_view.h"
 #include "views/cluster/rank_bars.h"

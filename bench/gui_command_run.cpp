@@ -92,7 +92,7 @@ void burst(const fs::path& dir, long lines) {
         "to end (%s)\n",
         lines, static_cast<long long>(rows),
         static_cast<long long>(r.scalars.count("train/loss") ? r.scalars.at("train/loss") : 0), s,
-        static_cast<double>(lines) / s, r.status.c_str());
+        static_cast<double>(lines) / s, ts::store::statusName(r.status));
 }
 
 void live(const fs::path& dir, double rate, double seconds, bool withLogs) {

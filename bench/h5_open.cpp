@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/debug/h5_handle.h"
-#include "importers/hdf5/h5_file.h"
+#include "core/hdf5/h5_file.h"
+#include "core/hdf5/h5_handle.h"
 
 namespace {
 double ms(std::chrono::steady_clock::time_point a) {
@@ -22,9 +22,9 @@ int main(int argc, char** argv) {
     const int per = argc > 2 ? std::atoi(argv[2]) : 100;
     const uint64_t bigMb = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1024;
     const std::string path = std::string(argc > 4 ? argv[4] : "/tmp") + "/ts_h5_open_bench.h5";
-    ts::debug::silenceHdf5Errors();
+    ts::h5::silenceHdf5Errors();
     {
-        using ts::debug::H5Id;
+        using ts::h5::H5Id;
         H5Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
         if (!f.valid()) return 1;
         std::vector<float> small(256, 1.0f);

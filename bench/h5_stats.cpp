@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_writer.h"
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 
 namespace {
 
@@ -18,14 +19,14 @@ double seconds(std::chrono::steady_clock::time_point a) {
 }
 
 bool writeFile(const std::string& path, uint64_t n) {
-    ts::debug::silenceHdf5Errors();
-    ts::debug::H5Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    ts::h5::silenceHdf5Errors();
+    ts::h5::H5Id f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
     if (!f.valid()) return false;
     const uint64_t cols = 1024, rows = n / cols;
     hsize_t dims[2] = {rows, cols};
-    ts::debug::H5Id space(H5Screate_simple(2, dims, nullptr));
-    ts::debug::H5Id d(H5Dcreate2(f.get(), "x", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
-                                 H5P_DEFAULT, H5P_DEFAULT));
+    ts::h5::H5Id space(H5Screate_simple(2, dims, nullptr));
+    ts::h5::H5Id d(H5Dcreate2(f.get(), "x", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT));
     std::vector<float> buf(cols * 1024);
     uint32_t s = 12345;
     for (uint64_t r = 0; r < rows; r += 1024) {
@@ -37,7 +38,7 @@ bool writeFile(const std::string& path, uint64_t n) {
         hsize_t start[2] = {r, 0}, count[2] = {nr, cols};
         H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
         hsize_t mn = nr * cols;
-        ts::debug::H5Id ms(H5Screate_simple(1, &mn, nullptr));
+        ts::h5::H5Id ms(H5Screate_simple(1, &mn, nullptr));
         if (H5Dwrite(d.get(), H5T_NATIVE_FLOAT, ms.get(), space.get(), H5P_DEFAULT, buf.data()) < 0)
             return false;
     }
@@ -60,12 +61,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", file.error().c_str());
         return 1;
     }
-    (void)ts::h5::datasetStats(file.value(), "x");  // warm the page cache
+    (void)ts::debug::datasetStats(file.value(), "x");  // warm the page cache
     double best = 1e30;
     ts::debug::TensorStats st;
     for (int i = 0; i < 3; ++i) {
         auto t0 = std::chrono::steady_clock::now();
-        auto s = ts::h5::datasetStats(file.value(), "x");
+        auto s = ts::debug::datasetStats(file.value(), "x");
         const double t = seconds(t0);
         if (!s) {
             std::fprintf(stderr, "%s\n", s.error().c_str());

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     const auto t1 = std::chrono::steady_clock::now();
     if (auto s = store.buildIndexes(); !s) std::fprintf(stderr, "%s\n", s.error().c_str());
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.slices = n;
     sum.events = n;
     store.finishSource(src.value(), sum);

@@ -92,8 +92,9 @@ int main(int argc, char** argv) {
     std::printf("trace: %s (%.1f MB)\n", path.c_str(),
                 static_cast<double>(std::filesystem::file_size(path)) / 1e6);
     std::printf("trainscope import: %s, %lld events in %.3f s = %.0f events/s (indexes built)\n",
-                report.status.c_str(), static_cast<long long>(report.events), secs, ours);
-    int rc = report.status == "complete" ? 0 : 1;
+                ts::store::statusName(report.status), static_cast<long long>(report.events), secs,
+                ours);
+    int rc = report.status == ts::store::SourceStatus::Complete ? 0 : 1;
     if (peer) {
         const std::string script =
             std::filesystem::path(__FILE__).parent_path() / "peer_json_sqlite.py";

@@ -1,20 +1,15 @@
 #include "importers/import_report.h"
 
+#include "core/common/json.h"
 #include "core/store/trace_store.h"
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 namespace ts::importers {
 
 std::string ImportReport::statsJson() const {
     rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    json::Writer w(buf);
     w.StartObject();
-    auto num = [&](const char* k, int64_t v) {
-        w.Key(k);
-        w.Int64(v);
-    };
+    auto num = [&](const char* k, int64_t v) { json::kv(w, k, v); };
     num("events", events);
     num("slices", slices);
     num("async_slices", asyncSlices);
@@ -49,7 +44,7 @@ void recordSource(store::TraceStore& store, ImportReport& report) {
     summary.statsJson = report.statsJson();
     if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
         report.error = s.error();
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     }
 }
 

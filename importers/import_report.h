@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "core/store/status.h"
+
 namespace ts::store {
 class TraceStore;
 }
@@ -13,8 +15,9 @@ namespace ts::importers {
 
 struct ImportReport {
     std::string path;
-    std::string kind;               // importer name
-    std::string status = "failed";  // complete | partial | failed | cancelled
+    std::string kind;  // importer name
+    store::SourceStatus status =
+        store::SourceStatus::Failed;  // complete | partial | failed | cancelled
     std::string error;
     int64_t sourceId = 0;
     int64_t events = 0;

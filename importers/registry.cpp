@@ -14,6 +14,8 @@ Importer tfeventsImporter();
 Importer chromeJsonImporter();
 Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
+Importer torchMemoryImporter();
+Importer ascendMemoryImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -23,6 +25,8 @@ const std::vector<Importer>& importers() {
         v.push_back(chromeJsonImporter());
         v.push_back(nsysSqliteImporter());
         v.push_back(cuptiActivityImporter());
+        v.push_back(torchMemoryImporter());
+        v.push_back(ascendMemoryImporter());
         return v;
     }();
     return list;
@@ -38,6 +42,35 @@ std::string readHead(const std::string& path, size_t bytes) {
     return buf;
 }
 
+ImporterMatch bestImporter(const std::string& path, std::string_view head) {
+    ImporterMatch best;
+    for (const Importer& imp : importers()) {
+        const int score = imp.sniff(path, head);
+        if (score > best.score) best = {&imp, score};
+    }
+    return best;
+}
+
+ImportReport importWith(const Importer& importer, const std::string& path, store::TraceStore& store,
+                        JobControl& control) {
+    TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << importer.description << ")";
+    const int64_t stringsBefore = store.maxStringId();
+    ImportReport rep = importer.run(path, store, control);
+    if (rep.status == store::SourceStatus::Cancelled)
+        (void)store.discardUnusedStringsAbove(stringsBefore);
+    if (rep.status == store::SourceStatus::Complete && rep.skipped == 0)
+        TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
+    else if (rep.status == store::SourceStatus::Complete ||
+             rep.status == store::SourceStatus::Partial)
+        TS_LOG(IMPORTER, WARNING) << path << ": " << store::statusName(rep.status) << ", "
+                                  << rep.events << " records imported, " << rep.skipped
+                                  << " skipped";
+    else
+        TS_LOG(IMPORTER, ERROR) << path << ": import " << store::statusName(rep.status)
+                                << (rep.error.empty() ? "" : ": ") << rep.error;
+    return rep;
+}
+
 ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control) {
     ImportReport failed;
     failed.path = path;
@@ -47,17 +80,8 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         TS_LOG(IMPORTER, ERROR) << failed.error;
         return failed;
     }
-    const std::string head = readHead(path);
-    const Importer* best = nullptr;
-    int bestScore = 0;
-    for (const Importer& imp : importers()) {
-        const int score = imp.sniff(path, head);
-        if (score > bestScore) {
-            bestScore = score;
-            best = &imp;
-        }
-    }
-    if (!best) {
+    const ImporterMatch best = bestImporter(path, readHead(path));
+    if (!best.importer) {
         std::string known;
         for (const Importer& imp : importers())
             known += (known.empty() ? "" : ", ") + imp.description;
@@ -65,19 +89,7 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
         return failed;
     }
-    TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << best->description << ")";
-    const int64_t stringsBefore = store.maxStringId();
-    ImportReport rep = best->run(path, store, control);
-    if (rep.status == "cancelled") (void)store.discardUnusedStringsAbove(stringsBefore);
-    if (rep.status == "complete" && rep.skipped == 0)
-        TS_LOG(IMPORTER, INFO) << path << ": " << rep.events << " records imported";
-    else if (rep.status == "complete" || rep.status == "partial")
-        TS_LOG(IMPORTER, WARNING) << path << ": " << rep.status << ", " << rep.events
-                                  << " records imported, " << rep.skipped << " skipped";
-    else
-        TS_LOG(IMPORTER, ERROR) << path << ": import " << rep.status
-                                << (rep.error.empty() ? "" : ": ") << rep.error;
-    return rep;
+    return importWith(*best.importer, path, store, control);
 }
 
 }  // namespace ts::importers

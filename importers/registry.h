@@ -28,6 +28,19 @@ struct Importer {
 /// All importers, in the order they are asked.
 const std::vector<Importer>& importers();
 
+/// The importer that reads a file best, by its path and first bytes (`head`, readHead()):
+/// the highest sniff score, the first such in importers(); none when every score is 0.
+struct ImporterMatch {
+    const Importer* importer = nullptr;
+    int score = 0;
+};
+ImporterMatch bestImporter(const std::string& path, std::string_view head);
+
+/// Imports `path` as one new source with `importer` (logging the outcome; a cancelled import
+/// gives back the strings it interned).
+ImportReport importWith(const Importer& importer, const std::string& path, store::TraceStore& store,
+                        JobControl& control);
+
 /// Imports `path` with the best-matching importer. A file no importer reads gets a
 /// 'failed' report naming the formats TrainScope knows. A cancelled import removes what it
 /// wrote and reports status 'cancelled'.

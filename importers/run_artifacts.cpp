@@ -7,24 +7,14 @@ namespace ts::importers {
 run::ArtifactImporter runArtifactImporter() {
     return [](const std::string& path, store::TraceStore& store, JobControl& control) {
         run::ArtifactImport out;
-        const std::string head = readHead(path);
-        int best = 0;
-        std::string kind;
-        for (const Importer& imp : importers()) {
-            const int score = imp.sniff(path, head);
-            if (score > best) {
-                best = score;
-                kind = imp.name;
-            }
-        }
+        const ImporterMatch best = bestImporter(path, readHead(path));
+        const std::string kind = best.importer ? best.importer->name : std::string();
         // Any JSON document sniffs as a possible Chrome trace; a run's folder also holds
         // configs and hyper-parameters, so a trace must show trace events in its head.
-        if (best == 0 ||
-            (kind != "chrome_json" && kind != "nsys_sqlite" && kind != "cupti_activity"))
-            return out;
-        if (kind == "chrome_json" && best < 80) return out;
+        if (kind != "chrome_json" && kind != "nsys_sqlite" && kind != "cupti_activity") return out;
+        if (kind == "chrome_json" && best.score < 80) return out;
         out.recognised = true;
-        const ImportReport rep = importFile(path, store, control);
+        const ImportReport rep = importWith(*best.importer, path, store, control);
         out.sourceId = rep.sourceId;
         out.kind = rep.kind;
         out.status = rep.status;

@@ -31,6 +31,9 @@ PACKAGES=(
   # the sanitizer build and the fuzz targets (make test, make fuzz): clang, its sanitizer and
   # libFuzzer runtimes, llvm-symbolizer for readable reports
   clang libclang-rt-14-dev llvm
+  # the format check (ctest format.clang_format, `make format`): this version only, so that
+  # every machine formats alike
+  clang-format-14
 )
 # Peers for benchmarks only (large; installed by `make bench`, not by make run/test).
 if [[ "${1:-}" == "--bench" ]]; then

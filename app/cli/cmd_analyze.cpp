@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "core/analysis/profile_report.h"
+#include "core/analysis/profile/profile_report.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {

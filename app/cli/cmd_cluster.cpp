@@ -15,11 +15,11 @@
 #include <thread>
 
 #include "app/cli/command.h"
-#include "core/analysis/cluster_analysis.h"
-#include "core/analysis/cluster_import.h"
-#include "core/analysis/cluster_input.h"
-#include "core/analysis/cluster_json.h"
-#include "core/analysis/cluster_op_compare.h"
+#include "core/analysis/cluster/cluster_analysis.h"
+#include "core/analysis/cluster/cluster_import.h"
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/analysis/cluster/cluster_json.h"
+#include "core/analysis/cluster/cluster_op_compare.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
 
@@ -69,16 +69,6 @@ void classify(const std::vector<std::string>& paths, std::vector<std::string>& s
             traces.push_back(p);
         }
     }
-}
-
-int intOption(const Args& args, const std::string& name, int fallback) {
-    const auto v = args.value(name);
-    if (!v) return fallback;
-    int n = 0;
-    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
-    if (ec != std::errc() || p != v->data() + v->size())
-        throw CliError{"--" + name + " needs an integer, got '" + *v + "'"};
-    return n;
 }
 
 void printText(const ClusterSummary& s) {
@@ -142,8 +132,9 @@ void printOps(const OpComparison& c, bool json, size_t top) {
 int runCluster(const Args& args) {
     std::vector<std::string> sessions, traces;
     classify(args.positional, sessions, traces);
-    const int threads = std::max(
-        1, intOption(args, "threads", static_cast<int>(std::thread::hardware_concurrency())));
+    const int threads =
+        std::max(1, static_cast<int>(intOption(args, "threads", std::thread::hardware_concurrency(),
+                                               kIntBounds)));
     const auto keep = args.value("keep");
     fs::path dir =
         keep ? fs::path(*keep)
@@ -161,8 +152,10 @@ int runCluster(const Args& args) {
             groupTracesByRank(traces), dir.string(), threads,
             [](const std::string& file, store::TraceStore& s, JobControl& jc) -> Status {
                 const auto r = importers::importFile(file, s, jc);
-                if (r.status == "failed" || r.status == "cancelled")
-                    return Error{r.error.empty() ? r.status : r.error};
+                if (r.status == store::SourceStatus::Failed ||
+                    r.status == store::SourceStatus::Cancelled)
+                    return Error{r.error.empty() ? std::string(store::statusName(r.status))
+                                                 : r.error};
                 return {};
             });
         if (!imported) throw CliError{imported.error()};
@@ -173,13 +166,14 @@ int runCluster(const Args& args) {
     const ClusterSummary& s = summary.value();
     std::optional<OpComparison> ops;
     if (args.has("ops")) {
-        const int row = s.rowOfRank(intOption(args, "ops", 0));
+        const int row = s.rowOfRank(static_cast<int>(intOption(args, "ops", 0, kIntBounds)));
         if (row < 0) throw CliError{"--ops: no rank " + *args.value("ops") + " in this cluster"};
         auto c = compareRankOps(s, static_cast<size_t>(row));
         if (!c) throw CliError{c.error()};
         ops = std::move(c.value());
     }
-    const size_t top = static_cast<size_t>(std::max(1, intOption(args, "top", 15)));
+    const size_t top =
+        static_cast<size_t>(std::max(1, static_cast<int>(intOption(args, "top", 15, kIntBounds))));
     if (args.json) {
         std::string json = clusterSummaryJson(s);
         if (ops) {

@@ -8,8 +8,8 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "core/analysis/profile_data.h"
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
+#include "core/analysis/profile/profile_data.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {
@@ -45,7 +45,7 @@ void number(JsonWriter& w, double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9e15)
         w.Int64(static_cast<int64_t>(v));
     else
-        writeDouble(w, v);
+        finiteOrNull(w, v);
 }
 
 void pairOf(JsonWriter& w, const char* key, const double (&v)[2]) {
@@ -56,22 +56,14 @@ void pairOf(JsonWriter& w, const char* key, const double (&v)[2]) {
     w.EndArray();
 }
 
-void optionalInt(JsonWriter& w, const char* key, const std::optional<int64_t>& v) {
-    w.Key(key);
-    if (v)
-        w.Int64(*v);
-    else
-        w.Null();
-}
-
 void writeSide(JsonWriter& w, const analysis::DiffSideInfo& s) {
     w.StartObject();
     kv(w, "path", s.path);
     kv(w, "source_id", s.sourceId);
     kv(w, "label", s.label);
     kv(w, "kind", s.kind);
-    optionalInt(w, "run_id", s.runId);
-    optionalInt(w, "step", s.step);
+    kv(w, "run_id", s.runId);
+    kv(w, "step", s.step);
     w.Key("steps");
     w.StartArray();
     for (int64_t n : s.steps) w.Int64(n);
@@ -144,8 +136,8 @@ void writeJson(JsonWriter& w, const RunDiff& d, size_t top, const std::string& b
     writeSide(w, d.b);
     w.Key("step_ms");
     w.StartArray();
-    writeDouble(w, d.a.stepNs / 1e6);
-    writeDouble(w, d.b.stepNs / 1e6);
+    finiteOrNull(w, d.a.stepNs / 1e6);
+    finiteOrNull(w, d.b.stepNs / 1e6);
     w.EndArray();
     kv(w, "by", by);
     kv(w, "noise_band", d.noiseBand);
@@ -166,8 +158,7 @@ void writeJson(JsonWriter& w, const RunDiff& d, size_t top, const std::string& b
         pairOf(w, "avg_ns", r.avgNs);
         w.Key("delta_ns");
         number(w, r.deltaNs);
-        w.Key("ratio");
-        writeDouble(w, r.ratio);
+        kv(w, "ratio", r.ratio);
         w.Key("fuzzy");
         w.Bool(r.fuzzy);
         for (auto [key, names] : {std::pair{"names_a", &r.namesA}, {"names_b", &r.namesB}}) {

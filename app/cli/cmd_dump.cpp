@@ -8,11 +8,11 @@
 
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
-#include "core/analysis/name_map.h"
+#include "core/analysis/diff/name_map.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
 
 namespace ts::cli {
 namespace {
@@ -21,16 +21,6 @@ h5::File openH5(const std::string& path) {
     auto f = h5::File::open(path);
     if (!f) throw CliError{f.error()};
     return std::move(f.value());
-}
-
-double parseNumber(const std::string& s, const char* opt) {
-    try {
-        size_t used = 0;
-        double v = std::stod(s, &used);
-        if (used == s.size()) return v;
-    } catch (const std::exception&) {
-    }
-    throw CliError{std::string("--") + opt + " needs a number, got \"" + s + "\""};
 }
 
 void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
@@ -42,7 +32,7 @@ void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
 int runStats(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump stats FILE [--path P]"};
     auto file = openH5(args.positional[1]);
-    auto rows = h5::statsAll(file, args.valueOr("path", ""));
+    auto rows = debug::statsAll(file, args.valueOr("path", ""));
     if (!rows) throw CliError{rows.error()};
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
@@ -67,7 +57,7 @@ int runStats(const Args& args) {
              {std::pair{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"std", s.std}}) {
             w.Key(k);
             if (s.finite > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }
@@ -113,7 +103,7 @@ int runSessionOverflow(const Args& args, const std::string& path) {
     auto st = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
     if (!st) throw CliError{st.error()};
     int64_t runId = 0;
-    if (auto v = args.value("run")) runId = static_cast<int64_t>(parseNumber(*v, "run"));
+    if (args.has("run")) runId = intOption(args, "run");
     auto rows = debug::readOverflowFindings(*st.value(), runId);
     if (!rows) throw CliError{rows.error()};
     std::map<std::pair<int64_t, int64_t>, std::string> dumpOf;  // (run, step) -> file
@@ -182,10 +172,11 @@ int runOverflow(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
     if (isSession(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
-    auto rep = h5::scanOverflow(file);
+    auto rep = debug::scanOverflow(file);
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
-        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order),
+                    rep->orderDetail.c_str());
         for (const auto& f : rep->findings)
             std::printf("%s%-40s nan=%llu +inf=%llu -inf=%llu\n",
                         &f == &rep->findings.front() ? "* " : "  ", f.tensor.path.c_str(),
@@ -215,7 +206,7 @@ int runOverflow(const Args& args) {
         w.EndObject();
     }
     w.EndArray();
-    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order", std::string(debug::orderSourceName(rep->order)));
     kv(w, "order_detail", rep->orderDetail);
     w.Key("first");
     if (rep->findings.empty())
@@ -236,13 +227,13 @@ int runCompare(const Args& args) {
         throw CliError{"usage: dump compare A B [--cos 0.99] [--max-rel X]"};
     auto a = openH5(args.positional[1]);
     auto b = openH5(args.positional[2]);
-    h5::CompareThresholds t;
-    if (auto v = args.value("cos")) t.minCosine = parseNumber(*v, "cos");
-    if (auto v = args.value("max-rel")) t.maxRel = parseNumber(*v, "max-rel");
-    if (auto v = args.value("max-abs")) t.maxAbs = parseNumber(*v, "max-abs");
+    debug::CompareThresholds t;
+    t.minCosine = numberOption(args, "cos", t.minCosine);
+    if (args.has("max-rel")) t.maxRel = numberOption(args, "max-rel", 0);
+    if (args.has("max-abs")) t.maxAbs = numberOption(args, "max-abs", 0);
     if (auto v = args.value("rule"); v && !debug::parsePassRule(*v, t.rule))
         throw CliError{"--rule takes cosine or combined, got '" + *v + "'"};
-    h5::DumpPairOptions how;
+    debug::DumpPairOptions how;
     how.aligned = args.has("align") || args.has("align-by") || args.has("op-map");
     if (auto v = args.value("align-by")) {
         if (*v != "op" && *v != "scope")
@@ -254,17 +245,18 @@ int runCompare(const Args& args) {
         if (!m) throw CliError{m.error()};
         how.align.map = std::move(m.value());
     }
-    auto rep = h5::compareDumps(a, b, t, how);
+    auto rep = debug::compareDumps(a, b, t, how);
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {
         std::ofstream out(*csv, std::ios::binary);
-        out << h5::compareCsv(rep.value());
+        out << debug::compareCsv(rep.value());
         if (!out) throw CliError{"cannot write " + *csv};
     }
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";
     if (!args.json) {
-        std::printf("order: %s (%s)\n", h5::orderSourceName(rep->order), rep->orderDetail.c_str());
+        std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order),
+                    rep->orderDetail.c_str());
         for (const auto& p : rep->pairs)
             std::printf(
                 "%s%-40s cos=%.9f max_abs=%.6g max_rel=%.6g mean_abs=%.6g rmse=%.6g "
@@ -301,7 +293,7 @@ int runCompare(const Args& args) {
                             {"rmse", p.figures.rmse}}) {
             w.Key(k);
             if (figures && p.figures.finitePairs > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }
@@ -318,7 +310,7 @@ int runCompare(const Args& args) {
                             {"share_5e-3", p.figures.share5e3()}}) {
             w.Key(k);
             if (figures && p.figures.finitePairs > 0)
-                writeDouble(w, v);
+                finiteOrNull(w, v);
             else
                 w.Null();
         }
@@ -344,7 +336,7 @@ int runCompare(const Args& args) {
     for (const auto& u : rep->unmatchedA) w.String(u.c_str());
     for (const auto& u : rep->unmatchedB) w.String(u.c_str());
     w.EndArray();
-    kv(w, "order", std::string(h5::orderSourceName(rep->order)));
+    kv(w, "order", std::string(debug::orderSourceName(rep->order)));
     kv(w, "order_detail", rep->orderDetail);
     w.EndObject();
     printJson(buf);

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "app/cli/dump_ranks.h"
-#include "core/analysis/name_map.h"
+#include "core/analysis/diff/name_map.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
 
 namespace ts::cli {
 namespace {
@@ -59,7 +59,7 @@ debug::RankFirstFinding dumpFirst(const std::string& path, int64_t position) {
     f.source = path;
     f.rank = debug::rankFromPath(path);
     if (f.rank < 0 && !file->intAttribute("", "rank", f.rank)) f.rank = position;
-    auto rep = h5::scanOverflow(file.value());
+    auto rep = debug::scanOverflow(file.value());
     if (!rep) throw CliError{path + ": " + rep.error()};
     if (rep->findings.empty()) return f;
     const auto& x = rep->findings.front();
@@ -116,8 +116,7 @@ int runDumpRanks(const Args& args) {
         kv(w, "op", f.op);
         w.Key("step");
         f.step >= 0 ? w.Int64(f.step) : w.Null();
-        w.Key("time");
-        writeDouble(w, f.timeS);
+        kv(w, "time", f.timeS);
         kv(w, "nan", static_cast<int64_t>(f.nan));
         kv(w, "posinf", static_cast<int64_t>(f.posinf));
         kv(w, "neginf", static_cast<int64_t>(f.neginf));

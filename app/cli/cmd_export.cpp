@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "core/trace_export/chrome_export.h"
+#include "core/export/chrome/chrome_export.h"
 
 namespace ts::cli {
 namespace {
@@ -35,7 +35,7 @@ int runExport(const Args& args) {
         for (const auto& s : sources.value()) found |= s.id == *source;
         if (!found) throw CliError{"no source " + std::to_string(*source) + " in the session"};
     }
-    auto st = trace_export::exportChromeTrace(*store, *outPath, source);
+    auto st = chrome_export::exportChromeTrace(*store, *outPath, source);
     if (!st) throw CliError{st.error()};
     const auto& s = st.value();
     if (args.json) {

@@ -21,19 +21,9 @@ int runExportOnnx(const Args& args) {
     const auto out = args.value("output");
     if (!out) throw CliError{"name the ONNX file to write: -o model.onnx", 2};
     onnx_export::ExportOptions o;
-    if (auto v = args.value("opset")) {
-        try {
-            o.opset = std::stoi(*v);
-        } catch (const std::exception&) {
-            throw CliError{"--opset: a number (13 to 17)", 2};
-        }
-    }
-    if (auto v = args.value("batch")) {
-        try {
-            o.batch = std::stoll(*v);
-        } catch (const std::exception&) {
-            throw CliError{"--batch: a number >= 1", 2};
-        }
+    o.opset = static_cast<int>(intOption(args, "opset", o.opset, {.exitCode = 2}));
+    if (args.has("batch")) {
+        o.batch = intOption(args, "batch", o.batch, {.exitCode = 2});
         o.dynamicBatch = false;
     }
     auto r = onnx_export::exportCheckpoint(args.positional[0], args.valueOr("model", ""), *out, o);

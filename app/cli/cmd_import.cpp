@@ -4,8 +4,7 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
-#include "importers/common/source_labels.h"
-#include "importers/registry.h"
+#include "importers/batch_import.h"
 
 namespace ts::cli {
 namespace {
@@ -13,7 +12,7 @@ namespace {
 void writeReport(JsonWriter& w, const importers::ImportReport& r) {
     w.StartObject();
     kv(w, "path", r.path);
-    kv(w, "status", r.status);
+    kv(w, "status", store::statusName(r.status));
     w.Key("error");
     if (r.error.empty())
         w.Null();
@@ -51,15 +50,11 @@ int runImport(const Args& args) {
     const auto out = args.value("output");
     if (!out || out->empty()) throw CliError{"import needs -o SESSION"};
     auto store = openSession(*out, store::TraceStore::Mode::Create);
-    std::vector<importers::ImportReport> reports;
-    bool failed = false;
-    for (const std::string& file : args.positional) {
-        JobControl control;
-        reports.push_back(importers::importFile(file, *store, control));
-        failed |= reports.back().status == "failed";
-    }
-    if (auto s = importers::labelProcessesBySource(*store); !s)
-        std::cerr << "warning: cannot label processes by source: " << s.error() << "\n";
+    JobControl control;
+    const importers::BatchImport batch = importers::importFiles(args.positional, *store, control);
+    const std::vector<importers::ImportReport>& reports = batch.reports;
+    if (!batch.labels)
+        std::cerr << "warning: cannot label processes by source: " << batch.labels.error() << "\n";
     if (args.json) {
         rapidjson::StringBuffer buf;
         JsonWriter w(buf);
@@ -72,16 +67,16 @@ int runImport(const Args& args) {
         printJson(buf);
     } else {
         for (const auto& r : reports) {
-            std::cout << r.path << ": " << r.status << ", " << r.events << " events, " << r.slices
-                      << " slices, " << r.asyncSlices << " async slices, " << r.instants
-                      << " instants, " << r.marks << " marks, " << r.samples << " samples, "
-                      << r.counterSamples << " counter samples, " << r.flows << " flows, "
-                      << r.skipped << " skipped";
+            std::cout << r.path << ": " << store::statusName(r.status) << ", " << r.events
+                      << " events, " << r.slices << " slices, " << r.asyncSlices
+                      << " async slices, " << r.instants << " instants, " << r.marks << " marks, "
+                      << r.samples << " samples, " << r.counterSamples << " counter samples, "
+                      << r.flows << " flows, " << r.skipped << " skipped";
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }
     }
-    return failed ? 1 : 0;
+    return batch.anyFailed() ? 1 : 0;
 }
 
 TS_CLI_COMMAND("import",

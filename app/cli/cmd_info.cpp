@@ -30,7 +30,7 @@ int runInfo(const Args& args) {
             kv(w, "id", s.id);
             kv(w, "path", s.path);
             kv(w, "kind", s.kind);
-            kv(w, "status", s.status);
+            kv(w, "status", store::statusName(s.status));
             w.Key("error");
             if (s.error.empty())
                 w.Null();
@@ -73,7 +73,7 @@ int runInfo(const Args& args) {
             w.StartObject();
             kv(w, "id", r.id);
             kv(w, "name", r.name);
-            kv(w, "status", r.status);
+            kv(w, "status", store::statusName(r.status));
             kv(w, "reason", r.reason);
             w.Key("config");
             w.RawValue(r.config.c_str(), r.config.size(), rapidjson::kObjectType);
@@ -87,8 +87,8 @@ int runInfo(const Args& args) {
     std::cout << "session  " << store->path() << " (schema v" << store->schemaVersion() << ")\n";
     std::cout << "sources  " << sources.value().size() << "\n";
     for (const auto& s : sources.value()) {
-        std::cout << "  #" << s.id << " [" << s.status << "] " << s.kind << " " << s.path << "  "
-                  << s.events << " events, " << s.slices << " slices";
+        std::cout << "  #" << s.id << " [" << store::statusName(s.status) << "] " << s.kind << " "
+                  << s.path << "  " << s.events << " events, " << s.slices << " slices";
         if (s.skipped) std::cout << ", " << s.skipped << " skipped";
         if (!s.error.empty()) std::cout << "  (" << s.error << ")";
         std::cout << "\n";
@@ -101,7 +101,8 @@ int runInfo(const Args& args) {
                   << " ns (" << (range.value()->second - range.value()->first) / 1e6 << " ms)\n";
     std::cout << "runs     " << runs.value().size() << "\n";
     for (const auto& r : runs.value())
-        std::cout << "  #" << r.id << " " << r.name << " [" << r.status << "] " << r.reason << "\n";
+        std::cout << "  #" << r.id << " " << r.name << " [" << store::statusName(r.status) << "] "
+                  << r.reason << "\n";
     return 0;
 }
 

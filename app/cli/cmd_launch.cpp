@@ -17,19 +17,6 @@
 namespace ts::cli {
 namespace {
 
-int intOption(const Args& args, const std::string& name, int fallback, int lo, int hi) {
-    auto v = args.value(name);
-    if (!v) return fallback;
-    try {
-        size_t used = 0;
-        const long n = std::stol(*v, &used);
-        if (used == v->size() && n >= lo && n <= hi) return static_cast<int>(n);
-    } catch (const std::exception&) {
-    }
-    throw CliError{"--" + name + ": expects an integer in " + std::to_string(lo) + ".." +
-                   std::to_string(hi) + ", got '" + *v + "'"};
-}
-
 run::LaunchSpec launchSpec(const Args& args) {
     run::LaunchSpec s = commandLaunchSpec(args, "launch");
     s.watchDirs = args.values("watch");
@@ -49,19 +36,14 @@ run::LaunchSpec launchSpec(const Args& args) {
     s.overflowCheck = args.has("overflow-check") || args.has("stop-on-overflow");
     s.stopOnOverflow = args.has("stop-on-overflow");
     s.rdrConfig = args.valueOr("rdr", "");
-    s.nproc = intOption(args, "nproc", 1, 1, 1024);
+    s.nproc = static_cast<int>(intOption(args, "nproc", 1, {.min = 1, .max = 1024}));
     const std::string scheme = args.valueOr("ranks", s.nproc > 1 ? "torch" : "none");
     auto r = run::parseRankScheme(scheme);
     if (!r) throw CliError{"--ranks: torch, mindspore or none, got '" + scheme + "'"};
     s.ranks = *r;
     s.masterAddr = args.valueOr("master-addr", s.masterAddr);
-    s.masterPort = intOption(args, "master-port", 0, 0, 65535);
-    if (auto g = args.value("grace")) {
-        char* end = nullptr;
-        s.graceSeconds = std::strtod(g->c_str(), &end);
-        if (end == g->c_str() || *end || !(s.graceSeconds >= 0))
-            throw CliError{"--grace: expects seconds >= 0, got '" + *g + "'"};
-    }
+    s.masterPort = static_cast<int>(intOption(args, "master-port", 0, {.min = 0, .max = 65535}));
+    s.graceSeconds = numberOption(args, "grace", s.graceSeconds, {.min = 0});
     s.pythonHooks = !args.has("no-hooks");
     s.recordLoss = !args.has("no-loss-hook");
     s.recordCuda = args.has("record-cuda");

@@ -9,8 +9,8 @@
 
 #include "app/cli/session_open.h"
 #include "core/log/log_filter.h"
-#include "core/log/log_store.h"
 #include "core/log/logger.h"
+#include "core/log_store/log_store.h"
 #include "importers/logs/log_file_importer.h"
 
 namespace ts::cli {

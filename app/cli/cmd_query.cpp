@@ -22,7 +22,7 @@ void writeCell(JsonWriter& w, const store::Statement& st, int c) {
             w.Int64(st.int64(c));
             break;
         case SQLITE_FLOAT:
-            writeDouble(w, st.real(c));
+            finiteOrNull(w, st.real(c));
             break;
         case SQLITE_NULL:
             w.Null();
@@ -51,10 +51,8 @@ struct InterruptGuard {
 std::optional<std::chrono::milliseconds> timeoutOf(const Args& args) {
     const auto text = args.value("timeout");
     if (!text) return std::nullopt;
-    char* end = nullptr;
-    const double s = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !(s > 0) || s > 1e7)
-        throw CliError{"--timeout needs a number of seconds above 0, not '" + *text + "'", 2};
+    const double s =
+        numberOption(args, "timeout", 0, {.min = 0, .max = 1e7, .aboveMin = true, .exitCode = 2});
     return std::chrono::milliseconds(static_cast<int64_t>(s * 1000 + 0.5));
 }
 

@@ -12,32 +12,11 @@
 namespace ts::cli {
 namespace {
 
-int64_t parseRunId(const std::string& text) {
-    int64_t v = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || v <= 0)
-        throw CliError{"--run: '" + text + "' is not a run id (a positive integer)"};
-    return v;
-}
-
-double parseWeight(const std::string& text) {
-    size_t used = 0;
-    double w = -1;
-    try {
-        w = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !(w >= 0 && w < 1))
-        throw CliError{"--smoothing: '" + text + "' is not a weight in [0, 1)"};
-    return w;
-}
-
 void writeRun(JsonWriter& w, const curves::RunScalars& run) {
     w.StartObject();
     kv(w, "id", run.runId);
     kv(w, "name", run.name);
-    kv(w, "status", run.status);
+    kv(w, "status", store::statusName(run.status));
     w.Key("series");
     w.StartArray();
     for (const auto& s : run.series) {
@@ -49,7 +28,7 @@ void writeRun(JsonWriter& w, const curves::RunScalars& run) {
             w.StartArray();
             w.Int64(p.step);
             w.Int64(p.wallTimeNs);
-            writeDouble(w, p.value);
+            finiteOrNull(w, p.value);
             w.EndArray();
         }
         w.EndArray();
@@ -66,11 +45,12 @@ void writeRun(JsonWriter& w, const curves::RunScalars& run) {
 int runScalars(const Args& args) {
     auto store = openSession(args.positional[0], store::TraceStore::Mode::ReadOnly);
     const std::string tag = args.valueOr("tag", "");
-    const double weight = args.has("smoothing") ? parseWeight(*args.value("smoothing")) : 0.0;
+    const double weight =
+        numberOption(args, "smoothing", 0.0, {.min = 0, .max = 1, .belowMax = true});
 
     std::vector<int64_t> ids;
-    if (auto run = args.value("run")) {
-        ids.push_back(parseRunId(*run));
+    if (args.has("run")) {
+        ids.push_back(intOption(args, "run", 0, {.min = 1}));
     } else {
         auto runs = curves::listRuns(*store);
         if (!runs) throw CliError{runs.error()};

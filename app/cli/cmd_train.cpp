@@ -19,28 +19,6 @@
 namespace ts::cli {
 namespace {
 
-double parseNumber(const Args& args, const std::string& name, double fallback) {
-    auto v = args.value(name);
-    if (!v) return fallback;
-    size_t used = 0;
-    double d = 0;
-    try {
-        d = std::stod(*v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != v->size() || !std::isfinite(d))
-        throw CliError{"--" + name + ": '" + *v + "' is not a number"};
-    return d;
-}
-
-int64_t parseInt(const Args& args, const std::string& name, int64_t fallback, int64_t min) {
-    const double d = parseNumber(args, name, static_cast<double>(fallback));
-    if (d != std::floor(d) || d < static_cast<double>(min))
-        throw CliError{"--" + name + ": expects an integer >= " + std::to_string(min)};
-    return static_cast<int64_t>(d);
-}
-
 /// A flag that is on unless given as --name=off (absent: on).
 bool switchOn(const Args& args, const std::string& name) {
     const std::string v = args.valueOr(name, "on");
@@ -85,33 +63,34 @@ engine::TrainConfig trainConfig(const Args& args) {
     c.csvPath = args.valueOr("csv", c.csvPath);
     c.csvTestPath = args.valueOr("csv-test", c.csvTestPath);
     c.csvLabel = args.valueOr("label-column", c.csvLabel);
-    c.epochs = static_cast<int>(parseInt(args, "epochs", c.epochs, 1));
-    c.batchSize = parseInt(args, "batch-size", c.batchSize, 1);
+    c.epochs = static_cast<int>(intOption(args, "epochs", c.epochs, {.min = 1}));
+    c.batchSize = intOption(args, "batch-size", c.batchSize, {.min = 1});
     c.optimizer = args.valueOr("optimizer", c.optimizer);
-    c.lr = parseNumber(args, "lr", c.lr);
-    c.momentum = parseNumber(args, "momentum",
-                             args.has("settings")   ? c.momentum
-                             : c.optimizer == "sgd" ? 0.9
-                                                    : 0.0);
+    c.lr = numberOption(args, "lr", c.lr);
+    c.momentum = numberOption(args, "momentum",
+                              args.has("settings")   ? c.momentum
+                              : c.optimizer == "sgd" ? 0.9
+                                                     : 0.0);
     c.nesterov = c.nesterov || args.has("nesterov");
-    c.weightDecay = parseNumber(args, "weight-decay", c.weightDecay);
+    c.weightDecay = numberOption(args, "weight-decay", c.weightDecay);
     c.lrSchedule = args.valueOr("lr-schedule", c.lrSchedule);
-    c.lrStepEpochs = parseInt(args, "lr-step-epochs", c.lrStepEpochs, 1);
-    c.lrGamma = parseNumber(args, "lr-gamma", c.lrGamma);
-    c.clipNorm = parseNumber(args, "clip-norm", c.clipNorm);
-    c.seed = static_cast<uint64_t>(parseInt(args, "seed", static_cast<int64_t>(c.seed), 0));
+    c.lrStepEpochs = intOption(args, "lr-step-epochs", c.lrStepEpochs, {.min = 1});
+    c.lrGamma = numberOption(args, "lr-gamma", c.lrGamma);
+    c.clipNorm = numberOption(args, "clip-norm", c.clipNorm);
+    c.seed =
+        static_cast<uint64_t>(intOption(args, "seed", static_cast<int64_t>(c.seed), {.min = 0}));
     c.amp = args.valueOr("amp", c.amp);
     c.lossScale = args.valueOr("loss-scale", c.lossScale);
-    c.numShards = parseInt(args, "num-shards", c.numShards, 1);
-    c.shardId = parseInt(args, "shard-id", c.shardId, 0);
-    c.limitSteps = parseInt(args, "limit-steps", c.limitSteps, 0);
-    c.syntheticSamples = parseInt(args, "synthetic-samples", c.syntheticSamples, 1);
-    c.evalLimit = parseInt(args, "eval-limit", c.evalLimit, 0);
+    c.numShards = intOption(args, "num-shards", c.numShards, {.min = 1});
+    c.shardId = intOption(args, "shard-id", c.shardId, {.min = 0});
+    c.limitSteps = intOption(args, "limit-steps", c.limitSteps, {.min = 0});
+    c.syntheticSamples = intOption(args, "synthetic-samples", c.syntheticSamples, {.min = 1});
+    c.evalLimit = intOption(args, "eval-limit", c.evalLimit, {.min = 0});
     c.evalEachEpoch = c.evalEachEpoch || args.has("eval-each-epoch");
     const std::string reuse = args.valueOr("mem-reuse", c.memReuse ? "on" : "off");
     if (reuse != "on" && reuse != "off") throw CliError{"--mem-reuse: on or off"};
     c.memReuse = reuse == "on";
-    c.threads = static_cast<int>(parseInt(args, "threads", c.threads, 0));
+    c.threads = static_cast<int>(intOption(args, "threads", c.threads, {.min = 0}));
     c.resumeFrom = args.valueOr("resume", c.resumeFrom);
     c.device = args.valueOr("device", c.device);
     if (args.has("cuda-graph")) c.cudaGraph = switchOn(args, "cuda-graph");
@@ -123,7 +102,7 @@ engine::TrainConfig trainConfig(const Args& args) {
 }
 
 int runTrain(const Args& args) {
-    const int nproc = static_cast<int>(parseInt(args, "nproc", 1, 1));
+    const int nproc = static_cast<int>(intOption(args, "nproc", 1, {.min = 1}));
     if (nproc > 1024) throw CliError{"--nproc: at most 1024 processes"};
     if (nproc > 1 && args.valueOr("device", "cpu") != "cpu")
         throw CliError{"--device " + args.valueOr("device", "") +
@@ -140,24 +119,25 @@ int runTrain(const Args& args) {
         throw CliError{"-o SESSION is required (the session file the run is recorded in)"};
     o.runName = args.valueOr("name", "");
     if (!args.json) {
-        o.printEvery = parseInt(args, "print-every", 100, 0);
+        o.printEvery = intOption(args, "print-every", 100, {.min = 0});
         o.print = [](const std::string& line) { std::cerr << line << "\n"; };
     }
     o.tensorboardDir = args.valueOr("tensorboard-dir", "");
     o.checkpointDir = args.valueOr("checkpoint-dir", "");
-    o.saveSteps = parseInt(args, "save-steps", 0, 0);
-    o.saveEpochs = static_cast<int>(parseInt(args, "save-epochs", 1, 0));
-    o.keepCheckpoints = static_cast<int>(parseInt(args, "keep", 5, 1));
+    o.saveSteps = intOption(args, "save-steps", 0, {.min = 0});
+    o.saveEpochs = static_cast<int>(intOption(args, "save-epochs", 1, {.min = 0}));
+    o.keepCheckpoints = static_cast<int>(intOption(args, "keep", 5, {.min = 1}));
     o.saveBestMetric = args.valueOr("save-best", "");
     if (args.has("early-stop-patience") || args.has("early-stop-loss")) {
         o.earlyStop = true;
         o.earlyStopMonitor = args.valueOr("early-stop-monitor", "loss");
-        o.earlyStopPatience = static_cast<int>(parseInt(args, "early-stop-patience", 3, 1));
-        o.earlyStopLossThreshold = parseNumber(args, "early-stop-loss", 0.0);
+        o.earlyStopPatience =
+            static_cast<int>(intOption(args, "early-stop-patience", 3, {.min = 1}));
+        o.earlyStopLossThreshold = numberOption(args, "early-stop-loss", 0.0);
     }
-    o.stopAfterSeconds = parseNumber(args, "stop-after", 0.0);
+    o.stopAfterSeconds = numberOption(args, "stop-after", 0.0);
     instrumentation(args, o);
-    const int64_t maxMemoryMb = parseInt(args, "max-memory-mb", 0, 0);
+    const int64_t maxMemoryMb = intOption(args, "max-memory-mb", 0, {.min = 0});
 
     run::TrainingJob job(std::move(o));
     // A run that cannot start (unknown model, missing dataset, unwritable session) is a failed

@@ -2,13 +2,13 @@
 // The sub-command framework of trainscope-cli. Each sub-command lives in cmd_<name>.cpp and
 // registers itself with TS_CLI_COMMAND. Every command gets --help and --json; with --json
 // it prints exactly one JSON object on stdout, errors as {"error": "..."} plus exit 1.
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/common/json.h"
 
 namespace ts::cli {
 
@@ -31,7 +31,9 @@ struct Args {
     const std::vector<std::string>& values(const std::string& name) const;
 };
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonWriter = json::Writer;
+using json::finiteOrNull;
+using json::kv;
 
 /// Thrown by a command to report a user error (caught by the framework, printed as
 /// {"error": ...} with --json, else on stderr; exit code 1 unless given).
@@ -58,17 +60,30 @@ struct Registrar {
     explicit Registrar(Command cmd) { registerCommand(std::move(cmd)); }
 };
 
-/// The integer value of option `name`: an error naming the option when it is not one.
+/// What a number given to an option may be (options.cpp holds the one parser of numbers in
+/// options: the whole text is the number, in C locale, nothing before or after it).
+struct Bounds {
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool aboveMin = false;  // min itself is refused (e.g. seconds above 0)
+    bool belowMax = false;  // max itself is refused (e.g. a weight in [0, 1))
+    int exitCode = 1;       // of the error for a text that is not such a number
+};
+
+/// The values of an int.
+inline constexpr Bounds kIntBounds{.min = std::numeric_limits<int>::min(),
+                                   .max = std::numeric_limits<int>::max()};
+
+/// Option `name` as an integer: an error naming the option when it is absent or not one.
 int64_t intOption(const Args& args, const std::string& name);
+/// Option `name` as an integer within `bounds`, `fallback` when absent; an error naming the
+/// option, the bounds and the text when it is not such an integer.
+int64_t intOption(const Args& args, const std::string& name, int64_t fallback, Bounds bounds);
+/// Option `name` as a finite number within `bounds`, `fallback` when absent.
+double numberOption(const Args& args, const std::string& name, double fallback, Bounds bounds = {});
 
 /// Prints a finished JSON document on stdout followed by a newline.
 void printJson(const rapidjson::StringBuffer& buf);
-/// Writes a string key and value.
-void kv(JsonWriter& w, const char* key, const std::string& value);
-void kv(JsonWriter& w, const char* key, int64_t value);
-void kv(JsonWriter& w, const char* key, double value);
-/// Doubles that are NaN/Inf are written as null (JSON has no such numbers).
-void writeDouble(JsonWriter& w, double v);
 
 }  // namespace ts::cli
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 #include "core/run/command_run.h"
 #include "importers/run_artifacts.h"
 
@@ -25,12 +25,14 @@ extern "C" void onInterrupt(int) {
 void printSummary(const run::CommandResult& r, const std::string& verb) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f", r.durationS);
-    std::cerr << "trainscope-cli " << verb << ": run " << r.runId << " " << r.status << " ("
-              << r.reason << ") in " << seconds << " s, " << r.logLines << " lines";
+    std::cerr << "trainscope-cli " << verb << ": run " << r.runId << " "
+              << store::statusName(r.status) << " (" << r.reason << ") in " << seconds << " s, "
+              << r.logLines << " lines";
     for (const auto& [tag, n] : r.scalars) std::cerr << ", " << tag << ": " << n << " points";
     std::cerr << "\n";
     for (const auto& t : r.traces)
-        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.status << ")\n";
+        std::cerr << "  trace " << t.path << ": " << t.slices << " slices (" << t.statusText()
+                  << ")\n";
     for (const auto& d : r.dumps) std::cerr << "  dump " << d << "\n";
     for (const auto& d : r.rdr) std::cerr << "  crash record " << d << "\n";
     if (r.overflowFindings > 0) std::cerr << "  NaN/Inf findings: " << r.overflowFindings << "\n";
@@ -40,10 +42,9 @@ void printSummary(const run::CommandResult& r, const std::string& verb) {
 /// --record-cuda needs the collector (built with the toolkit) and a driver to load it:
 /// without either nothing could be recorded, so the run is not started.
 std::string cuptiLibraryOrThrow() {
-    auto lib = profiler::gpu::cuptiCollectorPath();
-    if (!lib) throw CliError{"cannot record CUDA activity: " + lib.error()};
-    if (auto s = profiler::gpu::cudaDriverAvailable(); !s)
-        throw CliError{"cannot record CUDA activity: " + s.error() +
+    auto lib = cuptiForRecording();
+    if (!lib)
+        throw CliError{"cannot record CUDA activity: " + lib.error() +
                        " (trainscope-cli launch runs the command without recording)"};
     return lib.value();
 }
@@ -101,7 +102,7 @@ int runCommandRun(const Args& args, run::LaunchSpec spec, const std::string& ver
     }
     int seen = 0;
     while (!runner.finished()) {
-        if (runner.progress().state == "ended") break;
+        if (runner.progress().state == run::CommandState::Ended) break;
         if (const int n = g_interrupts.load(); n != seen) {
             seen = n;
             runner.requestStop();

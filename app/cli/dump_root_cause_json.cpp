@@ -5,7 +5,7 @@ namespace ts::cli {
 
 // The root cause (first op whose inputs agree while an output disagrees), apart from the
 // first failing tensor.
-void writeRootCause(JsonWriter& w, const h5::CompareReport& r) {
+void writeRootCause(JsonWriter& w, const debug::CompareReport& r) {
     const auto& rc = r.rootCause;
     w.Key("root_cause");
     if (!rc.unit) {
@@ -28,7 +28,7 @@ void writeRootCause(JsonWriter& w, const h5::CompareReport& r) {
                 w.Bool(p.pass);
                 w.Key("cosine");
                 if (p.error.empty() && p.figures.finitePairs > 0)
-                    writeDouble(w, p.figures.cosine);
+                    finiteOrNull(w, p.figures.cosine);
                 else
                     w.Null();
                 w.EndObject();

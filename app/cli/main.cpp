@@ -24,15 +24,6 @@ const std::vector<std::string>& Args::values(const std::string& name) const {
     return it == options.end() ? none : it->second;
 }
 
-int64_t intOption(const Args& args, const std::string& name) {
-    const std::string v = args.value(name).value_or("");
-    int64_t n = 0;
-    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-        throw CliError{"--" + name + " needs an integer, got '" + v + "'"};
-    return n;
-}
-
 static std::map<std::string, Command>& registry() {
     static std::map<std::string, Command> r;
     return r;
@@ -49,25 +40,6 @@ void printJson(const rapidjson::StringBuffer& buf) {
     std::fwrite(buf.GetString(), 1, buf.GetSize(), stdout);
     std::fputc('\n', stdout);
     std::fflush(stdout);
-}
-
-void kv(JsonWriter& w, const char* key, const std::string& value) {
-    w.Key(key);
-    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
-}
-void kv(JsonWriter& w, const char* key, int64_t value) {
-    w.Key(key);
-    w.Int64(value);
-}
-void kv(JsonWriter& w, const char* key, double value) {
-    w.Key(key);
-    writeDouble(w, value);
-}
-void writeDouble(JsonWriter& w, double v) {
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
 }
 
 }  // namespace ts::cli

@@ -83,7 +83,7 @@ int runTrainRanks(const Args& args, int nproc) {
         throw CliError{s.error()};
     }
     bool asked = false;
-    while (job.progress().state != "ended") {
+    while (job.progress().state != run::CommandState::Ended) {
         if (trainInterrupted() && !asked) {
             asked = true;
             job.requestStop();
@@ -106,7 +106,7 @@ int runTrainRanks(const Args& args, int nproc) {
             if (auto runs = st.value()->runs(); runs && !runs.value().empty()) {
                 const auto& last = runs.value().back();
                 summary = last.summary.empty() ? "{}" : last.summary;
-                status = last.status;
+                status = store::statusName(last.status);
                 reason = last.reason;
             }
         }
@@ -153,23 +153,17 @@ int runTrainRanks(const Args& args, int nproc) {
                 it->value.Accept(w);
             }
         if (!rank0.IsObject() || !rank0.HasMember("status")) {
-            w.Key("status");
-            w.String(r.status.c_str());
-            w.Key("reason");
-            w.String(r.reason.c_str());
+            kv(w, "status", store::statusName(r.status));
+            kv(w, "reason", r.reason);
         }
-        w.Key("world_size");
-        w.Int(nproc);
+        kv(w, "world_size", nproc);
         w.Key("samples_per_s");
         w.Double(jobRate);
         w.Key("job");
         w.StartObject();
-        w.Key("status");
-        w.String(r.status.c_str());
-        w.Key("reason");
-        w.String(r.reason.c_str());
-        w.Key("folder");
-        w.String(folder.c_str());
+        kv(w, "status", store::statusName(r.status));
+        kv(w, "reason", r.reason);
+        kv(w, "folder", folder);
         w.EndObject();
         w.Key("ranks");
         w.StartArray();
@@ -179,11 +173,13 @@ int runTrainRanks(const Args& args, int nproc) {
         w.EndObject();
         std::cout << buf.GetString() << std::endl;
     } else {
-        std::cout << "job: " << r.status << " (" << r.reason << "), "
+        std::cout << "job: " << store::statusName(r.status) << " (" << r.reason << "), "
                   << static_cast<int64_t>(jobRate) << " samples/s in all, sessions in " << folder
                   << "\n";
     }
-    return r.status == "completed" ? 0 : r.shellExitCode() == 0 ? 1 : r.shellExitCode();
+    return r.status == store::RunStatus::Completed ? 0
+           : r.shellExitCode() == 0                ? 1
+                                                   : r.shellExitCode();
 }
 
 }  // namespace ts::cli

@@ -29,8 +29,10 @@
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
-    "All supported (*.tscope *.json *.gz *.zip *.sqlite *.h5 *.hdf5 *.log *.txt *tfevents*);;"
+    "All supported (*.tscope *.json *.gz *.zip *.sqlite *.h5 *.hdf5 *.log *.txt *tfevents* "
+    "*.pickle *.pkl);;"
     "Sessions (*.tscope);;Traces (*.json *.json.gz *.gz *.zip *.sqlite);;"
+    "PyTorch memory snapshots (*.pickle *.pkl *.pickle.gz);;"
     "HDF5 dumps (*.h5 *.hdf5);;Logs (*.log *.txt);;All files (*)";
 }  // namespace
 
@@ -104,7 +106,7 @@ MainWindow::MainWindow(QWidget* parent)
                 for (const auto& r : reports) {
                     QString line = QStringLiteral("%1: %2").arg(
                         QFileInfo(QString::fromStdString(r.path)).fileName(),
-                        QString::fromStdString(r.status));
+                        QString::fromLatin1(ts::store::statusName(r.status)));
                     if (!r.error.empty()) line += " — " + QString::fromStdString(r.error);
                     lines << line;
                 }
@@ -113,7 +115,8 @@ MainWindow::MainWindow(QWidget* parent)
                 for (const auto& r : reports) anySlices |= r.slices + r.asyncSlices > 0;
                 if (anySlices) showView(QStringLiteral("timeline"));
                 bool anyFailed = false;
-                for (const auto& r : reports) anyFailed |= r.status == "failed";
+                for (const auto& r : reports)
+                    anyFailed |= r.status == ts::store::SourceStatus::Failed;
                 if (anyFailed && !qApp->property("trainscope_headless").toBool())
                     QMessageBox::warning(this, tr("Import"), lines.join('\n'));
             });

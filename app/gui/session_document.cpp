@@ -8,8 +8,7 @@
 
 #include "core/common/data_paths.h"
 #include "core/store/trace_store.h"
-#include "importers/common/source_labels.h"
-#include "importers/registry.h"
+#include "importers/batch_import.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 
@@ -119,23 +118,5 @@ std::vector<ts::importers::ImportReport> SessionDocument::importAll(
         reports.push_back(r);
         return reports;
     }
-    TraceStore& store = *opened.value();
-    const int64_t stringsBefore = store.maxStringId();
-    for (const auto& f : files) {
-        if (jc.cancelled()) break;
-        reports.push_back(ts::importers::importFile(f, store, jc));
-    }
-    // Cancel means "as if I had not asked": the files imported before it go too.
-    auto undo = [&] {
-        for (const auto& r : reports)
-            if (r.sourceId && r.status != "cancelled") (void)store.deleteSource(r.sourceId);
-        (void)store.discardUnusedStringsAbove(stringsBefore);
-    };
-    if (jc.cancelled()) {
-        undo();
-        return reports;
-    }
-    // Last, as it renames processes of sources that were there before.
-    (void)ts::importers::labelProcessesBySource(store);
-    return reports;
+    return ts::importers::importFiles(files, *opened.value(), jc).reports;
 }

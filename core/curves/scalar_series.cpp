@@ -53,7 +53,7 @@ Status readRows(TraceStore& store, int64_t runId, ScalarCursor after, std::strin
         return Error{"no run with id " + std::to_string(runId)};
     }
     out.name = run.isNull(0) ? std::string() : run.text(0);
-    out.status = run.text(1);
+    out.status = store::parseRunStatus(run.textView(1));
     out.startedAtNs = run.isNull(2) ? 0 : run.int64(2);
 
     auto rows = prepareScalars(store, after.scalarRowid > 0, !tag.empty());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/store/status.h"
 
 namespace ts::store {
 class TraceStore;
@@ -40,7 +41,7 @@ struct OverflowMark {
 struct RunEntry {
     int64_t id = 0;
     std::string name;
-    std::string status;  // running | completed | stopped | failed
+    store::RunStatus status = store::RunStatus::Running;
     std::string reason;
     int64_t startedAtNs = 0;
     int64_t endedAtNs = 0;
@@ -57,7 +58,7 @@ struct ScalarCursor {
 struct RunScalars {
     int64_t runId = 0;
     std::string name;
-    std::string status;
+    store::RunStatus status = store::RunStatus::Running;
     int64_t startedAtNs = 0;
     std::vector<ScalarSeries> series;  // in display order (see tagLess)
     std::vector<OverflowMark> overflows;

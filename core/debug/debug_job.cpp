@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "core/common/json.h"
 #include "core/engine/train/trainer.h"
 #include "core/log/logger.h"
 #include "core/store/trace_store.h"
@@ -139,48 +140,34 @@ std::string DebugJob::summaryJson() const {
         w.StartArray();
         for (const auto& f : s.files) w.String(f.first.c_str());
         w.EndArray();
-        w.Key("tensors");
-        w.Uint64(s.tensors);
-        w.Key("bytes");
-        w.Uint64(s.bytes);
+        json::kv(w, "tensors", s.tensors);
+        json::kv(w, "bytes", s.bytes);
         w.Key("write_seconds");
         w.Double(s.writeSeconds);
-        w.Key("loaded_inputs");
-        w.Uint64(s.loadedInputs);
+        json::kv(w, "loaded_inputs", s.loadedInputs);
         w.EndObject();
     }
     if (m_overflow) {
         const OverflowSummary& s = m_overflow->summary();
         w.Key("overflow");
         w.StartObject();
-        w.Key("checked_tensors");
-        w.Uint64(s.checkedTensors);
-        w.Key("findings");
-        w.Uint64(s.findings);
-        w.Key("loss_scale_steps");
-        w.Uint64(s.lossScaleSteps);
+        json::kv(w, "checked_tensors", s.checkedTensors);
+        json::kv(w, "findings", s.findings);
+        json::kv(w, "loss_scale_steps", s.lossScaleSteps);
         w.Key("first");
         if (!s.hasFirst) {
             w.Null();
         } else {
             const OverflowRecord& f = s.first;
             w.StartObject();
-            w.Key("step");
-            w.Int64(f.step);
-            w.Key("op");
-            w.String(f.op.c_str());
-            w.Key("seqid");
-            w.Int64(f.seqid);
-            w.Key("scope");
-            w.String(f.scope.c_str());
-            w.Key("tensor");
-            w.String(f.tensor.c_str());
-            w.Key("nan");
-            w.Uint64(f.nan);
-            w.Key("posinf");
-            w.Uint64(f.posinf);
-            w.Key("neginf");
-            w.Uint64(f.neginf);
+            json::kv(w, "step", f.step);
+            json::kv(w, "op", f.op);
+            json::kv(w, "seqid", f.seqid);
+            json::kv(w, "scope", f.scope);
+            json::kv(w, "tensor", f.tensor);
+            json::kv(w, "nan", f.nan);
+            json::kv(w, "posinf", f.posinf);
+            json::kv(w, "neginf", f.neginf);
             w.EndObject();
         }
         w.Key("dump_files");

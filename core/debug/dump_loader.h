@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/common/result.h"
-#include "core/debug/h5_handle.h"
 #include "core/engine/tensor/tensor.h"
+#include "core/hdf5/h5_file.h"
 
 namespace ts::debug {
 
@@ -28,13 +28,12 @@ public:
     /// Mismatch: it has one of another shape or a type that cannot convert; `why` says so.
     Outcome load(const std::string& op, int64_t seqid, int slot, const engine::Tensor& live,
                  engine::Tensor& out, std::string* why = nullptr);
-    const std::string& path() const { return m_path; }
+    const std::string& path() const { return m_file.path(); }
 
 private:
     DumpLoader() = default;
-    H5Id m_file;
-    H5Id m_f16;
-    std::string m_path;
+    h5::File m_file;
+    h5::H5Id m_f16;
 };
 
 }  // namespace ts::debug

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/common/clock.h"
 #include "core/engine/device/device.h"
 #include "core/log/logger.h"
 
@@ -9,11 +10,6 @@ namespace ts::debug {
 namespace {
 
 constexpr size_t kMaxErrors = 8;
-
-double wallSeconds() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 }  // namespace
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "core/analysis/op_alignment.h"
+#include "core/analysis/diff/op_alignment.h"
 
 namespace ts::debug {
 namespace {

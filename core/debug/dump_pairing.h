@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/analysis/name_map.h"
+#include "core/analysis/diff/name_map.h"
 
 namespace ts::debug {
 

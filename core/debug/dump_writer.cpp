@@ -61,11 +61,11 @@ hid_t memType(DumpDType t, hid_t f16) {
 }
 
 Status writeStringAttr(hid_t obj, const char* name, const std::string& value) {
-    H5Id type(H5Tcopy(H5T_C_S1));
+    h5::H5Id type(H5Tcopy(H5T_C_S1));
     H5Tset_size(type.get(), H5T_VARIABLE);
     H5Tset_cset(type.get(), H5T_CSET_UTF8);
-    H5Id space(H5Screate(H5S_SCALAR));
-    H5Id attr(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    h5::H5Id space(H5Screate(H5S_SCALAR));
+    h5::H5Id attr(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (!attr.valid()) return attrError("cannot create attribute ", name);
     const char* p = value.c_str();
     if (H5Awrite(attr.get(), type.get(), &p) < 0) return attrError("cannot write attribute ", name);
@@ -74,8 +74,8 @@ Status writeStringAttr(hid_t obj, const char* name, const std::string& value) {
 
 template <class T>
 Status writeScalarAttr(hid_t obj, const char* name, hid_t fileT, hid_t memT, T value) {
-    H5Id space(H5Screate(H5S_SCALAR));
-    H5Id attr(H5Acreate2(obj, name, fileT, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    h5::H5Id space(H5Screate(H5S_SCALAR));
+    h5::H5Id attr(H5Acreate2(obj, name, fileT, space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (!attr.valid() || H5Awrite(attr.get(), memT, &value) < 0)
         return attrError("cannot write attribute ", name);
     return {};
@@ -124,7 +124,7 @@ size_t dumpDTypeSize(DumpDType t) {
 }
 
 DumpWriter::DumpWriter() {
-    silenceHdf5Errors();
+    h5::silenceHdf5Errors();
 }
 DumpWriter::~DumpWriter() {
     (void)close();
@@ -135,13 +135,13 @@ Status DumpWriter::open(const std::string& path) {
     std::error_code ec;
     auto parent = std::filesystem::path(path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    m_gcpl = H5Id(H5Pcreate(H5P_GROUP_CREATE));
+    m_gcpl = h5::H5Id(H5Pcreate(H5P_GROUP_CREATE));
     H5Pset_link_creation_order(m_gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    H5Id fcpl(H5Pcreate(H5P_FILE_CREATE));
+    h5::H5Id fcpl(H5Pcreate(H5P_FILE_CREATE));
     H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    m_file = H5Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT));
+    m_file = h5::H5Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT));
     if (!m_file.valid()) return Error{"cannot create HDF5 dump file " + path};
-    m_f16 = ieeeHalfType();
+    m_f16 = h5::ieeeHalfType();
     m_path = path;
     m_bytes = 0;
     return writeStringAttr(m_file.get(), "dump_format", "op/seqid/{input,output}/i");
@@ -193,35 +193,35 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
         m_ioPath.clear();
         auto g1 = ensureGroup(opPath, false, 0, 0);
         if (!g1) return Error{g1.error()};
-        H5Id op(g1.value());
+        h5::H5Id op(g1.value());
         auto g2 = ensureGroup(seqPath, true, seqid, attrs.globalSeq);
         if (!g2) return Error{g2.error()};
-        H5Id seq(g2.value());
+        h5::H5Id seq(g2.value());
         auto g3 = ensureGroup(ioPath, false, 0, 0);
         if (!g3) return Error{g3.error()};
-        m_ioGroup = H5Id(g3.value());
+        m_ioGroup = h5::H5Id(g3.value());
         m_ioPath = ioPath;
     }
-    const H5Id& ioGroup = m_ioGroup;
+    const h5::H5Id& ioGroup = m_ioGroup;
     const std::string name = std::to_string(slot);
     if (H5Lexists(ioGroup.get(), name.c_str(), H5P_DEFAULT) > 0)
         return Error{"tensor already dumped: " + ioPath.substr(1) + "/" + name};
 
-    H5Id space(shape.empty()
-                   ? H5Screate(H5S_SCALAR)
-                   : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
-    H5Id boolType;
+    h5::H5Id space(shape.empty()
+                       ? H5Screate(H5S_SCALAR)
+                       : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
+    h5::H5Id boolType;
     hid_t ft = fileType(dtype, m_f16.get());
     hid_t mt = memType(dtype, m_f16.get());
     if (dtype == DumpDType::Bool) {  // h5py's bool: enum of int8 {FALSE=0, TRUE=1}
-        boolType = H5Id(H5Tenum_create(H5T_NATIVE_INT8));
+        boolType = h5::H5Id(H5Tenum_create(H5T_NATIVE_INT8));
         int8_t v0 = 0, v1 = 1;
         H5Tenum_insert(boolType.get(), "FALSE", &v0);
         H5Tenum_insert(boolType.get(), "TRUE", &v1);
         ft = mt = boolType.get();
     }
-    H5Id dset(H5Dcreate2(ioGroup.get(), name.c_str(), ft, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                         H5P_DEFAULT));
+    h5::H5Id dset(H5Dcreate2(ioGroup.get(), name.c_str(), ft, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT));
     if (!dset.valid()) return Error{"cannot create dataset " + ioPath + "/" + name};
     if (n > 0 && H5Dwrite(dset.get(), mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         return Error{"cannot write dataset " + ioPath + "/" + name};
@@ -235,8 +235,8 @@ Status DumpWriter::writeTensor(const std::string& opName, int64_t seqid, const s
     if (s) s = writeScalarAttr(d, "global_seq", H5T_STD_I64LE, H5T_NATIVE_INT64, attrs.globalSeq);
     if (s) {
         hsize_t rank = dims.size();
-        H5Id sp(H5Screate_simple(1, &rank, nullptr));
-        H5Id attr(H5Acreate2(d, "shape", H5T_STD_I64LE, sp.get(), H5P_DEFAULT, H5P_DEFAULT));
+        h5::H5Id sp(H5Screate_simple(1, &rank, nullptr));
+        h5::H5Id attr(H5Acreate2(d, "shape", H5T_STD_I64LE, sp.get(), H5P_DEFAULT, H5P_DEFAULT));
         if (!attr.valid() || (rank > 0 && H5Awrite(attr.get(), H5T_NATIVE_INT64, shape.data()) < 0))
             s = Error{"cannot write attribute shape"};
     }

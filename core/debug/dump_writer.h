@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/debug/h5_handle.h"
+#include "core/hdf5/h5_handle.h"
 
 namespace ts::debug {
 
@@ -55,10 +55,10 @@ public:
 private:
     Result<hid_t> ensureGroup(const std::string& path, bool isSeqGroup, int64_t seqid,
                               int64_t globalSeq);
-    H5Id m_file;
-    H5Id m_gcpl;
-    H5Id m_f16;
-    H5Id m_ioGroup;  // the <io> group written last, kept open for the op's next tensor
+    h5::H5Id m_file;
+    h5::H5Id m_gcpl;
+    h5::H5Id m_f16;
+    h5::H5Id m_ioGroup;  // the <io> group written last, kept open for the op's next tensor
     std::string m_ioPath;
     std::string m_path;
     uint64_t m_bytes = 0;

@@ -3,10 +3,10 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/common/clock.h"
 #include "core/debug/dump_observer.h"
 #include "core/engine/device/device.h"
 #include "core/log/logger.h"
-#include "core/store/trace_store.h"
 
 namespace ts::debug {
 namespace {
@@ -116,7 +116,7 @@ void OverflowObserver::report(const engine::OpEvent& op, int64_t seqid, const st
     r.posinf = c.posinf;
     r.neginf = c.neginf;
     r.origin = "op";
-    r.ts = store::nowNs();
+    r.ts = nowNs();
     if (!m_summary.hasFirst) {
         m_summary.hasFirst = true;
         m_summary.first = r;
@@ -172,7 +172,7 @@ void OverflowObserver::onOverflow(const engine::StepInfo& step, double newScale)
     r.posinf = m_stepGradCounts.posinf;
     r.neginf = m_stepGradCounts.neginf;
     r.origin = "loss_scale";
-    r.ts = store::nowNs();
+    r.ts = nowNs();
     TS_LOG(DEBUG, WARNING) << "overflow at step " << step.step << ": " << buf;
     if (m_sink) m_sink->add(r);
 }

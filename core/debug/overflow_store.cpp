@@ -1,5 +1,6 @@
 #include "core/debug/overflow_store.h"
 
+#include "core/common/clock.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::debug {
@@ -56,7 +57,7 @@ Status insertDumpFile(store::TraceStore& st, int64_t runId, const std::string& p
         stmt.bind(3, step);
     else
         stmt.bindNull(3);
-    stmt.bind(4, store::nowNs());
+    stmt.bind(4, nowNs());
     return stmt.run();
 }
 

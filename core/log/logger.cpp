@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/common/clock.h"
 #include "core/log/output_sinks.h"
-#include "core/store/trace_store.h"
 
 namespace ts::log {
 namespace {
@@ -164,7 +164,7 @@ void Logger::flush() {
 
 void Logger::write(LogRecord record) {
     if (t_inSink) return;  // a sink logging from inside write(): dropped, no deadlock
-    if (!record.tsNs) record.tsNs = store::nowNs();
+    if (!record.tsNs) record.tsNs = nowNs();
     if (!record.pid) record.pid = static_cast<int64_t>(getpid());
     if (!record.tid) record.tid = currentThreadId();
     std::lock_guard lock(m_sinkMutex);

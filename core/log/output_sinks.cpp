@@ -1,13 +1,13 @@
 #include "core/log/output_sinks.h"
 
+#include "core/common/clock.h"
+
 #include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-
-#include "core/store/trace_store.h"
 
 namespace ts::log {
 
@@ -59,7 +59,7 @@ bool GlogFileSink::open(int level) {
     File& file = m_file[level];
     if (file.f) std::fclose(file.f);
     file = File{};
-    const int64_t now = store::nowNs();
+    const int64_t now = nowNs();
     const std::string base = m_dir + "/" +
                              glogFileName(m_program, m_host, m_user, static_cast<Level>(level), now,
                                           static_cast<int64_t>(getpid()));

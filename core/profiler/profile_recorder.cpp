@@ -1,8 +1,9 @@
 #include "core/profiler/profile_recorder.h"
 
 #include <algorithm>
-#include <chrono>
 
+#include "core/common/clock.h"
+#include "core/common/json.h"
 #include "core/store/store_writer.h"
 
 namespace ts::profiler {
@@ -45,30 +46,6 @@ namespace {
 /// clashes with a real thread of the process.
 constexpr int64_t kAllocationsTid = (int64_t{1} << 22) + 1;
 
-int64_t steadyNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-void appendJsonString(std::string& out, std::string_view s) {
-    out += '"';
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            static const char* hex = "0123456789abcdef";
-            out += "\\u00";
-            out += hex[(c >> 4) & 0xf];
-            out += hex[c & 0xf];
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
-}
-
 void appendShape(std::string& out, const std::vector<int64_t>& dims, size_t& pos) {
     const int64_t rank = dims[pos++];
     out += '[';
@@ -89,7 +66,7 @@ void appendField(std::string& out, const char* key, int64_t v) {
 }  // namespace
 
 ProfileRecorder::ProfileRecorder(ProfilerOptions options)
-    : m_options(options), m_epochWallNs(store::nowNs()), m_epochSteadyNs(steadyNs()) {
+    : m_options(options), m_epochWallNs(nowNs()), m_epochSteadyNs(steadyNs()) {
     m_strings.emplace_back();  // id 0 = ""
     m_stringIds.emplace("", 0);
 }
@@ -325,7 +302,7 @@ void ProfileRecorder::release(int64_t handle, int64_t ts) {
 
 std::string ProfileRecorder::opArgs(const Slice& s) const {
     std::string out = "{\"scope\":";
-    appendJsonString(out, m_strings[s.scope]);
+    json::appendQuoted(out, m_strings[s.scope]);
     appendField(out, "Sequence number", s.seqid);
     out += ",\"backward\":";
     out += s.backward ? "true" : "false";
@@ -339,7 +316,7 @@ std::string ProfileRecorder::opArgs(const Slice& s) const {
         out += "],\"Input type\":[";
         for (uint16_t i = 0; i < s.inputs; ++i) {
             if (i) out += ',';
-            appendJsonString(out, m_strings[m_dtypeRefs[s.dtypesBegin + i]]);
+            json::appendQuoted(out, m_strings[m_dtypeRefs[s.dtypesBegin + i]]);
         }
         out += ']';
     }
@@ -357,13 +334,13 @@ std::string ProfileRecorder::opArgs(const Slice& s) const {
 
 std::string ProfileRecorder::allocArgs(const Alloc& a) const {
     std::string args = "{\"bytes\":" + std::to_string(a.bytes) + ",\"op\":";
-    appendJsonString(args, m_strings[a.op]);
+    json::appendQuoted(args, m_strings[a.op]);
     if (a.scope) {
         args += ",\"scope\":";
-        appendJsonString(args, m_strings[a.scope]);
+        json::appendQuoted(args, m_strings[a.scope]);
     }
     args += ",\"tensor\":";
-    appendJsonString(args, m_strings[a.tensor]);
+    json::appendQuoted(args, m_strings[a.tensor]);
     if (a.shapeBegin >= 0) {
         args += ",\"shape\":";
         size_t pos = static_cast<size_t>(a.shapeBegin);
@@ -494,7 +471,7 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         if (auto s = w.flush(); !s) return Error{s.error()};
         if (!w.error().empty()) return Error{w.error()};
     }
-    sum.status = "complete";
+    sum.status = store::SourceStatus::Complete;
     sum.slices = static_cast<int64_t>(m_slices.size()) + extraSlices;
     sum.events = sum.slices + static_cast<int64_t>(m_counters.size() + m_flows.size()) + instants;
     sum.statsJson = "{\"steps\":" + std::to_string(m_recordedSteps) +

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/common/json.h"
 #include "core/engine/device/device.h"
 #include "core/engine/train/trainer.h"
 #include "core/profiler/gpu/activity_import.h"
@@ -174,7 +175,7 @@ std::string outcomeJson(const RunProfileOutcome& o, const ProfilerOptions& optio
     j += ",\"flows\":" + std::to_string(o.flows);
     j += ",\"allocations\":" + std::to_string(o.allocations);
     j += ",\"gpu_slices\":" + std::to_string(o.gpuSlices);
-    j += ",\"schedule\":\"" + scheduleText(options.schedule) + "\"";
+    j += ",\"schedule\":" + json::quote(scheduleText(options.schedule));
     j += options.recordShapes ? ",\"record_shapes\":true" : ",\"record_shapes\":false";
     j += options.profileMemory ? ",\"profile_memory\":true}" : ",\"profile_memory\":false}";
     return j;

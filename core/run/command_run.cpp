@@ -1,18 +1,13 @@
 #include "core/run/command_run.h"
 
+#include "core/common/clock.h"
 #include "core/common/data_paths.h"
-#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/command_run_state.h"
-#include "core/store/trace_store.h"
 
 namespace ts::run {
 
 CommandRun::CommandRun(CommandRunOptions options) : m_options(std::move(options)) {
     if (m_options.pythonDir.empty()) m_options.pythonDir = pythonHooksDir();
-    if (m_options.spec.recordCuda && m_options.cuptiLibrary.empty()) {
-        auto lib = profiler::gpu::cuptiCollectorPath();
-        if (lib) m_options.cuptiLibrary = lib.value();
-    }
     m_state = std::make_shared<State>(m_options);
 }
 
@@ -28,14 +23,14 @@ bool CommandRun::start() {
     if (m_started) return false;
     m_started = true;
     State& st = *m_state;
-    st.startNs = store::nowNs();
+    st.startNs = nowNs();
     if (auto s = validateLaunchSpec(m_options.spec); !s) {
-        st.result.status = "failed";
+        st.result.status = store::RunStatus::Failed;
         st.result.reason = s.error();
         st.finishStart(s);
         {
             std::lock_guard<std::mutex> lock(st.mu);
-            st.progress.state = "ended";
+            st.progress.state = CommandState::Ended;
         }
         m_finished = true;
         return false;
@@ -76,8 +71,8 @@ CommandProgress CommandRun::progress() const {
     State& st = *m_state;
     std::lock_guard<std::mutex> lock(st.mu);
     CommandProgress p = st.progress;
-    if (p.state != "ended" && st.startNs > 0)
-        p.elapsedS = static_cast<double>(store::nowNs() - st.startNs) / 1e9;
+    if (p.state != CommandState::Ended && st.startNs > 0)
+        p.elapsedS = static_cast<double>(nowNs() - st.startNs) / 1e9;
     return p;
 }
 

@@ -33,6 +33,7 @@
 #include "core/common/result.h"
 #include "core/run/launch_env.h"
 #include "core/run/launch_spec.h"
+#include "core/store/status.h"
 
 namespace ts::store {
 class TraceStore;
@@ -44,8 +45,8 @@ namespace ts::run {
 struct ArtifactImport {
     bool recognised = false;  // false: no importer reads it (not a trace): nothing written
     int64_t sourceId = 0;
-    std::string kind;    // chrome_json, nsys_sqlite, ...
-    std::string status;  // complete | partial | failed
+    std::string kind;                                          // chrome_json, nsys_sqlite, ...
+    store::SourceStatus status = store::SourceStatus::Failed;  // complete | partial | failed
     std::string error;
     int64_t slices = 0;
 };
@@ -75,12 +76,17 @@ struct TraceImportInfo {
     std::string path;
     int64_t sourceId = 0;
     int64_t slices = 0;
-    std::string status;
+    std::optional<store::SourceStatus> status;  // none: not imported (no importer given)
+    /// The status's word, or "not imported".
+    std::string statusText() const { return status ? store::statusName(*status) : "not imported"; }
 };
+
+/// Where a command run is (CommandProgress::state).
+enum class CommandState { Starting, Running, Paused, Stopping, Ended };
 
 /// A live snapshot for the studio (every field a copy).
 struct CommandProgress {
-    std::string state = "starting";  // starting | running | paused | stopping | ended
+    CommandState state = CommandState::Starting;
     int64_t runId = 0;
     double elapsedS = 0;
     int64_t lines = 0;    // lines read from the processes
@@ -97,7 +103,7 @@ struct CommandProgress {
 /// The end of a run, as `trainscope-cli launch --json` prints it and runs.summary keeps it.
 struct CommandResult {
     int64_t runId = 0;
-    std::string status = "failed";  // completed | failed | stopped
+    store::RunStatus status = store::RunStatus::Failed;  // completed | failed | stopped
     std::string reason;
     std::optional<int> exitCode, signal;
     double durationS = 0;

@@ -5,11 +5,13 @@
 #include <map>
 #include <set>
 
+#include "core/common/clock.h"
 #include "core/debug/rdr/rdr_store.h"
 #include "core/engine/train/tb_events.h"
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
+#include "core/store/scalar_writer.h"
 #include "core/store/trace_store.h"
 
 namespace ts::run {
@@ -53,7 +55,7 @@ public:
                 last = m_st.supervisorDone;
             }
             write(batch);
-            const int64_t now = store::nowNs();
+            const int64_t now = nowNs();
             if (last || now - m_lastScan >= kScanEveryNs) {
                 m_lastScan = now;
                 scanFolders(now, last);
@@ -71,8 +73,7 @@ private:
 
     Status insertScalars(const std::vector<QueuedScalar>& rows) {
         if (rows.empty()) return {};
-        auto q = m_store->db().prepare(
-            "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
+        store::ScalarWriter q(*m_store, m_runId);
         if (!q.ok()) return Error{q.error()};
         for (const QueuedScalar& s : rows) {
             if (s.fromHooks && m_hookTags.insert(s.point.tag).second)
@@ -83,13 +84,12 @@ private:
                     m_firstNan = s.point.tag + " at step " + std::to_string(s.point.step);
                 continue;
             }
-            q.bind(1, m_runId).bind(2, m_store->intern(s.point.tag)).bind(3, s.point.step);
-            q.bind(4, s.wallNs).bind(5, s.point.value);
-            if (auto r = q.run(); !r) return r;
+            auto row = q.add(s.point.tag, s.point.step, s.wallNs, s.point.value);
+            if (!row) return Error{row.error()};
             ++m_scalarCounts[s.point.tag];
             ++m_scalarPoints;
             if (!s.fromHooks && m_printedTracked < kTrackPrinted) {
-                m_printed[s.point.tag].push_back(m_store->db().lastInsertId());
+                m_printed[s.point.tag].push_back(row.value());
                 ++m_printedTracked;
             }
         }
@@ -162,7 +162,7 @@ private:
         if (!m_imported.insert(c).second) return;
         if (!fromWatcher) m_st.watcher.markHandled(c);
         if (!m_st.options.importArtifact) {
-            m_traces.push_back({c, 0, 0, "not imported"});
+            m_traces.push_back({c, 0, 0, std::nullopt});
             return;
         }
         ArtifactImport a = m_st.options.importArtifact(c, *m_store, m_st.importControl);
@@ -176,12 +176,13 @@ private:
         }
         if (a.sourceId > 0) {
             (void)m_store->setSourceRun(a.sourceId, m_runId);
-            if (m_profileSource == 0 && a.status != "failed") {
+            if (m_profileSource == 0 && a.status != store::SourceStatus::Failed) {
                 (void)m_store->setRunProfileSource(m_runId, a.sourceId);
                 m_profileSource = a.sourceId;
             }
         }
-        if (a.status == "failed") warn("trace " + c + " was not imported: " + a.error);
+        if (a.status == store::SourceStatus::Failed)
+            warn("trace " + c + " was not imported: " + a.error);
         m_traces.push_back({c, a.sourceId, a.slices, a.status});
     }
 
@@ -298,7 +299,7 @@ private:
         for (const TraceImportInfo& t : m_traces) {
             if (!t.path.starts_with(dir)) continue;
             ++files;
-            if (t.status == "partial")
+            if (t.status == store::SourceStatus::Partial)
                 warn("CUDA activity " + t.path +
                      " is incomplete (records CUPTI dropped, or the process ended before its "
                      "flush): see the import problems of its source");
@@ -337,7 +338,7 @@ private:
         std::lock_guard<std::mutex> lock(m_st.mu);
         m_st.progress.elapsedS = r.durationS;
         m_st.result = std::move(r);
-        m_st.progress.state = "ended";
+        m_st.progress.state = CommandState::Ended;
     }
 
     CommandRun::State& m_st;

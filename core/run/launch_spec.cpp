@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/common/json.h"
 #include "core/run/scalar_lines.h"
 
 namespace ts::run {
@@ -19,12 +20,9 @@ std::string upper(std::string_view s) {
     return out;
 }
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void key(Writer& w, const char* k, std::string_view v) {
-    w.Key(k);
-    w.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
-}
+using json::kv;
+using json::str;
+using Writer = json::Writer;
 
 std::string str(const rapidjson::Value& o, const char* k, const std::string& fallback) {
     auto it = o.FindMember(k);
@@ -152,34 +150,30 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     rapidjson::StringBuffer buf;
     Writer w(buf);
     w.StartObject();
-    key(w, "kind", "command");
-    key(w, "name", s.name);
-    key(w, "program", s.program);
+    kv(w, "kind", "command");
+    kv(w, "name", s.name);
+    kv(w, "program", s.program);
     w.Key("args");
     w.StartArray();
-    for (const auto& a : s.args) w.String(a.c_str(), static_cast<rapidjson::SizeType>(a.size()));
+    for (const auto& a : s.args) str(w, a);
     w.EndArray();
-    key(w, "cwd", s.cwd);
+    kv(w, "cwd", s.cwd);
     w.Key("env");
     w.StartObject();
     for (const auto& [k, v] : s.env) {
         w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
-        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+        str(w, v);
     }
     w.EndObject();
     w.Key("watch");
     w.StartArray();
-    for (const auto& d : s.watchDirs)
-        w.String(d.c_str(), static_cast<rapidjson::SizeType>(d.size()));
+    for (const auto& d : s.watchDirs) str(w, d);
     w.EndArray();
     w.Key("log_levels");
     w.StartArray();
-    for (const auto& l : s.logLevels) {
-        const std::string t = formatLogLevelSetting(l);
-        w.String(t.c_str(), static_cast<rapidjson::SizeType>(t.size()));
-    }
+    for (const auto& l : s.logLevels) str(w, formatLogLevelSetting(l));
     w.EndArray();
-    key(w, "loss_regex", s.lossRegex);
+    kv(w, "loss_regex", s.lossRegex);
     w.Key("python_hooks");
     w.Bool(s.pythonHooks);
     w.Key("record_loss");
@@ -188,36 +182,29 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     w.Bool(s.profile);
     w.Key("profile_schedule");
     w.StartObject();
-    w.Key("skip_first");
-    w.Int64(s.profileSchedule.skipFirst);
-    w.Key("wait");
-    w.Int64(s.profileSchedule.wait);
-    w.Key("warmup");
-    w.Int64(s.profileSchedule.warmup);
-    w.Key("active");
-    w.Int64(s.profileSchedule.active);
-    w.Key("repeat");
-    w.Int64(s.profileSchedule.repeat);
+    kv(w, "skip_first", s.profileSchedule.skipFirst);
+    kv(w, "wait", s.profileSchedule.wait);
+    kv(w, "warmup", s.profileSchedule.warmup);
+    kv(w, "active", s.profileSchedule.active);
+    kv(w, "repeat", s.profileSchedule.repeat);
     w.EndObject();
     w.Key("record_shapes");
     w.Bool(s.recordShapes);
     w.Key("profile_memory");
     w.Bool(s.profileMemory);
-    key(w, "dump", s.dumpConfig);
+    kv(w, "dump", s.dumpConfig);
     w.Key("overflow_check");
     w.Bool(s.overflowCheck);
     w.Key("stop_on_overflow");
     w.Bool(s.stopOnOverflow);
-    key(w, "rdr", s.rdrConfig);
-    key(w, "rdr_json", s.rdrConfigJson);
+    kv(w, "rdr", s.rdrConfig);
+    kv(w, "rdr_json", s.rdrConfigJson);
     w.Key("record_cuda");
     w.Bool(s.recordCuda);
-    w.Key("nproc");
-    w.Int(s.nproc);
-    key(w, "ranks", rankSchemeName(s.ranks));
-    key(w, "master_addr", s.masterAddr);
-    w.Key("master_port");
-    w.Int(s.masterPort);
+    kv(w, "nproc", s.nproc);
+    kv(w, "ranks", rankSchemeName(s.ranks));
+    kv(w, "master_addr", s.masterAddr);
+    kv(w, "master_port", s.masterPort);
     w.Key("grace_s");
     w.Double(s.graceSeconds);
     w.EndObject();

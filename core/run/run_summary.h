@@ -13,6 +13,7 @@
 
 #include "core/common/result.h"
 #include "core/engine/train/trainer.h"
+#include "core/store/status.h"
 
 namespace ts::store {
 class TraceStore;
@@ -24,7 +25,7 @@ struct RunSummary {
     int64_t id = 0;
     std::string kind = "engine";  // engine | command
     std::string name;
-    std::string status;  // running | completed | stopped | failed
+    store::RunStatus status = store::RunStatus::Running;
     std::string reason;
     int64_t startedAtNs = 0;
     int64_t endedAtNs = 0;

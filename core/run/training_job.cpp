@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/common/json.h"
 #include "core/debug/debug_job.h"
 #include "core/debug/rdr/rdr_run.h"
 #include "core/dist/process_group.h"
@@ -18,20 +19,9 @@
 #include "core/engine/train/callbacks.h"
 #include "core/engine/train/run_recorder.h"
 #include "core/log/logger.h"
-#include "core/log/run_log_capture.h"
+#include "core/log_store/run_log_capture.h"
 
 namespace ts::run {
-
-namespace {
-
-void writeNumber(rapidjson::Writer<rapidjson::StringBuffer>& w, double v) {
-    if (std::isfinite(v))
-        w.Double(v);
-    else
-        w.Null();
-}
-
-}  // namespace
 
 TrainingJob::TrainingJob(JobOptions options)
     : m_options(std::move(options)),
@@ -239,22 +229,15 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     rapidjson::StringBuffer buf;
     rapidjson::Writer<rapidjson::StringBuffer> w(buf);
     w.StartObject();
-    w.Key("status");
-    w.String(r.status.c_str());
-    w.Key("reason");
-    w.String(r.reason.c_str());
-    w.Key("epochs");
-    w.Int(r.epochs);
-    w.Key("steps");
-    w.Int64(r.steps);
-    w.Key("samples_per_s");
-    writeNumber(w, r.samplesPerS);
-    w.Key("train_seconds");
-    writeNumber(w, r.trainSeconds);
+    json::kv(w, "status", r.status);
+    json::kv(w, "reason", r.reason);
+    json::kv(w, "epochs", r.epochs);
+    json::kv(w, "steps", r.steps);
+    json::kv(w, "samples_per_s", r.samplesPerS);
+    json::kv(w, "train_seconds", r.trainSeconds);
     w.Key("final");
     w.StartObject();
-    w.Key("loss");
-    writeNumber(w, r.finalLoss);
+    json::kv(w, "loss", r.finalLoss);
     w.EndObject();
     w.Key("eval");
     w.StartObject();
@@ -264,21 +247,16 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
         if (it == r.eval.end())
             w.Null();
         else
-            writeNumber(w, it->second);
+            json::finiteOrNull(w, it->second);
     }
     w.EndObject();
-    w.Key("run_id");
-    w.Int64(runId());
+    json::kv(w, "run_id", runId());
     if (worldSize() > 1) {
-        w.Key("world_size");
-        w.Int(worldSize());
-        w.Key("rank");
-        w.Int(rank());
+        json::kv(w, "world_size", worldSize());
+        json::kv(w, "rank", rank());
     }
-    w.Key("rdr_export");
-    w.String(rdrExportDir().c_str());
-    w.Key("overflow_steps");
-    w.Int64(r.overflowSteps);
+    json::kv(w, "rdr_export", rdrExportDir());
+    json::kv(w, "overflow_steps", r.overflowSteps);
     if (m_debug) {  // "dump" / "overflow" objects (core/debug/debug_job.h)
         rapidjson::Document d;
         d.Parse(m_debug->summaryJson().c_str());
@@ -289,52 +267,33 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     }
     w.Key("memory");
     w.StartObject();
-    w.Key("peak_bytes");
-    w.Int64(r.peakBytes);
-    w.Key("reserved_bytes");
-    w.Int64(r.reservedBytes);
+    json::kv(w, "peak_bytes", r.peakBytes);
+    json::kv(w, "reserved_bytes", r.reservedBytes);
     w.EndObject();
     // Where it ran: "cpu", or "cuda" and the device (docs/GPU.md).
     const engine::Device dev = m_trainer ? m_trainer->device() : engine::Device::CPU;
-    w.Key("device");
-    w.String(engine::deviceName(dev));
+    json::kv(w, "device", engine::deviceName(dev));
     if (dev != engine::Device::CPU) {
-        if (auto b = engine::cudaBackend(); b) {
-            w.Key("device_name");
-            w.String(b.value()->deviceName().c_str());
-        }
+        if (auto b = engine::cudaBackend(); b) json::kv(w, "device_name", b.value()->deviceName());
         // How the step ran there (engine::DeviceRunStats; docs/GPU.md).
         const engine::DeviceRunStats& st = r.device;
         w.Key("device_run");
         w.StartObject();
         w.Key("data_on_device");
         w.Bool(st.deviceData);
-        if (!st.deviceData) {
-            w.Key("data_reason");
-            w.String(st.hostDataReason.c_str());
-        }
+        if (!st.deviceData) json::kv(w, "data_reason", st.hostDataReason);
         w.Key("cuda_graph");
         w.Bool(st.graph);
-        if (!st.graph) {
-            w.Key("cuda_graph_reason");
-            w.String(st.graphReason.c_str());
-        }
-        w.Key("graph_steps");
-        w.Int64(st.graphSteps);
+        if (!st.graph) json::kv(w, "cuda_graph_reason", st.graphReason);
+        json::kv(w, "graph_steps", st.graphSteps);
         w.Key("late_step_ends");
         w.Bool(st.lateStepEnds);
-        w.Key("counted_steps");
-        w.Int64(st.steps);
-        w.Key("enqueued_per_step");
-        w.Double(st.enqueuedPerStep);
-        w.Key("allocations");
-        w.Int64(st.allocations);
-        w.Key("host_waits");
-        w.Int64(st.hostWaits);
-        w.Key("readbacks");
-        w.Int64(st.readbacks);
-        w.Key("samples_per_s_after_warmup");
-        w.Double(st.samplesPerSAfterWarmup);
+        json::kv(w, "counted_steps", st.steps);
+        json::kv(w, "enqueued_per_step", st.enqueuedPerStep);
+        json::kv(w, "allocations", st.allocations);
+        json::kv(w, "host_waits", st.hostWaits);
+        json::kv(w, "readbacks", st.readbacks);
+        json::kv(w, "samples_per_s_after_warmup", st.samplesPerSAfterWarmup);
         w.EndObject();
     }
     int classes = 0;
@@ -345,7 +304,7 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
         w.Key(k);
         w.StartArray();
         for (int c = 0; c < classes; ++c)
-            writeNumber(w, r.eval.at(std::string(k) + "/" + std::to_string(c)));
+            json::finiteOrNull(w, r.eval.at(std::string(k) + "/" + std::to_string(c)));
         w.EndArray();
     }
     w.EndObject();

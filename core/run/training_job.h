@@ -84,8 +84,9 @@ struct JobOptions {
     bool profile = false;
     profiler::ProfilerOptions profiler = profiler::defaultRunProfilerOptions();
 
-    // --- Crash recorder and logs (issue 6; core/debug/rdr/rdr_run.h, core/log/run_log_capture.h)
-    // Running Data Recorder config file ({"rdr": {"enable", "mode", "path"}}; `train --rdr`);
+    // --- Crash recorder and logs (issue 6; core/debug/rdr/rdr_run.h,
+    // core/log_store/run_log_capture.h) Running Data Recorder config file ({"rdr": {"enable",
+    // "mode", "path"}}; `train --rdr`);
     // "" = none. Each field in the file wins over MS_RDR_ENABLE / MS_RDR_MODE / MS_RDR_PATH.
     std::string rdrConfigPath;
     std::string rdrConfigJson;      // the same JSON as text (the studio's form); wins over the file

@@ -3,20 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstring>
 #include <fstream>
 
+#include "core/common/clock.h"
 #include "core/log/logger.h"
 #include "core/store/schema.h"
 
 namespace ts::store {
-
-int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 namespace {
 
@@ -258,7 +252,7 @@ Status TraceStore::finishSource(int64_t id, const SourceSummary& sum) {
     Statement st = m_db.prepare(
         "UPDATE sources SET status=?, error=?, events=?, slices=?, skipped=?, ts_min=?, "
         "ts_max=?, stats=?, writer_pid=NULL WHERE id=?");
-    st.bind(1, sum.status);
+    st.bind(1, statusName(sum.status));
     if (sum.error.empty())
         st.bindNull(2);
     else
@@ -314,7 +308,7 @@ Result<std::vector<SourceInfo>> TraceStore::sources() {
         s.id = q.int64(0);
         s.path = q.text(1);
         s.kind = q.text(2);
-        s.status = q.text(3);
+        s.status = parseSourceStatus(q.textView(3));
         s.error = q.text(4);
         s.label = q.text(5);
         s.events = q.int64(6);
@@ -340,12 +334,16 @@ Result<int64_t> TraceStore::beginRun(std::string_view name, std::string_view con
     return m_db.lastInsertId();
 }
 
-Status TraceStore::finishRun(int64_t id, std::string_view status, std::string_view reason,
+Status TraceStore::finishRun(int64_t id, RunStatus status, std::string_view reason,
                              std::string_view summaryJson) {
     Statement st = m_db.prepare(
         "UPDATE runs SET status=?, reason=?, ended_at=?, summary=?, writer_pid=NULL "
         "WHERE id=?");
-    st.bind(1, status).bind(2, reason).bind(3, nowNs()).bind(4, summaryJson).bind(5, id);
+    st.bind(1, statusName(status))
+        .bind(2, reason)
+        .bind(3, nowNs())
+        .bind(4, summaryJson)
+        .bind(5, id);
     return st.run();
 }
 
@@ -370,7 +368,7 @@ Result<std::vector<RunInfo>> TraceStore::runs() {
         r.id = q.int64(0);
         r.name = q.text(1);
         r.config = q.text(2);
-        r.status = q.text(3);
+        r.status = parseRunStatus(q.textView(3));
         r.reason = q.text(4);
         r.startedAt = q.int64(5);
         r.endedAt = q.int64(6);

@@ -14,6 +14,7 @@
 
 #include "core/common/result.h"
 #include "core/store/sqlite_db.h"
+#include "core/store/status.h"
 
 namespace ts::store {
 
@@ -28,7 +29,7 @@ struct SourceInfo {
     int64_t id = 0;
     std::string path;
     std::string kind;
-    std::string status;  // importing | complete | partial | failed | incomplete
+    SourceStatus status = SourceStatus::Importing;
     std::string error;
     std::string label;
     int64_t events = 0;
@@ -44,7 +45,7 @@ struct RunInfo {
     std::string name;
     std::string config;           // JSON
     std::string kind = "engine";  // engine | command
-    std::string status;           // running | completed | stopped | failed | interrupted
+    RunStatus status = RunStatus::Running;
     std::string reason;
     int64_t startedAt = 0;
     int64_t endedAt = 0;
@@ -59,7 +60,7 @@ struct TableCount {
 
 /// What a finished import writes into its `sources` row.
 struct SourceSummary {
-    std::string status;  // complete | partial | failed
+    SourceStatus status = SourceStatus::Failed;  // complete | partial | failed
     std::string error;
     int64_t events = 0;
     int64_t slices = 0;
@@ -114,7 +115,7 @@ public:
     /// "engine" or "command".
     Result<int64_t> beginRun(std::string_view name, std::string_view configJson,
                              std::string_view kind = "engine");
-    Status finishRun(int64_t id, std::string_view status, std::string_view reason,
+    Status finishRun(int64_t id, RunStatus status, std::string_view reason,
                      std::string_view summaryJson = "{}");
     Status setRunProfileSource(int64_t runId, int64_t sourceId);
     /// Links a source to the run that produced it (sources.run_id).
@@ -148,8 +149,5 @@ private:
     bool m_stringsLoaded = false;
     Statement m_insertString;
 };
-
-/// Current time as Unix nanoseconds.
-int64_t nowNs();
 
 }  // namespace ts::store

@@ -62,7 +62,7 @@ Result<int64_t> writeSyntheticTrace(const std::string& path, const SyntheticTrac
         if (!w.error().empty()) return Error{w.error()};
     }
     store::SourceSummary sum;
-    sum.status = "complete";
+    sum.status = store::SourceStatus::Complete;
     sum.slices = written;
     sum.events = written;
     if (auto st = s.finishSource(source.value(), sum); !st) return Error{st.error()};

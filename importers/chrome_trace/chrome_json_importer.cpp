@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/common/json.h"
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_json_reader.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
@@ -89,33 +90,37 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
         report = ImportReport{};
         report.path = path;
         report.kind = "chrome_json";
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.error = "cancelled";
         return report;
     }
     std::string extra = "{\"top_level_keys\":[";
-    for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i)
-        extra += (i ? ",\"" : "\"") + outcome.topLevelKeys[i] + "\"";
-    extra += "],\"wrapper\":\"" + std::string(in.value()->wrapper()) + "\"";
+    for (size_t i = 0; i < outcome.topLevelKeys.size(); ++i) {
+        if (i) extra += ',';
+        ts::json::appendQuoted(extra, outcome.topLevelKeys[i]);
+    }
+    extra += "],\"wrapper\":" + ts::json::quote(in.value()->wrapper());
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
+    if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;
     if (!writeError.empty()) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "store write failed: " + writeError;
     } else if (outcome.kind == K::NotJson || outcome.kind == K::NotChromeTrace) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else if (outcome.kind == K::Truncated) {
-        report.status = "partial";
+        report.status = store::SourceStatus::Partial;
     } else if (report.events > 0 && report.skippedReasons.count("json_missing_ph") &&
                report.events == report.skippedReasons.at("json_missing_ph")) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "not a Chrome trace: no event has a \"ph\" phase";
     } else {
-        report.status = "complete";
+        report.status = store::SourceStatus::Complete;
     }
-    if (report.status == "failed") {  // keep nothing of a file that is not a trace
+    if (report.status ==
+        store::SourceStatus::Failed) {  // keep nothing of a file that is not a trace
         (void)store.deleteSource(report.sourceId);
         auto again = store.beginSource(path, "chrome_json");
         report.sourceId = again ? again.value() : 0;

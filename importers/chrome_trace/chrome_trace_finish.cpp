@@ -6,22 +6,10 @@
 #include <numeric>
 #include <thread>
 
+#include "core/common/json.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
 
 namespace ts::importers::chrome {
-namespace {
-
-std::string jsonEscape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        out += c;
-    }
-    return out;
-}
-
-}  // namespace
 
 void ChromeTraceBuilder::async(const ChromeEvent& e, int64_t ts) {
     const char ph = e.ph[0];
@@ -145,8 +133,8 @@ int64_t ChromeTraceBuilder::alignClock() {
         if (it == others.end()) continue;
         offset = point(it->ts, it->issueTs) - point(mine.ts, mine.issueTs);
         m_alignment = "{\"source\":" + std::to_string(it->sourceId) +
-                      ",\"offset_ns\":" + std::to_string(offset) + ",\"sync_id\":\"" +
-                      jsonEscape(mine.id) + "\"}";
+                      ",\"offset_ns\":" + std::to_string(offset) +
+                      ",\"sync_id\":" + ts::json::quote(mine.id) + "}";
         break;
     }
     for (const ClockSync& c : m_clockSyncs)

@@ -5,8 +5,8 @@
 // launch flows, NVTX ranges, CUPTI's overhead. GPU times go on the host's Unix clock (the
 // file's clock pairs), so the traces of several processes line up. Records CUPTI dropped
 // make the import "partial" with an import problem saying how many.
+#include "core/common/json.h"
 #include "core/profiler/gpu/activity_import.h"
-#include "core/profiler/gpu/args_json.h"
 #include "core/store/store_writer.h"
 #include "importers/common/gpu_trace_counts.h"
 #include "importers/registry.h"
@@ -21,7 +21,7 @@ int sniffCupti(const std::string&, std::string_view head) {
 }
 
 std::string extraJson(const ActivityTrace& t, const ActivityImportStats& s) {
-    ArgsJson extra;
+    json::ArgsJson extra;
     if (t.process) extra.num("pid", t.process->pid).num("cupti_version", t.process->cuptiVersion);
     extra.num("api_calls", s.apis)
         .num("kernels", s.kernels)
@@ -71,15 +71,15 @@ ImportReport runCupti(const std::string& path, store::TraceStore& store, JobCont
         addTraceCounts(report, builder.counts());
         writeError = writer.error();
         extra = extraJson(t, stats);
-        if (stats.dropped > 0 || t.truncated) report.status = "partial";
+        if (stats.dropped > 0 || t.truncated) report.status = store::SourceStatus::Partial;
     }
     control.addDone(static_cast<uint64_t>(report.events));
     report.extraJson = extra;
     if (!writeError.empty()) {
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
         report.error = "store write failed: " + writeError;
-    } else if (report.status != "partial") {
-        report.status = "complete";
+    } else if (report.status != store::SourceStatus::Partial) {
+        report.status = store::SourceStatus::Complete;
     }
     recordSource(store, report);
     (void)store.buildIndexes();

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/log/log_line_parser.h"
-#include "core/log/log_store.h"
+#include "core/log_store/log_store.h"
 
 namespace ts::importers {
 namespace logs {
@@ -158,16 +158,17 @@ ImportReport importLogFile(const std::string& path, store::TraceStore& store, Jo
     flushBatch();
     if (control.cancelled()) {
         (void)store.deleteSource(report.sourceId);
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.sourceId = 0;
         return report;
     }
     report.extraJson = statsJson(tok.stats());
     if (!read || !writeError.empty()) {
         report.error = !read ? readError : writeError;
-        report.status = report.events > 0 && writeError.empty() ? "partial" : "failed";
+        report.status = report.events > 0 && writeError.empty() ? store::SourceStatus::Partial
+                                                                : store::SourceStatus::Failed;
     } else {
-        report.status = "complete";
+        report.status = store::SourceStatus::Complete;
     }
     recordSource(store, report);
     return report;

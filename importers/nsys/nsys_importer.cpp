@@ -110,12 +110,13 @@ ImportReport runNsys(const std::string& path, store::TraceStore& store, JobContr
         report = ImportReport{};
         report.path = path;
         report.kind = "nsys_sqlite";
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.error = "cancelled";
         return report;
     }
     report.extraJson = extra;
-    report.status = writeError.empty() ? "complete" : "failed";
+    report.status =
+        writeError.empty() ? store::SourceStatus::Complete : store::SourceStatus::Failed;
     if (!writeError.empty()) report.error = "store write failed: " + writeError;
     recordSource(store, report);
     (void)store.buildIndexes();

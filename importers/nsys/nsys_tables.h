@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "core/common/job_control.h"
-#include "core/profiler/gpu/args_json.h"
+#include "core/common/json.h"
 #include "core/profiler/gpu/gpu_rows.h"
 #include "core/profiler/gpu/gpu_trace_builder.h"
 #include "core/store/sqlite_db.h"
@@ -77,6 +77,6 @@ bool readGpuTable(NsysReadContext& c, const std::string& table);
 
 namespace ts::importers::nsys {
 
-using profiler::gpu::ArgsJson;
+using json::ArgsJson;
 
 }  // namespace ts::importers::nsys

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/store/scalar_writer.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::importers {
@@ -99,9 +100,8 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
     }
     std::string writeError;
     if (auto s = store.begin(); !s) writeError = s.error();
-    auto stmt = store.db().prepare(
-        "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
-    if (!stmt.ok()) writeError = stmt.error();
+    store::ScalarWriter scalars(store, run.value());
+    if (!scalars.ok()) writeError = scalars.error();
     control.setTotal(p.scalars.size());
     for (size_t i = 0; i < p.scalars.size() && writeError.empty(); ++i) {
         if (control.cancelled()) break;
@@ -111,12 +111,7 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
             continue;
         }
         const int64_t wall = static_cast<int64_t>(s.wallTime * 1e9);
-        stmt.bind(1, run.value())
-            .bind(2, store.intern(s.tag))
-            .bind(3, s.step)
-            .bind(4, wall)
-            .bind(5, s.value);
-        if (auto r = stmt.run(); !r) writeError = r.error();
+        if (auto r = scalars.add(s.tag, s.step, wall, s.value); !r) writeError = r.error();
         ++report.events;
         report.counterSamples++;
         report.seeTime(wall, wall);
@@ -129,9 +124,9 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
     }
     if (control.cancelled()) {
         if (store.inTransaction()) (void)store.rollback();
-        (void)store.finishRun(run.value(), "failed", "import cancelled");
+        (void)store.finishRun(run.value(), store::RunStatus::Failed, "import cancelled");
         (void)store.deleteSource(report.sourceId);
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.sourceId = 0;
         return report;
     }
@@ -142,12 +137,16 @@ ImportReport importEventFile(const std::string& path, store::TraceStore& store,
                        ",\"truncated\":" + (p.truncated ? "true" : "false") + "}";
     if (!writeError.empty()) {
         report.error = writeError;
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else {
-        report.status = p.truncated || p.badRecords > 0 ? "partial" : "complete";
+        report.status = p.truncated || p.badRecords > 0 ? store::SourceStatus::Partial
+                                                        : store::SourceStatus::Complete;
         if (p.truncated) report.error = "the file ends inside a record (truncated)";
     }
-    (void)store.finishRun(run.value(), report.status == "failed" ? "failed" : "completed",
+    (void)store.finishRun(run.value(),
+                          report.status == store::SourceStatus::Failed
+                              ? store::RunStatus::Failed
+                              : store::RunStatus::Completed,
                           "imported from " + name);
     recordSource(store, report);
     return report;

@@ -156,7 +156,7 @@ inline ProfileFixture writeProfileFixture(const std::filesystem::path& path, boo
         if (auto f = w.flush(); !f) throw std::runtime_error(f.error());
     }
     store::SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.tsMin = fx.stepTs.front();
     sum.tsMax = fx.stepTs.back() + fx.stepDur.back();
     if (auto f = s.finishSource(fx.sourceId, sum); !f) throw std::runtime_error(f.error());

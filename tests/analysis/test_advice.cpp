@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/analysis/advice.h"
+#include "core/analysis/profile/advice.h"
 #include "tests/analysis/profile_fixture.h"
 #include "tests/common/test_support.h"
 

@@ -1,7 +1,7 @@
 // Memory analysis: counter series, peak and the allocations live at the peak.
 #include <gtest/gtest.h>
 
-#include "core/analysis/memory_analysis.h"
+#include "core/analysis/profile/memory_analysis.h"
 #include "core/store/store_writer.h"
 #include "tests/analysis/profile_fixture.h"
 #include "tests/common/test_support.h"

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "core/analysis/profile_report.h"
+#include "core/analysis/profile/profile_report.h"
 #include "core/profiler/profile_recorder.h"
 #include "tests/common/test_support.h"
 

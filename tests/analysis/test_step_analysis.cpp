@@ -2,8 +2,8 @@
 // Kineto trace when the Chrome importer is registered.
 #include <gtest/gtest.h>
 
-#include "core/analysis/profile_data.h"
-#include "core/analysis/step_analysis.h"
+#include "core/analysis/profile/profile_data.h"
+#include "core/analysis/profile/step_analysis.h"
 #include "importers/registry.h"
 #include "tests/analysis/profile_fixture.h"
 #include "tests/common/test_support.h"
@@ -139,7 +139,8 @@ TEST(StepAnalysis, RealKinetoTrace) {
     auto sources = listProfileSources(*st.value());
     ASSERT_TRUE(sources.ok());
     if (sources.value().empty())
-        GTEST_SKIP() << "no importer read the Kineto trace yet (" << report.status << ")";
+        GTEST_SKIP() << "no importer read the Kineto trace yet ("
+                     << ts::store::statusName(report.status) << ")";
     const int64_t src = sources.value().front().id;
     auto d = loadProfile(*st.value(), src);
     ASSERT_TRUE(d.ok()) << d.error();

@@ -34,14 +34,17 @@ inline std::string readAll(const std::string& path) {
     return out;
 }
 
-/// Every Chrome trace of the corpus (not the nsys export or the MANIFESTs), sorted.
+/// Every Chrome trace of the corpus, sorted: the JSON files (plain or gzip'd) of the folders
+/// that hold traces, not the MANIFESTs, origin files, or the CSV and text files that Ascend
+/// and MindSpore profilers write beside their timelines.
 inline std::vector<std::filesystem::path> corpusTraces() {
     std::vector<std::filesystem::path> out;
     for (const char* dir : {"real/catapult", "real/ascend", "real/hta", "real/kineto",
                             "real/mindspore", "real/perfetto", "generated/torch"}) {
         for (const auto& e : std::filesystem::directory_iterator(corpusFile(dir))) {
             const std::string name = e.path().filename().string();
-            if (name == "origin.json" || name.ends_with(".md")) continue;
+            if (name == "origin.json") continue;
+            if (!name.ends_with(".json") && !name.ends_with(".gz")) continue;
             out.push_back(e.path());
         }
     }

@@ -24,7 +24,7 @@ TEST(ChromeCorpus, EveryTraceImportsWithIndependentCounts) {
             importInto((dir / ("s" + std::to_string(i++) + ".tscope")).string(), file.string());
         ASSERT_TRUE(got.store);
         const auto& r = got.report;
-        EXPECT_EQ(r.status, "complete") << r.error;
+        EXPECT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
         EXPECT_EQ(r.kind, "chrome_json");
         EXPECT_EQ(r.events, want.events);
         EXPECT_EQ(r.slices, want.slices);
@@ -84,7 +84,7 @@ TEST(ChromeCorpus, AscendStringTimestampsAreExactToTheNanosecond) {
     digits.append(3 - (dot == std::string::npos ? 0 : firstTs.size() - dot - 1), '0');
     const int64_t want = std::stoll(digits);
     auto got = importInto((tempDir("ascend") / "a.tscope").string(), file.string());
-    ASSERT_EQ(got.report.status, "complete");
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(got.store->db()
                   .queryInt("SELECT count(*) FROM slices WHERE ts = " + std::to_string(want))
                   .value(),
@@ -96,7 +96,7 @@ TEST(ChromeCorpus, BareGzipAndObjectFormImport) {
     TS_REQUIRE_CORPUS();
     auto got = importInto((tempDir("baregz") / "a.tscope").string(),
                           corpusFile("real/catapult/simple_trace_gz.gz").string());
-    EXPECT_EQ(got.report.status, "complete");
+    EXPECT_EQ(got.report.status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(got.report.events, 35);
     EXPECT_EQ(got.report.slices, 12);
     EXPECT_EQ(

@@ -45,7 +45,7 @@ TEST(ChromeEdge, BigIntegerArgsAndNestingAndUnfinished) {
     auto got =
         importInto((tempDir("edge") / "a.tscope").string(), writeFile("edgein", "t.json", json));
     const auto& r = got.report;
-    ASSERT_EQ(r.status, "complete") << r.error;
+    ASSERT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.slices, 4);
     EXPECT_EQ(r.counterSamples, 2);
     EXPECT_EQ(r.instants, 1);
@@ -89,31 +89,31 @@ TEST(ChromeEdge, TruncatedFileImportsWhatCameBeforeTheCut) {
     const std::string cut = json.substr(0, json.size() / 2);
     auto got =
         importInto((tempDir("trunc") / "a.tscope").string(), writeFile("truncin", "t.json", cut));
-    EXPECT_EQ(got.report.status, "partial");
+    EXPECT_EQ(got.report.status, ts::store::SourceStatus::Partial);
     EXPECT_NE(got.report.error.find(std::to_string(cut.size())), std::string::npos)
         << got.report.error;
     EXPECT_GT(got.report.slices, 40);
     auto sources = got.store->sources();
     ASSERT_TRUE(sources);
-    EXPECT_EQ(sources.value().back().status, "partial");
+    EXPECT_EQ(sources.value().back().status, ts::store::SourceStatus::Partial);
     // the array form may omit its closing bracket: that is complete
     auto open = importInto((tempDir("noclose") / "a.tscope").string(),
                            writeFile("nocl", "t.json", json.substr(0, json.size() - 1)));
-    EXPECT_EQ(open.report.status, "complete") << open.report.error;
+    EXPECT_EQ(open.report.status, ts::store::SourceStatus::Complete) << open.report.error;
     EXPECT_EQ(open.report.slices, 100);
 }
 
 TEST(ChromeEdge, GarbageAndNonTraceJsonAreRefused) {
     auto garbage = importInto((tempDir("garb") / "a.tscope").string(),
                               writeFile("garbin", "g.json", "this is not json at all"));
-    EXPECT_EQ(garbage.report.status, "failed");
+    EXPECT_EQ(garbage.report.status, ts::store::SourceStatus::Failed);
     EXPECT_NE(garbage.report.error.find("not JSON"), std::string::npos) << garbage.report.error;
     for (const std::string& text :
          {std::string(R"({"schema":"1.0","nodes":[{"id":1,"name":"aten::add"}]})"),
           std::string("[[1,2],[3,4]]"), std::string(R"({"spans":[{"spanId":"1","name":"x"}]})")}) {
         auto r = importInto((tempDir("notct") / "a.tscope").string(),
                             writeFile("notctin", "n.json", text));
-        EXPECT_EQ(r.report.status, "failed") << text;
+        EXPECT_EQ(r.report.status, ts::store::SourceStatus::Failed) << text;
         EXPECT_NE(r.report.error.find("not a Chrome trace"), std::string::npos) << r.report.error;
         EXPECT_EQ(r.store->db().queryInt("SELECT count(*) FROM slices").value(), 0);
     }
@@ -192,7 +192,7 @@ TEST(ChromeEdge, ZipArchiveImportsItsTrace) {
     const ExpectedCounts want = countJson(json);
     auto got = importInto((tempDir("zip") / "a.tscope").string(),
                           writeFile("zipin", "trace.zip", makeZip("dir/trace.json", json)));
-    EXPECT_EQ(got.report.status, "complete") << got.report.error;
+    EXPECT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.events, want.events);
     EXPECT_EQ(got.report.slices, want.slices);
 }
@@ -201,7 +201,7 @@ TEST(ChromeEdge, CancelLeavesTheSessionAsItWas) {
     TS_REQUIRE_CORPUS();
     const auto session = (tempDir("cancel") / "a.tscope").string();
     auto first = importInto(session, corpusFile("real/catapult/big_trace.json").string());
-    ASSERT_EQ(first.report.status, "complete");
+    ASSERT_EQ(first.report.status, ts::store::SourceStatus::Complete);
     auto& db = first.store->db();
     const int64_t slicesBefore = db.queryInt("SELECT count(*) FROM slices").value();
     const int64_t stringsBefore = db.queryInt("SELECT count(*) FROM strings").value();
@@ -216,7 +216,7 @@ TEST(ChromeEdge, CancelLeavesTheSessionAsItWas) {
     auto r = importers::importFile(corpusFile("generated/torch/torch_lenet5_medium.json").string(),
                                    *first.store, control);
     canceller.join();
-    EXPECT_EQ(r.status, "cancelled");
+    EXPECT_EQ(r.status, ts::store::SourceStatus::Cancelled);
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM sources").value(), 1);
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices").value(), slicesBefore);
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM strings").value(), stringsBefore);
@@ -268,11 +268,37 @@ TEST(ChromeEdge, ArgsAcrossChunkBoundariesAreKeptExactly) {
     json += "]";
     auto got = importInto((tempDir("chunks") / "a.tscope").string(),
                           writeFile("chunksin", "c.json", json));
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     std::vector<std::string> stored;
     store::Statement st = got.store->db().prepare("SELECT json FROM args ORDER BY id");
     while (st.step()) stored.push_back(st.text(0));
     EXPECT_EQ(stored, expected);
+}
+
+// A top-level key holding a quote, a backslash and a control character (a tab escaped in the
+// file) is kept in sources.stats as valid JSON that decodes back to the key.
+TEST(ChromeEdge, TopLevelKeysAreEscapedInTheSourceStats) {
+    const std::string json =
+        R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}],)"
+        R"("say \"hi\"":1,"back\\slash":2,"tab\there":3})";
+    auto got =
+        importInto((tempDir("keys") / "a.tscope").string(), writeFile("keysin", "k.json", json));
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
+    auto& db = got.store->db();
+    EXPECT_EQ(db.queryInt("SELECT json_valid(stats) FROM sources").value(), 1);
+    EXPECT_EQ(db.queryInt("SELECT json_array_length(stats, '$.extra.top_level_keys') "
+                          "FROM sources")
+                  .value(),
+              4);
+    for (const char* key : {"say \"hi\"", "back\\slash", "tab\there"}) {
+        auto st = db.prepare(
+            "SELECT count(*) FROM sources, json_each(sources.stats, '$.extra.top_level_keys') "
+            "WHERE json_each.value = ?");
+        ASSERT_TRUE(st.ok()) << st.error();
+        st.bind(1, key);
+        ASSERT_TRUE(st.step()) << st.error();
+        EXPECT_EQ(st.int64(0), 1) << key;
+    }
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ TEST(ChromePhases, XWithoutDurIsAnUnfinishedSliceToTheEndOfItsThread) {
       {"ph":"X","name":"negative","pid":1,"tid":1,"ts":20,"dur":-1}
     ])");
     const auto& r = got.report;
-    ASSERT_EQ(r.status, "complete") << r.error;
+    ASSERT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.slices, 3);
     EXPECT_EQ(r.skippedReasons.count("json_missing_dur"), 1u);  // "soon" is no duration
     EXPECT_EQ(r.skippedReasons.at("json_negative_dur"), 1);
@@ -60,7 +60,7 @@ TEST(ChromePhases, MarksAreInstantsOnTheirThread) {
       {"ph":"R","name":"navigationStart","cat":"blink.user_timing","pid":1,"tid":1,"ts":3},
       {"ph":"R","name":"global?","pid":1,"tid":2,"ts":4,"s":"g"}
     ])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.marks, 2);
     EXPECT_EQ(got.report.instants, 0);
     EXPECT_EQ(got.report.skipped, 0);
@@ -78,7 +78,7 @@ TEST(ChromePhases, StepPastCoversTheStepBeforeIt) {
       {"ph":"p","name":"load","cat":"net","id":7,"pid":1,"tid":1,"ts":35,"args":{"step":"b"}},
       {"ph":"F","name":"load","cat":"net","id":7,"pid":1,"tid":1,"ts":40}
     ])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.asyncSlices, 3);
     EXPECT_EQ(got.report.skipped, 0);
     auto rows = got.store->db().prepare(
@@ -105,7 +105,7 @@ TEST(ChromePhases, PEventsAndGlobalSamplesResolveTheirStacks) {
                    "3":{"name":"leaf","parent":2},
                    "8":{"name":"a","parent":"9"}, "9":{"name":"b","parent":"8"}, "x":7}})");
     const auto& r = got.report;
-    ASSERT_EQ(r.status, "complete") << r.error;
+    ASSERT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.events, 5);  // the events array only
     EXPECT_EQ(r.samples, 6);
     EXPECT_EQ(r.skipped, 0);
@@ -158,8 +158,8 @@ TEST(ChromePhases, ClockSyncsAreKeptAndAlignSourcesSharingAnId) {
     JobControl control;
     const auto ra = importers::importFile(a, *s.value(), control);
     const auto rb = importers::importFile(b, *s.value(), control);
-    ASSERT_EQ(ra.status, "complete") << ra.error;
-    ASSERT_EQ(rb.status, "complete") << rb.error;
+    ASSERT_EQ(ra.status, ts::store::SourceStatus::Complete) << ra.error;
+    ASSERT_EQ(rb.status, ts::store::SourceStatus::Complete) << rb.error;
     EXPECT_EQ(rb.tsMinNs.value_or(0), 100000);
     auto& db = s.value()->db();
     EXPECT_EQ(sliceInt(db, "ts", "b"), 100000);
@@ -182,7 +182,7 @@ TEST(ChromePhases, StringCounterValuesThatAreNumbersCount) {
       {"ph":"C","name":"c","pid":1,"ts":1,"args":{"a":".75","b":"246.","c":"+10.5","d":"1.5e",
        "e":".","f":"-","g":"x","h":3}}
     ])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.counterSamples, 4);
 }
 
@@ -196,7 +196,7 @@ TEST(ChromePhases, MissingTidMeansTheMainThreadEvenWhenEventSlotsAreReused) {
     json += R"({"ph":"X","name":"child","pid":1,"ts":70000,"dur":5},)";
     json += R"({"ph":"X","name":"parent","pid":1,"tid":1,"ts":70000,"dur":10}])";
     auto got = importText("notid", json);
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.threads, 4);
     auto& db = got.store->db();
     EXPECT_EQ(sliceInt(db, "depth", "child"), 1);

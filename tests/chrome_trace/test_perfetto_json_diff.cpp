@@ -32,7 +32,7 @@ TEST(PerfettoJsonDiff, StringPidTid) {
     // ph "XXX" reads as X; pid and tid may be strings
     auto got = importJson("string_pid_tid", R"({"traceEvents":[{"pid":"foo","tid":"bar",
         "ts":5.1,"dur":500.1,"name":"name.exec","ph":"XXX","cat":"aaa"}]})");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(),
                       "SELECT s.ts, s.dur, n.str, p.pid, th.tid FROM slices s JOIN strings n ON "
                       "n.id = s.name_id JOIN tracks t ON t.id = s.track_id JOIN threads th ON "
@@ -48,7 +48,7 @@ TEST(PerfettoJsonDiff, ArgsOrderedWithTrailingCommas) {
       {"name":"Event2","cat":"C","ph":"b","ts":40000,"pid":2,"id":1,
        "args":{"01.step1":1,"02.step2":2,}},
     ])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(),
                       "SELECT n.str, j.key, j.value FROM slices s JOIN strings n ON "
                       "n.id = s.name_id JOIN args a ON a.id = s.arg_set_id, json_each(a.json) j "
@@ -62,7 +62,7 @@ TEST(PerfettoJsonDiff, XEventOrder) {
     auto got = importJson("x_event_order", R"([
       {"name":"Child","ph":"X","ts":1,"dur":5,"pid":1},
       {"name":"Parent","ph":"X","ts":1,"dur":10,"pid":1,"tid":1}])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(), kSlices),
               (Rows{"1000|10000|Parent|0|0|", "1000|5000|Child|1|0|"}));
 }
@@ -73,7 +73,8 @@ TEST(PerfettoJsonDiff, Incomplete) {
                           R"({"name":"typecheck","ph":"X","ts":4619295550.000,)"
                           R"("dur":8000.000,"pid":306339,"tid":3},)"
                           "\n");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;  // the array may stay open
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete)
+        << got.report.error;  // the array may stay open
     EXPECT_EQ(sqlRows(got.store->db(), "SELECT ts FROM slices"), Rows{"4619295550000|"});
 }
 
@@ -95,7 +96,7 @@ const char* const kAllSliceTypes = R"([
 
 TEST(PerfettoJsonDiff, AllSliceTypes) {
     auto got = importJson("all_slice_types", kAllSliceTypes);
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     auto& db = got.store->db();
     // Perfetto leaves BeginEvent open (dur -1): its E names another event. We close the
     // innermost B of the thread whatever the E's name says, as chrome://tracing does.
@@ -139,7 +140,7 @@ TEST(PerfettoJsonDiff, Metadata) {
       {"ph":"X","pid":33,"ts":960,"dur":10,"name":"PidOnlyEvent","cat":"special_pids"},
       {"ph":"X","ts":970,"dur":10,"name":"NoPidNoTidEvent","cat":"special_pids"}
     ])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     auto& db = got.store->db();
     // Perfetto gives the event without pid pid 0 and tid 0; we keep "no pid" apart from a
     // real pid 0 (the empty pid), and its tid is its pid.
@@ -171,7 +172,7 @@ TEST(PerfettoJsonDiff, ExtremeValues) {
       {"ph":"E","pid":100,"tid":102,"ts":1200,"name":"EndNoTTS","cat":"test_missing"},
       {"ph":"X","pid":100,"tid":103,"ts":1300,"dur":50,"name":"CompleteNoTDUR",
        "cat":"test_missing","tts":1290}])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     // Perfetto drops CompleteNoDur; we keep it as chrome://tracing does: unfinished (flags
     // 1), to the end of its thread's data (its own ts here). BeginNoTTS: see AllSliceTypes.
     EXPECT_EQ(sqlRows(got.store->db(), kSlices),
@@ -190,7 +191,7 @@ TEST(PerfettoJsonDiff, AsyncWithMissingCatOrEmptyId) {
       {"ph":"e","pid":200,"tid":202,"ts":2300,"name":"AsyncEmptyStringId","cat":"category2","id":""},
       {"ph":"b","pid":200,"tid":203,"ts":2400,"name":"AsyncMissingCatEmptyStringId","id":""},
       {"ph":"e","pid":200,"tid":203,"ts":2500,"name":"AsyncMissingCatEmptyStringId","id":""}])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(), kSlices),
               (Rows{"2000000|100000|AsyncMissingCat|0|0|", "2200000|100000|AsyncEmptyStringId|0|0|",
                     "2400000|100000|AsyncMissingCatEmptyStringId|0|0|"}));
@@ -204,7 +205,7 @@ TEST(PerfettoJsonDiff, CounterStringValues) {
       "trailing_dot":"246.","leading_zero_float":"01.23","leading_zero_int_str":"050",
       "incomplete_exp":"1.5e","exp_no_digit":"2e+","just_dot":".","plus_val":"+10.5",
       "just_plus":"+","just_minus":"-"}}])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(),
                       "SELECT p.pid, n.str, c.value FROM counters c JOIN tracks t ON "
                       "t.id = c.track_id JOIN strings n ON n.id = t.name_id JOIN processes p ON "
@@ -221,7 +222,7 @@ TEST(PerfettoJsonDiff, TrailingCommaInTheEventsArray) {
       {"name":"Foo","ph":"X","tid":0,"ts":3473608.458,"dur":295555.500},
       {"name":"Bar","ph":"X","tid":0,"ts":4890.000,"dur":3764289.708},
       ]})");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     // displayTimeUnit changes how a viewer shows times, not what ts means (microseconds)
     EXPECT_EQ(sqlRows(got.store->db(),
                       "SELECT n.str, s.ts, s.dur FROM slices s JOIN strings n ON "
@@ -239,7 +240,7 @@ TEST(PerfettoJsonDiff, Id2) {
        "id2":{"":"empty_key_global_id_2"}},
       {"ph":"e","pid":400,"tid":402,"ts":4300,"name":"AsyncId2EmptyGlobalKey","cat":"id2test",
        "id2":{"":"empty_key_global_id_2"}}])");
-    ASSERT_EQ(got.report.status, "complete") << got.report.error;
+    ASSERT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(sqlRows(got.store->db(), kSlices),
               (Rows{"4000000|100000|AsyncId2StandardGlobalKey|0|0|",
                     "4200000|100000|AsyncId2EmptyGlobalKey|0|0|"}));

@@ -21,7 +21,7 @@ std::string makeSession() {
         w.addSlice({t, 2000, 700, 0, w.intern("aten::relu"), 0, 0, 0});
     }
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.events = 2;
     sum.slices = 2;
     sum.tsMin = 1000;

@@ -77,7 +77,8 @@ inline void importInto(const std::filesystem::path& session,
     for (const auto& t : traces) {
         JobControl jc;
         auto r = importers::importFile(t.string(), *s.value(), jc);
-        if (r.status != "complete") throw std::runtime_error(t.string() + ": " + r.error);
+        if (r.status != ts::store::SourceStatus::Complete)
+            throw std::runtime_error(t.string() + ": " + r.error);
     }
 }
 

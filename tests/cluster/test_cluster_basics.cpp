@@ -5,9 +5,9 @@
 
 #include <fstream>
 
-#include "core/analysis/cluster_input.h"
-#include "core/analysis/cluster_ops.h"
-#include "core/analysis/cluster_spans.h"
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/analysis/cluster/cluster_ops.h"
+#include "core/analysis/cluster/cluster_spans.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::analysis;

@@ -4,8 +4,8 @@
 // Iteration N steps, derived rows ignored) and a trace without step markers.
 #include <gtest/gtest.h>
 
-#include "core/analysis/cluster_input.h"
-#include "core/analysis/cluster_rank.h"
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/analysis/cluster/cluster_rank.h"
 #include "core/store/store_writer.h"
 #include "core/store/trace_store.h"
 #include "tests/cluster/cluster_traces.h"
@@ -185,7 +185,7 @@ TEST(ClusterRank, EngineRankSessionWithAllReduce) {
             ASSERT_TRUE(w.flush());
         }
         ts::store::SourceSummary sum;
-        sum.status = "complete";
+        sum.status = ts::store::SourceStatus::Complete;
         ASSERT_TRUE(s.finishSource(src, sum));
         ASSERT_TRUE(s.setRunProfileSource(run, src));
     }

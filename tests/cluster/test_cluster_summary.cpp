@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "core/analysis/cluster_json.h"
-#include "core/analysis/cluster_matrix.h"
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_json.h"
+#include "core/analysis/cluster/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_summary.h"
 
 using namespace ts::analysis;
 

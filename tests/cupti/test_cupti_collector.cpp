@@ -5,7 +5,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 #include "tests/common/test_support.h"
 
 namespace ts::test {
@@ -24,7 +24,7 @@ struct Library {
 };
 
 TEST(CuptiCollector, LoadsAndExportsItsEntryPoints) {
-    auto path = profiler::gpu::cuptiCollectorPath();
+    auto path = cuptiCollectorPath();
     ASSERT_TRUE(path.ok()) << path.error();
     Library lib(path.value());
     ASSERT_NE(lib.handle, nullptr) << lib.error;
@@ -39,9 +39,9 @@ TEST(CuptiCollector, LoadsAndExportsItsEntryPoints) {
 }
 
 TEST(CuptiCollector, StartingWithoutADriverSaysWhy) {
-    if (profiler::gpu::cudaDriverAvailable())
+    if (cudaDriverAvailable())
         GTEST_SKIP() << "a CUDA driver is present: the no-driver path cannot be checked here";
-    auto path = profiler::gpu::cuptiCollectorPath();
+    auto path = cuptiCollectorPath();
     ASSERT_TRUE(path.ok()) << path.error();
     Library lib(path.value());
     ASSERT_NE(lib.handle, nullptr) << lib.error;

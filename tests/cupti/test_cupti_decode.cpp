@@ -194,7 +194,7 @@ TEST(CuptiDecode, RecordStructsBecomeSessionRows) {
     auto got = importIntoTemp("cupti_decode", path);
     const auto& r = got.report;
     auto& s = *got.store;
-    EXPECT_EQ(r.status, "partial") << r.error;
+    EXPECT_EQ(r.status, ts::store::SourceStatus::Partial) << r.error;
     EXPECT_EQ(r.skippedReasons.at("cupti_dropped_records"), 2);
     EXPECT_EQ(r.flows, 3);  // kernel, copy, sync; the memset has no API record
     EXPECT_EQ(sqlRows(s.db(),

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/store/scalar_writer.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 
@@ -25,7 +26,7 @@ public:
     store::TraceStore& store() { return *m_store; }
 
     int64_t beginRun(std::string_view name) { return m_store->beginRun(name, "{}").value(); }
-    void finishRun(int64_t run, std::string_view status = "completed") {
+    void finishRun(int64_t run, store::RunStatus status = store::RunStatus::Completed) {
         EXPECT_TRUE(m_store->finishRun(run, status, "done").ok());
     }
     /// Sets the run's start time (wall-time axis tests; fixture rows are at 1 s + step ms).
@@ -34,12 +35,9 @@ public:
         EXPECT_TRUE(st.bind(1, ns).bind(2, run).run().ok());
     }
     void scalar(int64_t run, std::string_view tag, int64_t step, double value, int64_t wallNs = 0) {
-        auto st = m_store->db().prepare(
-            "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?1, ?2, ?3, ?4, "
-            "?5)");
-        st.bind(1, run).bind(2, m_store->intern(tag)).bind(3, step);
-        st.bind(4, wallNs ? wallNs : 1'000'000'000 + step * 1'000'000).bind(5, value);
-        EXPECT_TRUE(st.run().ok()) << st.error();
+        store::ScalarWriter w(*m_store, run);
+        auto row = w.add(tag, step, wallNs ? wallNs : 1'000'000'000 + step * 1'000'000, value);
+        EXPECT_TRUE(row.ok()) << row.error();
     }
     void overflow(int64_t run, int64_t step) {
         auto st = m_store->db().prepare(

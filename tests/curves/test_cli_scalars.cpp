@@ -79,7 +79,8 @@ TEST(CliScalars, ReportsBadInputAsJsonErrors) {
 
     auto badRun = ts::test::runCli({"scalars", s.path(), "--run", "x1", "--json"});
     EXPECT_EQ(badRun.exitCode, 1);
-    EXPECT_NE(badRun.out.find("not a run id"), std::string::npos);
+    EXPECT_NE(badRun.out.find("--run needs an integer >= 1, got 'x1'"), std::string::npos)
+        << badRun.out;
 
     auto badWeight = ts::test::runCli({"scalars", s.path(), "--smoothing", "1.5"});
     EXPECT_EQ(badWeight.exitCode, 1);

@@ -49,12 +49,12 @@ TEST(ScalarSeries, ListsRunsWithTheirTags) {
     ASSERT_EQ(runs->size(), 3u);
     EXPECT_EQ(runs.value()[0].id, a);
     EXPECT_EQ(runs.value()[0].name, "mlp");
-    EXPECT_EQ(runs.value()[0].status, "completed");
+    EXPECT_EQ(runs.value()[0].status, ts::store::RunStatus::Completed);
     EXPECT_EQ(runs.value()[0].reason, "done");
     EXPECT_EQ(
         runs.value()[0].tags,
         (std::vector<std::string>{"train/loss", "eval/loss", "eval/accuracy", "lr", "loss_scale"}));
-    EXPECT_EQ(runs.value()[1].status, "running");
+    EXPECT_EQ(runs.value()[1].status, ts::store::RunStatus::Running);
     EXPECT_EQ(runs.value()[1].tags, (std::vector<std::string>{"train/loss", "samples_per_s"}));
     EXPECT_EQ(runs.value()[2].id, c);
     EXPECT_TRUE(runs.value()[2].tags.empty());
@@ -73,7 +73,7 @@ TEST(ScalarSeries, ReadsAWholeRun) {
     ASSERT_TRUE(run.ok()) << run.error();
     EXPECT_EQ(run->runId, a);
     EXPECT_EQ(run->name, "mlp");
-    EXPECT_EQ(run->status, "running");
+    EXPECT_EQ(run->status, ts::store::RunStatus::Running);
     EXPECT_GT(run->startedAtNs, 0);
     EXPECT_EQ(points(run.value(), "train/loss"), 10u);
     EXPECT_EQ(points(run.value(), "eval/accuracy"), 2u);
@@ -129,7 +129,7 @@ TEST(ScalarSeries, IncrementalReadsReturnOnlyNewRows) {
     ASSERT_TRUE(third.ok());
     EXPECT_TRUE(third->series.empty());
     EXPECT_TRUE(third->overflows.empty());
-    EXPECT_EQ(third->status, "completed");
+    EXPECT_EQ(third->status, ts::store::RunStatus::Completed);
 
     RunScalars all = std::move(first.value());
     auto added = mergeScalars(all, std::move(second.value()));
@@ -137,7 +137,7 @@ TEST(ScalarSeries, IncrementalReadsReturnOnlyNewRows) {
     EXPECT_EQ(points(all, "train/loss"), 3u);
     EXPECT_EQ(all.overflows.size(), 1u);
     mergeScalars(all, std::move(third.value()));
-    EXPECT_EQ(all.status, "completed");
+    EXPECT_EQ(all.status, ts::store::RunStatus::Completed);
     // The merged pieces equal one whole read.
     auto whole = readRunScalars(*r, a);
     ASSERT_TRUE(whole.ok());

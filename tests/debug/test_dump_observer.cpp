@@ -6,10 +6,11 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_config.h"
+#include "core/debug/dump_scan.h"
+#include "core/hdf5/h5_read.h"
 #include "core/run/training_job.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {
@@ -60,10 +61,10 @@ TEST(DumpObserver, EngineDumpHasLayoutAttributesAndOrder) {
     const auto path = (dir / "d" / "step_2.h5").string();
     auto f = ts::h5::File::open(path);
     ASSERT_TRUE(f.ok()) << f.error();
-    ts::h5::OrderSource order;
-    auto ts_ = ts::h5::orderedTensors(f.value(), &order);
+    ts::debug::OrderSource order;
+    auto ts_ = ts::debug::orderedTensors(f.value(), &order);
     ASSERT_TRUE(ts_.ok());
-    EXPECT_EQ(order, ts::h5::OrderSource::Sequence);
+    EXPECT_EQ(order, ts::debug::OrderSource::Sequence);
     ASSERT_GT(ts_->size(), 20u);
     // Forward first (Reshape/MatMul...), backward ops (*Grad) later, each op's inputs first.
     EXPECT_EQ((*ts_)[0].path, "Reshape/0/input/0");
@@ -103,7 +104,7 @@ TEST(DumpObserver, FiltersModeListAndRegex) {
         std::string op, io;
         int64_t seq = 0;
         int slot = 0;
-        ASSERT_TRUE(ts::h5::parseDumpPath(p, op, seq, io, slot)) << p;
+        ASSERT_TRUE(ts::debug::parseDumpPath(p, op, seq, io, slot)) << p;
         EXPECT_EQ(io, "output") << p;
         EXPECT_TRUE(op == "MatMul" || op == "ReLU") << p;
         if (op == "MatMul") seqOfMatMul.insert(std::to_string(seq));
@@ -122,7 +123,7 @@ TEST(DumpObserver, H5pyAndH5dumpReadEngineDump) {
     // Our reader's statistics for a dataset, to compare with numpy's.
     auto f = ts::h5::File::open(path);
     ASSERT_TRUE(f.ok());
-    auto st = ts::h5::datasetStats(f.value(), "MatMul/1/output/0");
+    auto st = ts::debug::datasetStats(f.value(), "MatMul/1/output/0");
     ASSERT_TRUE(st.ok());
 
     if (std::system("h5dump --version >/dev/null 2>&1") == 0) {
@@ -198,13 +199,13 @@ TEST(DumpObserver, LoadModeFeedsRecordedInputs) {
     auto live = ts::h5::File::open((dir / "live.h5").string());
     ASSERT_TRUE(ref.ok() && withLoad.ok() && live.ok());
     // Another seed, but every op ran on the recorded inputs: every output agrees.
-    auto same = ts::h5::compareDumps(withLoad.value(), ref.value(), {});
+    auto same = ts::debug::compareDumps(withLoad.value(), ref.value(), {});
     ASSERT_TRUE(same.ok());
     EXPECT_FALSE(same->firstDivergent.has_value())
         << same->pairs[*same->firstDivergent].tensor.path;
     EXPECT_TRUE(same->unmatchedA.empty() && same->unmatchedB.empty());
     // Without load mode the other seed diverges from the first op on.
-    auto diff = ts::h5::compareDumps(live.value(), ref.value(), {});
+    auto diff = ts::debug::compareDumps(live.value(), ref.value(), {});
     ASSERT_TRUE(diff.ok());
     ASSERT_TRUE(diff->firstDivergent.has_value());
 }

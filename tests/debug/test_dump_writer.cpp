@@ -7,12 +7,13 @@
 #include <fstream>
 #include <limits>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/dump_config.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/dump_writer.h"
 #include "core/debug/tensor_compare.h"
 #include "core/debug/tensor_stats.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_read.h"
+#include "core/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {
@@ -49,10 +50,10 @@ TEST(DumpWriter, ReadBackBySequenceWithStats) {
     const auto path = writeSample(dir);
     auto f = ts::h5::File::open(path);
     ASSERT_TRUE(f.ok()) << f.error();
-    ts::h5::OrderSource o;
-    auto ts_ = ts::h5::orderedTensors(f.value(), &o);
+    ts::debug::OrderSource o;
+    auto ts_ = ts::debug::orderedTensors(f.value(), &o);
     ASSERT_TRUE(ts_.ok());
-    EXPECT_EQ(o, ts::h5::OrderSource::Sequence);
+    EXPECT_EQ(o, ts::debug::OrderSource::Sequence);
     ASSERT_EQ(ts_->size(), 4u);
     EXPECT_EQ((*ts_)[0].path, "fc/0/input/0");
     EXPECT_EQ((*ts_)[1].path, "fc/0/output/0");
@@ -61,11 +62,11 @@ TEST(DumpWriter, ReadBackBySequenceWithStats) {
     auto info = f->datasetInfo("cast/0/output/0");
     ASSERT_TRUE(info.ok());
     EXPECT_EQ(info->dtype, "float16");
-    auto s = ts::h5::datasetStats(f.value(), "cast/0/output/0");
+    auto s = ts::debug::datasetStats(f.value(), "cast/0/output/0");
     ASSERT_TRUE(s.ok());
     EXPECT_EQ(s->posinf, 1u);
     EXPECT_DOUBLE_EQ(s->min, -2.0);
-    auto rep = ts::h5::scanOverflow(f.value());
+    auto rep = ts::debug::scanOverflow(f.value());
     ASSERT_TRUE(rep.ok());
     ASSERT_EQ(rep->findings.size(), 2u);
     EXPECT_EQ(rep->findings[0].tensor.path, "fc/0/output/0");

@@ -7,14 +7,15 @@
 #include <cmath>
 #include <limits>
 
+#include "core/debug/dataset_stats.h"
 #include "core/debug/nonfinite.h"
 #include "core/debug/overflow_observer.h"
 #include "core/debug/overflow_store.h"
 #include "core/engine/ops/ops.h"
 #include "core/engine/tensor/dispatcher.h"
+#include "core/hdf5/h5_read.h"
 #include "core/run/training_job.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {
@@ -100,7 +101,7 @@ TEST(OverflowObserver, FindsDumpsAndStops) {
     for (const char* p : {"Add/1/input/0", "Add/1/input/1", "Add/1/output/0", "Sub/0/output/0"})
         EXPECT_TRUE(f->datasetInfo(p).ok()) << p;
     EXPECT_FALSE(f->datasetInfo("Add/0/output/0").ok());  // the finite op is not dumped
-    auto s = ts::h5::datasetStats(f.value(), sink.rows[0].datasetPath());
+    auto s = ts::debug::datasetStats(f.value(), sink.rows[0].datasetPath());
     ASSERT_TRUE(s.ok());
     EXPECT_EQ(s->posinf, 1u);
 }
@@ -156,7 +157,7 @@ TEST(OverflowCheck, DivergingRunRecordsFindingsInTheSession) {
     ASSERT_FALSE(dumpPath.empty());
     auto f = ts::h5::File::open(dumpPath);
     ASSERT_TRUE(f.ok()) << f.error();
-    auto s = ts::h5::datasetStats(f.value(), first.datasetPath());
+    auto s = ts::debug::datasetStats(f.value(), first.datasetPath());
     ASSERT_TRUE(s.ok()) << first.datasetPath() << ": " << s.error();
     EXPECT_EQ(s->nan, first.nan);
     EXPECT_EQ(s->posinf, first.posinf);

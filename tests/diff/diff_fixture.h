@@ -71,7 +71,7 @@ inline int64_t writeDiffProfile(const std::filesystem::path& path, const DiffPro
         if (auto f = w.flush(); !f) throw std::runtime_error(f.error());
     }
     store::SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.tsMin = first;
     sum.tsMax = last;
     if (auto f = s.finishSource(source, sum); !f) throw std::runtime_error(f.error());

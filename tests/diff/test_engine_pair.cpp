@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::analysis;

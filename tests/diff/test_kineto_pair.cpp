@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "core/analysis/profile_data.h"
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
+#include "core/analysis/profile/profile_data.h"
 #include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 

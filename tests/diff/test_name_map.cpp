@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "core/analysis/name_map.h"
+#include "core/analysis/diff/name_map.h"
 #include "tests/common/test_support.h"
 
 using ts::analysis::fuzzyName;

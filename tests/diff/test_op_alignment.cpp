@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <random>
 
-#include "core/analysis/op_alignment.h"
+#include "core/analysis/diff/op_alignment.h"
 
 using ts::analysis::Alignment;
 using ts::analysis::alignmentGaps;

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "core/analysis/run_diff.h"
-#include "core/analysis/scalar_diff.h"
+#include "core/analysis/diff/run_diff.h"
+#include "core/analysis/diff/scalar_diff.h"
 #include "tests/common/test_support.h"
 #include "tests/diff/diff_fixture.h"
 

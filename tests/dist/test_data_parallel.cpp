@@ -58,7 +58,7 @@ std::string lastRunStatus(const std::string& session, std::string* reason = null
     auto runs = s.value()->runs().value();
     if (runs.empty()) return "no run";
     if (reason) *reason = runs.back().reason;
-    return runs.back().status;
+    return ts::store::statusName(runs.back().status);
 }
 
 // One rank started by hand, as a launcher of the user's would: the variables, then train.

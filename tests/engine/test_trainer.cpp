@@ -165,7 +165,7 @@ TEST(Trainer, SummaryCollectorRecordsRunAndTensorBoardFile) {
     auto runs = store.value()->runs();
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs.value().size(), 1u);
-    EXPECT_EQ(runs.value()[0].status, "completed");
+    EXPECT_EQ(runs.value()[0].status, ts::store::RunStatus::Completed);
     auto q = store.value()->db().prepare(
         "SELECT count(*) FROM scalars JOIN strings ON strings.id = tag_id WHERE str = "
         "'train/loss'");

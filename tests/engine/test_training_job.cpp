@@ -56,7 +56,7 @@ TEST(TrainingJob, RecordsConfigStatusAndSummaryInTheSession) {
     ASSERT_EQ(runs.value().size(), 1u);
     const auto& run = runs.value()[0];
     EXPECT_EQ(run.name, "first");
-    EXPECT_EQ(run.status, "completed");
+    EXPECT_EQ(run.status, ts::store::RunStatus::Completed);
     auto cfg = TrainConfig::fromJson(run.config);
     ASSERT_TRUE(cfg.ok());
     EXPECT_EQ(cfg.value().model, "mlp");

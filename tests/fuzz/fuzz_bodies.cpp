@@ -11,17 +11,19 @@
 
 #include "core/checkpoint_info/checkpoint_info.h"
 #include "core/common/job_control.h"
+#include "core/debug/dump_scan.h"
 #include "core/debug/rdr/rdr_reader.h"
+#include "core/hdf5/h5_file.h"
+#include "core/hdf5/h5_read.h"
+#include "core/hdf5/h5_text.h"
 #include "core/log/log_line_parser.h"
 #include "core/log/log_tokenizer.h"
+#include "core/memory/snapshot_reader.h"
+#include "core/memory/snapshot_report.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
 #include "core/timeline/timeline_model.h"
 #include "importers/chrome_trace/trace_json_tokenizer.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_file.h"
-#include "importers/hdf5/h5_read.h"
-#include "importers/hdf5/h5_text.h"
 #include "importers/registry.h"
 #include "importers/tfevents/tfevents_importer.h"
 
@@ -155,10 +157,10 @@ void hdf5Reads(const uint8_t* data, size_t size) {
         if (d.numeric()) (void)h5::readHyperslab(f, path, start, count);
     }
     if (!small || seen > 32) return;
-    (void)h5::statsAll(f, "");
-    (void)h5::scanOverflow(f);
-    h5::OrderSource order;
-    (void)h5::orderedTensors(f, &order);
+    (void)debug::statsAll(f, "");
+    (void)debug::scanOverflow(f);
+    debug::OrderSource order;
+    (void)debug::orderedTensors(f, &order);
 }
 
 // ---- logs: line by line through the tokenizer and the header parser ----
@@ -241,6 +243,18 @@ void sessionOpen(const uint8_t* data, size_t size) {
     (void)timeline::loadTimelineModel(p.string(), nullptr, 1);
 }
 
+// ---- PyTorch memory snapshots: the pickle reader, the analyses, the importer ----
+
+void torchMemory(const uint8_t* data, size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    auto s = memory::readSnapshotBytes(bytes);
+    if (s.ok()) {
+        const memory::SnapshotReport r = memory::analyzeSnapshot(s.value(), 5);
+        for (const auto& d : r.devices) (void)memory::stackedLayout(d.timeline, 50);
+    }
+    importWith("torch_memory_snapshot", writeInput("in.pickle", data, size));
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
@@ -252,7 +266,8 @@ const std::vector<Target>& targets() {
                                              {"tfevents", &tfevents},
                                              {"checkpoint", &checkpoint},
                                              {"rdr", &rdrFolder},
-                                             {"session_open", &sessionOpen}};
+                                             {"session_open", &sessionOpen},
+                                             {"torch_memory", &torchMemory}};
     return list;
 }
 

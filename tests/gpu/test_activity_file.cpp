@@ -177,7 +177,7 @@ TEST(ActivityFile, RandomRecordsNeverCrashTheImport) {
             (tempDir("activity_fuzz") / ("cuda-" + std::to_string(f) + ".tscupti")).string();
         std::ofstream(path, std::ios::binary) << bytes;
         auto got = importIntoTemp("activity_fuzz_s", path);
-        EXPECT_NE(got.report.status, "failed") << got.report.error;
+        EXPECT_NE(got.report.status, ts::store::SourceStatus::Failed) << got.report.error;
     }
 }
 

@@ -166,7 +166,7 @@ TEST(ActivityImport, RowsLikeTheNsightImporter) {
     auto& s = *got.store;
     ASSERT_EQ(r.kind, "cupti_activity");
     // Dropped records make the import partial, with the count, never silently.
-    EXPECT_EQ(r.status, "partial") << r.error;
+    EXPECT_EQ(r.status, ts::store::SourceStatus::Partial) << r.error;
     EXPECT_EQ(r.skippedReasons.at("cupti_dropped_records"), 5);
     EXPECT_EQ(r.skippedReasons.at("cupti_marker_unpaired"), 1);
     EXPECT_EQ(r.skippedReasons.at("cupti_collector_note"), 1);
@@ -265,7 +265,7 @@ TEST(ActivityImport, AFileWithNothingRecordedIsCompleteAndEmpty) {
         w.put(RecordType::Clock, c);
     }
     auto got = importIntoTemp("activity_empty", path);
-    EXPECT_EQ(got.report.status, "complete") << got.report.error;
+    EXPECT_EQ(got.report.status, ts::store::SourceStatus::Complete) << got.report.error;
     EXPECT_EQ(got.report.slices, 0);
     EXPECT_EQ(got.report.skipped, 0);
 }

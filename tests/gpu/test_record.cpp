@@ -9,8 +9,8 @@
 #include <fstream>
 #include <map>
 
+#include "core/common/cuda_paths.h"
 #include "core/profiler/gpu/activity_format.h"
-#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/command_run.h"
 #include "core/run/launch_env.h"
 #include "importers/run_artifacts.h"
@@ -90,9 +90,9 @@ TEST(RecordCuda, EachProcessFileBecomesATraceOfTheRun) {
                                           "echo trained\n"));
     run.start();
     const run::CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
-    EXPECT_EQ(r.traces[0].status, "complete");
+    EXPECT_EQ(r.traces[0].status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(r.traces[0].slices, 1);
     for (const std::string& w : r.warnings)
         EXPECT_EQ(w.find("no CUDA activity"), std::string::npos) << w;
@@ -113,7 +113,7 @@ TEST(RecordCuda, ACpuOnlyProgramRecordsNothingAndSaysSo) {
     run::CommandRun run(recordOptions(dir, "echo no cuda here\n"));
     run.start();
     const run::CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_TRUE(r.traces.empty());
     bool said = false;
@@ -129,7 +129,7 @@ TEST(RecordCuda, CliHelpAndNoDriverAnswers) {
     auto launchHelp = runCli({"launch", "--help"});
     EXPECT_NE(launchHelp.out.find("--record-cuda"), std::string::npos);
 
-    if (profiler::gpu::cudaDriverAvailable() && profiler::gpu::cuptiCollectorPath())
+    if (cuptiForRecording())
         GTEST_SKIP() << "a CUDA driver is present: the no-driver answer cannot be checked here";
     const std::string session = (tempDir("record_cli") / "s.tscope").string();
     for (const std::vector<std::string>& args :
@@ -158,8 +158,7 @@ namespace {
 
 /// On an NVIDIA GPU: `record` around the engine's own CUDA training records its kernels.
 TEST(RecordCudaOnGpu, RecordsAProgramsKernels) {
-    if (auto d = profiler::gpu::cudaDriverAvailable(); !d) GTEST_SKIP() << d.error();
-    if (auto c = profiler::gpu::cuptiCollectorPath(); !c) GTEST_SKIP() << c.error();
+    if (auto c = cuptiForRecording(); !c) GTEST_SKIP() << c.error();
     const std::string session = (tempDir("record_gpu") / "s.tscope").string();
     auto r = runCli({"record", "-o", session, "--json", "--", cliPath(), "train", "--device",
                      "cuda", "--limit-steps", "2", "--eval-limit", "64", "-o",

@@ -48,7 +48,7 @@ std::string makeSession(const std::vector<std::string>& sourceNames) {
                         0, 0, 0});
         }
         SourceSummary sum;
-        sum.status = "complete";
+        sum.status = ts::store::SourceStatus::Complete;
         EXPECT_TRUE(s->finishSource(src, sum).ok());
     }
     return path;

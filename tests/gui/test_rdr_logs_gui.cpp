@@ -16,9 +16,9 @@
 #include "app/gui/view_list.h"
 #include "core/run/training_job.h"
 #include "tests/common/test_support.h"
+#include "views/common/rdr_auto_open.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_view.h"
-#include "views/rdr/rdr_auto_open.h"
 #include "views/rdr/rdr_view.h"
 
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "importers/hdf5/dump_scan.h"
+#include "core/debug/dump_scan.h"
 #include "tests/common/test_support.h"
 
 namespace {
@@ -23,24 +23,24 @@ TEST(DumpScan, ParsesDumpPaths) {
     std::string op, io;
     int64_t seq = 0;
     int slot = 0;
-    ASSERT_TRUE(ts::h5::parseDumpPath("Conv2d/1/output/0", op, seq, io, slot));
+    ASSERT_TRUE(ts::debug::parseDumpPath("Conv2d/1/output/0", op, seq, io, slot));
     EXPECT_EQ(op, "Conv2d");
     EXPECT_EQ(seq, 1);
     EXPECT_EQ(io, "output");
     EXPECT_EQ(slot, 0);
-    ASSERT_TRUE(ts::h5::parseDumpPath("model/fc/3/input/2", op, seq, io, slot));
+    ASSERT_TRUE(ts::debug::parseDumpPath("model/fc/3/input/2", op, seq, io, slot));
     EXPECT_EQ(op, "model/fc");
-    EXPECT_FALSE(ts::h5::parseDumpPath("curves/loss", op, seq, io, slot));
-    EXPECT_FALSE(ts::h5::parseDumpPath("a/x/output/0", op, seq, io, slot));
+    EXPECT_FALSE(ts::debug::parseDumpPath("curves/loss", op, seq, io, slot));
+    EXPECT_FALSE(ts::debug::parseDumpPath("a/x/output/0", op, seq, io, slot));
 }
 
 TEST(DumpScan, FindsAllPlantedOverflowsFirstNamed) {
     TS_REQUIRE_CORPUS();
     auto f = ts::h5::File::open(gpu());
     ASSERT_TRUE(f.ok());
-    auto rep = ts::h5::scanOverflow(f.value());
+    auto rep = ts::debug::scanOverflow(f.value());
     ASSERT_TRUE(rep.ok()) << rep.error();
-    EXPECT_EQ(rep->order, ts::h5::OrderSource::Creation);
+    EXPECT_EQ(rep->order, ts::debug::OrderSource::Creation);
     std::vector<std::string> paths;
     for (const auto& x : rep->findings) paths.push_back(x.tensor.path);
     EXPECT_EQ(paths, (std::vector<std::string>{"Linear/0/output/0", "Softmax/0/input/0",
@@ -57,7 +57,7 @@ TEST(DumpScan, CompareNamesConv2d1AsFirstDivergent) {
     auto a = ts::h5::File::open(npu());
     auto b = ts::h5::File::open(gpu());
     ASSERT_TRUE(a.ok() && b.ok());
-    auto rep = ts::h5::compareDumps(a.value(), b.value(), {});
+    auto rep = ts::debug::compareDumps(a.value(), b.value(), {});
     ASSERT_TRUE(rep.ok()) << rep.error();
     EXPECT_EQ(rep->pairs.size(), 35u);
     EXPECT_TRUE(rep->unmatchedA.empty());
@@ -69,12 +69,12 @@ TEST(DumpScan, CompareNamesConv2d1AsFirstDivergent) {
     EXPECT_NEAR(p.figures.maxAbs, 5.1471734046936035, 1e-5);
     for (const auto& q : rep->pairs) EXPECT_EQ(q.figures.nonfiniteMismatch, 0u) << q.tensor.path;
     // Tighter thresholds move the first divergent pair earlier, without re-reading.
-    ts::h5::CompareThresholds strict;
+    ts::debug::CompareThresholds strict;
     strict.maxAbs = 1e-4;
-    ts::h5::applyThresholds(rep.value(), strict);
+    ts::debug::applyThresholds(rep.value(), strict);
     ASSERT_TRUE(rep->firstDivergent.has_value());
     EXPECT_EQ(rep->pairs[*rep->firstDivergent].tensor.path, "Conv2d/0/input/0");
-    const std::string csv = ts::h5::compareCsv(rep.value());
+    const std::string csv = ts::debug::compareCsv(rep.value());
     EXPECT_NE(csv.find("Conv2d/1/output/0"), std::string::npos);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 36);
 }

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_read.h"
+#include "core/debug/dataset_stats.h"
+#include "core/debug/dump_scan.h"
+#include "core/hdf5/h5_read.h"
 #include "tests/common/test_support.h"
 
 namespace {
@@ -51,8 +52,9 @@ TEST(H5Corpus, EveryRealFileOpensOrFailsClearly) {
             auto attrs = f->attributes(p);
             EXPECT_TRUE(attrs.ok()) << p;
             if (info->numeric()) {
-                auto s = ts::h5::datasetStats(f.value(),
-                                              p);  // may fail (e.g. missing filter) but never crash
+                auto s =
+                    ts::debug::datasetStats(f.value(),
+                                            p);  // may fail (e.g. missing filter) but never crash
                 if (s) {
                     EXPECT_EQ(s->count, info->count) << p;
                 }
@@ -98,7 +100,7 @@ TEST(H5Corpus, StatsMatchNumpyTruth) {
             const std::string path = it->name.GetString();
             const auto& t = it->value;
             if (!t.IsObject() || !t.HasMember("nan")) continue;  // links, non-float entries
-            auto s = ts::h5::datasetStats(f.value(), path);
+            auto s = ts::debug::datasetStats(f.value(), path);
             ASSERT_TRUE(s.ok()) << path << ": " << s.error();
             EXPECT_EQ(s->count, t["count"].GetUint64()) << path;
             EXPECT_EQ(s->nan, t["nan"].GetUint64()) << path;
@@ -139,7 +141,7 @@ TEST(H5Damaged, TruncatedAndGarbageFilesGiveErrors) {
         if (!f) continue;  // clear error at open
         auto all = f->allDatasets();
         if (!all) continue;
-        for (const auto& path : all.value()) (void)ts::h5::datasetStats(f.value(), path);
+        for (const auto& path : all.value()) (void)ts::debug::datasetStats(f.value(), path);
     }
     auto empty = dir / "empty.h5";
     std::ofstream(empty).close();

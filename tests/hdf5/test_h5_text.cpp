@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "importers/hdf5/h5_read.h"
-#include "importers/hdf5/h5_text.h"
+#include "core/hdf5/h5_read.h"
+#include "core/hdf5/h5_text.h"
 #include "tests/common/test_support.h"
 
 namespace {

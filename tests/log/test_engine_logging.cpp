@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
-#include "core/log/log_store.h"
 #include "core/log/logger.h"
 #include "core/log/memory_sinks.h"
+#include "core/log_store/log_store.h"
 #include "core/run/training_job.h"
 #include "tests/common/test_support.h"
 

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <regex>
 
-#include "core/log/log_store.h"
 #include "core/log/memory_sinks.h"
 #include "core/log/output_sinks.h"
-#include "core/log/store_sink.h"
+#include "core/log_store/log_store.h"
+#include "core/log_store/store_sink.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::log;

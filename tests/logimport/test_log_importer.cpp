@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/log/log_line_parser.h"
-#include "core/log/log_store.h"
 #include "core/log/output_sinks.h"
+#include "core/log_store/log_store.h"
 #include "importers/logs/log_file_importer.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
@@ -116,7 +116,7 @@ TEST(LogImporter, ImportIntoSessionThroughRegistry) {
     ASSERT_TRUE(store) << store.error();
     ts::JobControl jc;
     ImportReport rep = importFile(sample("plog.log").string(), *store.value(), jc);
-    EXPECT_EQ(rep.status, "complete") << rep.error;
+    EXPECT_EQ(rep.status, ts::store::SourceStatus::Complete) << rep.error;
     EXPECT_EQ(rep.kind, "log_text");
     EXPECT_EQ(rep.events, 6);
     ASSERT_TRUE(rep.tsMinNs);
@@ -128,7 +128,7 @@ TEST(LogImporter, ImportIntoSessionThroughRegistry) {
     auto sources = store.value()->sources();
     ASSERT_TRUE(sources);
     ASSERT_EQ(sources->size(), 1u);
-    EXPECT_EQ(sources.value()[0].status, "complete");
+    EXPECT_EQ(sources.value()[0].status, ts::store::SourceStatus::Complete);
     EXPECT_NE(sources.value()[0].stats.find("\"plog\":4"), std::string::npos);
 }
 
@@ -140,7 +140,7 @@ TEST(LogImporter, CancelRemovesTheSource) {
     ts::JobControl jc;
     jc.cancel();
     ImportReport rep = logs::importLogFile(sample("glog_cpp.log").string(), *store.value(), jc);
-    EXPECT_EQ(rep.status, "cancelled");
+    EXPECT_EQ(rep.status, ts::store::SourceStatus::Cancelled);
     EXPECT_TRUE(store.value()->sources()->empty());
     EXPECT_TRUE(ts::log::queryLogs(*store.value(), {})->empty());
 }
@@ -181,7 +181,7 @@ TEST(LogsCli, ReadsASessionAndReportsErrors) {
         ASSERT_TRUE(store);
         ts::JobControl jc;
         ASSERT_EQ(importFile(sample("traceback.txt").string(), *store.value(), jc).status,
-                  "complete");
+                  ts::store::SourceStatus::Complete);
     }
     auto res = ts::test::runCli({"logs", session, "--module", "PYTHON", "--json"});
     ASSERT_EQ(res.exitCode, 0) << res.err;

@@ -64,7 +64,7 @@ TEST(NsysCorpus, CountsMatchAnIndependentSqlCountOfTheExport) {
 
     auto got = importNsys("nsys_counts");
     const auto& r = got.report;
-    ASSERT_EQ(r.status, "complete") << r.error;
+    ASSERT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.kind, "nsys_sqlite");
     EXPECT_EQ(r.events, kernels + memcpys + memsets + runtime + osrt + nvtxAll + other);
     EXPECT_EQ(r.slices, kernels + memcpys + memsets + runtime + osrt + other + pushPop);
@@ -130,7 +130,7 @@ TEST(NsysCorpus, OpensWithoutChangingTheExport) {
     TS_REQUIRE_CORPUS();
     const auto before = std::filesystem::last_write_time(corpusFile(kFile));
     auto got = importNsys("nsys_ro");
-    EXPECT_EQ(got.report.status, "complete");
+    EXPECT_EQ(got.report.status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(std::filesystem::last_write_time(corpusFile(kFile)), before);
 }
 

@@ -105,7 +105,7 @@ int64_t q(store::TraceStore& s, const std::string& sql) {
 TEST(NsysSchema, NewerSchemaWithMissingTablesImports) {
     auto got = importFileInto("nsys_new", makeExport("nsys_new_in"));
     const auto& r = got.report;
-    ASSERT_EQ(r.status, "complete") << r.error;
+    ASSERT_EQ(r.status, ts::store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.events, 4 + 3 + 6);
     EXPECT_EQ(r.slices, 3 + 3 + 1);  // runtime (one skipped), kernels, push/pop
     EXPECT_EQ(r.asyncSlices, 2);
@@ -166,7 +166,7 @@ TEST(NsysSchema, BadFilesGetAClearErrorAndLeaveNothing) {
         ASSERT_TRUE(db.value().exec("CREATE TABLE t(x); INSERT INTO t VALUES(1);").ok());
     }
     auto a = importFileInto("nsys_bad_a", other);
-    EXPECT_EQ(a.report.status, "failed");
+    EXPECT_EQ(a.report.status, ts::store::SourceStatus::Failed);
     EXPECT_NE(a.report.error.find("not an Nsight Systems export"), std::string::npos)
         << a.report.error;
     EXPECT_EQ(q(*a.store, "SELECT count(*) FROM slices"), 0);
@@ -180,13 +180,13 @@ TEST(NsysSchema, BadFilesGetAClearErrorAndLeaveNothing) {
     const std::string cut = (dir / "cut.sqlite").string();
     std::ofstream(cut, std::ios::binary) << bytes.substr(0, 4096);
     auto b = importFileInto("nsys_bad_b", cut);
-    EXPECT_NE(b.report.status, "complete");
+    EXPECT_NE(b.report.status, ts::store::SourceStatus::Complete);
     EXPECT_FALSE(b.report.error.empty());
     // An empty file.
     const std::string empty = (dir / "empty.sqlite").string();
     std::ofstream(empty, std::ios::binary).flush();
     auto c = importFileInto("nsys_bad_c", empty);
-    EXPECT_EQ(c.report.status, "failed");
+    EXPECT_EQ(c.report.status, ts::store::SourceStatus::Failed);
     EXPECT_FALSE(c.report.error.empty());
 }
 
@@ -198,7 +198,7 @@ TEST(NsysSchema, CancelLeavesTheSessionAsItWas) {
     JobControl control;
     control.cancel();
     const auto r = importers::importFile(file, *s.value(), control);
-    EXPECT_EQ(r.status, "cancelled");
+    EXPECT_EQ(r.status, ts::store::SourceStatus::Cancelled);
     EXPECT_EQ(q(*s.value(), "SELECT count(*) FROM sources"), 0);
     EXPECT_EQ(q(*s.value(), "SELECT count(*) FROM slices"), 0);
     EXPECT_EQ(q(*s.value(), "SELECT count(*) FROM processes"), 0);

@@ -40,7 +40,7 @@ std::vector<fs::path> filesIn(const fs::path& dir) {
 }
 
 TEST(FuzzRegressions, EveryTargetIsKnown) {
-    EXPECT_EQ(fuzz::targets().size(), 9u);
+    EXPECT_EQ(fuzz::targets().size(), 10u);
     for (const auto& t : fuzz::targets()) {
         EXPECT_EQ(fuzz::findTarget(t.name), &t);
         EXPECT_TRUE(fs::exists(fs::path(TS_FUZZ_DIR) / "seeds" / (std::string(t.name) + ".txt")))
@@ -64,7 +64,8 @@ fs::path sessionOf(const fs::path& trace) {
     auto s = store::TraceStore::open(session.string(), store::TraceStore::Mode::Create);
     EXPECT_TRUE(s) << s.error();
     JobControl control;
-    EXPECT_EQ(importers::importFile(trace.string(), *s.value(), control).status, "complete");
+    EXPECT_EQ(importers::importFile(trace.string(), *s.value(), control).status,
+              ts::store::SourceStatus::Complete);
     return session;
 }
 

@@ -8,9 +8,9 @@
 #include <random>
 
 #include "core/common/job_control.h"
+#include "core/debug/dump_scan.h"
+#include "core/hdf5/h5_file.h"
 #include "core/store/trace_store.h"
-#include "importers/hdf5/dump_scan.h"
-#include "importers/hdf5/h5_file.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
 
@@ -62,9 +62,11 @@ void importEach(const std::vector<fs::path>& files, const fs::path& dir) {
         JobControl control;
         const importers::ImportReport r =
             importers::importFile(f.string(), *store.value(), control);
-        EXPECT_TRUE(r.status == "complete" || r.status == "partial" || r.status == "failed")
-            << f << ": " << r.status;
-        if (r.status == "failed") {
+        EXPECT_TRUE(r.status == ts::store::SourceStatus::Complete ||
+                    r.status == ts::store::SourceStatus::Partial ||
+                    r.status == ts::store::SourceStatus::Failed)
+            << f << ": " << ts::store::statusName(r.status);
+        if (r.status == ts::store::SourceStatus::Failed) {
             EXPECT_FALSE(r.error.empty()) << f;
         }
     }
@@ -73,7 +75,8 @@ void importEach(const std::vector<fs::path>& files, const fs::path& dir) {
     auto sources = store.value()->sources();
     ASSERT_TRUE(sources) << sources.error();
     EXPECT_LE(sources.value().size(), files.size());
-    for (const auto& s : sources.value()) EXPECT_NE(s.status, "importing") << s.path;
+    for (const auto& s : sources.value())
+        EXPECT_NE(s.status, ts::store::SourceStatus::Importing) << s.path;
 }
 
 }  // namespace
@@ -104,7 +107,7 @@ TEST(MangledInputs, TruncatedJsonReportsWhereItWasCut) {
     ASSERT_TRUE(store);
     JobControl control;
     const auto r = importers::importFile(cut.string(), *store.value(), control);
-    EXPECT_EQ(r.status, "partial");
+    EXPECT_EQ(r.status, ts::store::SourceStatus::Partial);
     EXPECT_GT(r.events, 0);
     EXPECT_NE(r.error.find("byte " + std::to_string(bytes.size() / 2)), std::string::npos)
         << "the error should name the byte offset of the cut: " << r.error;
@@ -140,7 +143,7 @@ TEST(MangledInputs, DamagedHdf5GivesErrorsNotCrashes) {
                 (void)file.value().datasetInfo(d);
                 (void)file.value().attributes(d);
             }
-            (void)h5::statsAll(file.value(), "", nullptr);
+            (void)debug::statsAll(file.value(), "", nullptr);
         }
     }
 }

@@ -100,7 +100,7 @@ TEST(CliLaunch, KilledLauncherLeavesNoOrphanAndAnInterruptedRun) {
     {  // While the launcher lives, the run is running for anyone who opens the session.
         auto s = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
         ASSERT_TRUE(s.ok()) << s.error();
-        EXPECT_EQ(s.value()->runs().value().at(0).status, "running");
+        EXPECT_EQ(s.value()->runs().value().at(0).status, ts::store::RunStatus::Running);
     }
     ::kill(cli.value()->pid(), SIGKILL);
     for (int i = 0; i < 300 && !cli.value()->poll(); ++i)
@@ -113,6 +113,6 @@ TEST(CliLaunch, KilledLauncherLeavesNoOrphanAndAnInterruptedRun) {
     ASSERT_TRUE(s.ok()) << s.error();
     auto runs = s.value()->runs().value();
     ASSERT_EQ(runs.size(), 1u);
-    EXPECT_EQ(runs[0].status, "interrupted");
+    EXPECT_EQ(runs[0].status, ts::store::RunStatus::Interrupted);
     EXPECT_EQ(runs[0].kind, "command");
 }

@@ -82,7 +82,7 @@ echo "  indented continuation"
 echo "WARNING:trainer:almost done" >&2
 )SH");
     CommandResult r = runToEnd(f.options(s));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     EXPECT_EQ(r.reason, "exit code 0");
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_EQ(r.shellExitCode(), 0);
@@ -93,7 +93,7 @@ echo "WARNING:trainer:almost done" >&2
     auto runs = st->runs().value();
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].kind, "command");
-    EXPECT_EQ(runs[0].status, "completed");
+    EXPECT_EQ(runs[0].status, ts::store::RunStatus::Completed);
     EXPECT_NE(runs[0].config.find("\"program\":\"sh\""), std::string::npos);
     EXPECT_NE(runs[0].summary.find("\"status\":\"completed\""), std::string::npos);
     // Levels and modules from each line's format; plain lines are INFO of their stream.
@@ -126,7 +126,7 @@ EOF
 exit 1
 )SH");
     CommandResult r = runToEnd(f.options(s));
-    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Failed);
     EXPECT_EQ(r.reason,
               "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (exit code 1)");
     EXPECT_EQ(r.exitCode, 1);
@@ -144,11 +144,11 @@ TEST(CommandRun, StartErrorsFailTheRunWithTheReason) {
     ASSERT_FALSE(s);
     EXPECT_NE(s.error().find("not found on the PATH"), std::string::npos);
     const CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Failed);
     EXPECT_EQ(r.shellExitCode(), 1);
     auto runs = f.open()->runs().value();
     ASSERT_EQ(runs.size(), 1u);
-    EXPECT_EQ(runs[0].status, "failed");
+    EXPECT_EQ(runs[0].status, ts::store::RunStatus::Failed);
     EXPECT_NE(runs[0].reason.find("not found"), std::string::npos);
     // Invalid settings: nothing recorded, the reason says what is wrong.
     CommandRunOptions bad = f.options("x");
@@ -177,10 +177,10 @@ TEST(CommandRun, StopSequenceSigintSigtermSigkill) {
         ASSERT_TRUE(run.waitStarted());
         for (int i = 0; i < 300 && run.progress().lines == 0; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        EXPECT_EQ(run.progress().state, "running");
+        EXPECT_EQ(run.progress().state, ts::run::CommandState::Running);
         run.requestStop();
         const CommandResult& r = run.wait();
-        EXPECT_EQ(r.status, "stopped");
+        EXPECT_EQ(r.status, ts::store::RunStatus::Stopped);
         EXPECT_EQ(r.signal, c.signal) << r.reason;
         EXPECT_NE(r.reason.find(c.reasonPart), std::string::npos) << r.reason;
         EXPECT_EQ(r.shellExitCode(), 128 + c.signal);
@@ -198,7 +198,7 @@ sleep 30
     o.spec.nproc = 3;
     o.spec.ranks = RankScheme::Torch;
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Failed);
     EXPECT_NE(r.reason.find("rank 1: exit code 2"), std::string::npos) << r.reason;
     EXPECT_NE(r.reason.find("other ranks were stopped"), std::string::npos) << r.reason;
     EXPECT_EQ(r.exitCode, 2);
@@ -235,12 +235,12 @@ emit 'not json'
 echo "epoch: 1 step: 2, loss is 9.9"
 )SH");
     CommandResult r = runToEnd(f.options(s));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     EXPECT_EQ(r.scalars["train/loss"], 2);  // the printed copy of a hooked tag is not kept
     EXPECT_EQ(r.overflowFindings, 1);
     ASSERT_EQ(r.traces.size(), 1u);
     EXPECT_EQ(r.traces[0].slices, 2);
-    EXPECT_EQ(r.traces[0].status, "complete");
+    EXPECT_EQ(r.traces[0].status, ts::store::SourceStatus::Complete);
     ASSERT_EQ(r.dumps.size(), 1u);
     ASSERT_EQ(r.warnings.size(), 1u);  // the line that is not an event
     auto st = f.open();
@@ -266,7 +266,7 @@ echo '{"type":"stop","reason":"NaN/Inf at step 3 in Net/fc2 (Linear)"}' >> "$E"
 exit 3
 )SH");
     CommandResult r = runToEnd(f.options(s));
-    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Stopped);
     EXPECT_EQ(r.reason.rfind("NaN/Inf at step 3 in Net/fc2 (Linear)", 0), 0u) << r.reason;
     EXPECT_EQ(r.exitCode, 3);
 }
@@ -296,7 +296,7 @@ TEST(CommandRun, WatchedFoldersTracesTensorBoardAndCrashRecords) {
     CommandRunOptions o = f.options(s);
     o.spec.watchDirs = {"out"};  // relative to the command's folder
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);  // not before.json (older than the run), not hparams.json
     EXPECT_EQ(fs::path(r.traces[0].path).filename(), "trace.json");
     EXPECT_EQ(r.scalars["Loss/train"], 5);
@@ -335,7 +335,7 @@ TEST(CommandRun, ActivityFileHeldOpenPastTheSettleTimeIsImportedWhole) {
     CommandRunOptions o = f.options(s);  // settles after 0.2 s
     o.spec.watchDirs = {"cuda"};
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
     EXPECT_EQ(fs::path(r.traces[0].path).filename(), "cuda-777.tscupti");
     EXPECT_EQ(r.traces[0].slices, wholeSlices);
@@ -358,7 +358,7 @@ TEST(CommandRun, TraceThatGrowsAfterItsImportReplacesIt) {
     CommandRunOptions o = f.options(s);
     o.spec.watchDirs = {"out"};
     CommandResult r = runToEnd(std::move(o));
-    EXPECT_EQ(r.status, "completed") << r.reason;
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
     ASSERT_EQ(r.traces.size(), 1u);
     EXPECT_EQ(r.traces[0].slices, 3);
     EXPECT_EQ(f.count("SELECT count(*) FROM sources"), 1);
@@ -375,12 +375,12 @@ TEST(CommandRun, ManyLinesAreAllKept) {
     CommandRun run(std::move(o));
     run.start();
     int64_t seenLive = 0;
-    while (!run.finished() && run.progress().state != "ended") {
+    while (!run.finished() && run.progress().state != ts::run::CommandState::Ended) {
         seenLive = std::max(seenLive, run.progress().lines);
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     const CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "completed");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed);
     EXPECT_EQ(r.logLines, 105000);
     EXPECT_EQ(f.count("SELECT count(*) FROM logs"), 105000);
     EXPECT_EQ(f.count("SELECT sum(CAST(message AS INTEGER)) FROM logs WHERE module = 'stdout'"),
@@ -401,9 +401,9 @@ TEST(CommandRun, PauseHoldsTheProcessesAndResumeLetsThemGoOn) {
     };
     waitLines(5);
     run.pause();
-    for (int i = 0; i < 100 && run.progress().state != "paused"; ++i)
+    for (int i = 0; i < 100 && run.progress().state != ts::run::CommandState::Paused; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    EXPECT_EQ(run.progress().state, "paused");
+    EXPECT_EQ(run.progress().state, ts::run::CommandState::Paused);
     std::this_thread::sleep_for(std::chrono::milliseconds(150));  // what was printed comes in
     const int64_t held = run.progress().lines;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -414,6 +414,6 @@ TEST(CommandRun, PauseHoldsTheProcessesAndResumeLetsThemGoOn) {
     run.pause();
     run.requestStop();  // a stop while paused still ends the run
     const CommandResult& r = run.wait();
-    EXPECT_EQ(r.status, "stopped");
+    EXPECT_EQ(r.status, ts::store::RunStatus::Stopped);
     EXPECT_EQ(r.signal, SIGINT);
 }

@@ -25,7 +25,7 @@ constexpr int kCompleteSlices = 1234;
         for (int i = 0; i < kCompleteSlices; ++i) w.addSlice({t, i, 1, 0, w.intern("a"), 0, 0, 0});
     }
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.slices = kCompleteSlices;
     (void)s->finishSource(done, sum);
 
@@ -73,8 +73,8 @@ TEST(KillDuringIngest, CommittedRowsSurviveAndSourceIsIncomplete) {
     ASSERT_TRUE(s.ok()) << s.error();
     auto sources = s.value()->sources().value();
     ASSERT_EQ(sources.size(), 2u);
-    EXPECT_EQ(sources[0].status, "complete");
-    EXPECT_EQ(sources[1].status, "incomplete");
+    EXPECT_EQ(sources[0].status, ts::store::SourceStatus::Complete);
+    EXPECT_EQ(sources[1].status, ts::store::SourceStatus::Incomplete);
     EXPECT_FALSE(sources[1].error.empty());
     auto& db = s.value()->db();
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices s JOIN tracks t ON s.track_id=t.id "

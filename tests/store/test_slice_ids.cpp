@@ -21,7 +21,7 @@ std::vector<int64_t> writeSlices(TraceStore& s, int n) {
             ids.push_back(w.addSlice({t, i * 10, 5, 0, w.intern("a"), 0, 0, 0}));
     }
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     EXPECT_TRUE(s.finishSource(src, sum).ok());
     return ids;
 }

@@ -25,7 +25,7 @@ int64_t writeSource(TraceStore& store, int slices) {
         EXPECT_TRUE(w.error().empty()) << w.error();
     }
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.slices = slices;
     EXPECT_TRUE(store.finishSource(src, sum).ok());
     return src;
@@ -60,7 +60,7 @@ TEST(TraceStore, WritesSlicesAndReportsCountsAndRange) {
     auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly).value();
     auto sources = s->sources().value();
     ASSERT_EQ(sources.size(), 1u);
-    EXPECT_EQ(sources[0].status, "complete");
+    EXPECT_EQ(sources[0].status, ts::store::SourceStatus::Complete);
     EXPECT_EQ(sources[0].slices, 250);
     int64_t slices = -1, stats = -1;
     for (const auto& c : s->tableCounts().value())
@@ -96,10 +96,10 @@ TEST(TraceStore, DeleteSourceRemovesEveryRowOfIt) {
 TEST(TraceStore, RunsKeepConfigAndStatus) {
     auto s = create((ts::test::tempDir("store") / "s.tscope").string());
     const int64_t run = s->beginRun("mlp", R"({"lr":0.05})").value();
-    ASSERT_TRUE(s->finishRun(run, "completed", "finished all epochs").ok());
+    ASSERT_TRUE(s->finishRun(run, ts::store::RunStatus::Completed, "finished all epochs").ok());
     auto runs = s->runs().value();
     ASSERT_EQ(runs.size(), 1u);
-    EXPECT_EQ(runs[0].status, "completed");
+    EXPECT_EQ(runs[0].status, ts::store::RunStatus::Completed);
     EXPECT_EQ(runs[0].config, R"({"lr":0.05})");
 }
 
@@ -130,15 +130,15 @@ TEST(TraceStore, OpeningKeepsLiveRunsAndClosesDeadOnes) {
     ASSERT_EQ(runs.value().size(), 2u);
     for (const RunInfo& r : runs.value()) {
         if (r.id == live) {
-            EXPECT_EQ(r.status, "running");
+            EXPECT_EQ(r.status, ts::store::RunStatus::Running);
         }
         if (r.id == dead) {
-            EXPECT_EQ(r.status, "interrupted");
+            EXPECT_EQ(r.status, ts::store::RunStatus::Interrupted);
             EXPECT_NE(r.reason.find("ended without closing"), std::string::npos) << r.reason;
             EXPECT_GT(r.endedAt, 0);
         }
     }
-    ASSERT_TRUE(reopened.value()->finishRun(live, "completed", "done", "{}"));
+    ASSERT_TRUE(reopened.value()->finishRun(live, ts::store::RunStatus::Completed, "done", "{}"));
     EXPECT_EQ(reopened.value()
                   ->db()
                   .queryInt("SELECT count(*) FROM runs WHERE writer_pid IS "

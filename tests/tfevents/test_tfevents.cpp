@@ -46,7 +46,7 @@ TEST(Tfevents, CorpusFileImportsThroughRegistry) {
     JobControl control;
     auto rep = importers::importFile(corpusEvents(), *store.value(), control);
     EXPECT_EQ(rep.kind, "tfevents");
-    EXPECT_EQ(rep.status, "complete") << rep.error;
+    EXPECT_EQ(rep.status, ts::store::SourceStatus::Complete) << rep.error;
     EXPECT_EQ(rep.events, 100);
     auto q = store.value()->db().prepare(
         "SELECT count(*), sum(value) FROM scalars JOIN strings ON strings.id = tag_id WHERE str = "

@@ -194,7 +194,7 @@ TEST(TimelineModel, EpochTimesAreShiftedToAnOriginExactly) {
             w.addInstant(tr, kT0 + 7, w.intern("i"), 0, 't', 0);
         }
         store::SourceSummary sum;
-        sum.status = "complete";
+        sum.status = ts::store::SourceStatus::Complete;
         ASSERT_TRUE(s->finishSource(src, sum).ok());
     }
     {

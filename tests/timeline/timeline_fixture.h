@@ -76,7 +76,7 @@ inline TimelineFixtureIds writeTimelineFixture(const std::filesystem::path& path
         EXPECT_TRUE(w.flush().ok());
     }
     SourceSummary sum;
-    sum.status = "complete";
+    sum.status = ts::store::SourceStatus::Complete;
     sum.slices = 9;
     EXPECT_TRUE(s.finishSource(ids.sourceId, sum).ok());
     EXPECT_TRUE(s.buildIndexes().ok());

@@ -16,8 +16,8 @@
 #include "views/advice/advice_view.h"
 #include "views/advice/advice_view_info.h"
 #include "views/common/job_tracker.h"
+#include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/steps/profile_source_box.h"
 
 TEST(AdviceView, FindingsDetailsAndEvidence) {
     ts::test::ensureQtApp();

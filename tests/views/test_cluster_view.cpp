@@ -13,7 +13,7 @@
 #include <cmath>
 
 #include "app/gui/main_window.h"
-#include "core/analysis/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_matrix.h"
 #include "core/timeline/timeline_model.h"
 #include "tests/cluster/cluster_traces.h"
 #include "tests/common/qt_test_app.h"

@@ -19,15 +19,15 @@
 #include <fstream>
 #include <set>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 #include "core/store/trace_store.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_chart.h"
 #include "views/curves/curves_view.h"
-#include "views/logs/command_log_levels.h"
 #include "views/training/command_form.h"
+#include "views/training/command_log_levels.h"
 #include "views/training/command_run_controller.h"
 #include "views/training/training_form.h"
 #include "views/training/training_progress_widget.h"
@@ -197,7 +197,7 @@ TEST(TrainingViewCommand, RunFromThePanelIsRecordedAndShown) {
     ASSERT_EQ(view.runs()->rowCount(), 1);
     const auto& run = view.runs()->at(0);
     EXPECT_TRUE(run.isCommand());
-    EXPECT_EQ(run.status, "completed");
+    EXPECT_EQ(run.status, ts::store::RunStatus::Completed);
     EXPECT_EQ(run.exitCode, 0);
     EXPECT_EQ(run.logLines, 7);
     const QModelIndex model = view.runs()->index(0, TrainingRunsModel::ModelCol);
@@ -247,7 +247,10 @@ TEST(TrainingViewCommand, PauseAndStopFromThePanel) {
     EXPECT_TRUE(view.commandController()->paused());
     EXPECT_EQ(view.pauseButton()->text(), "Resume");
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return view.commandController()->lastProgress().state == "paused"; }, 5000));
+        [&] {
+            return view.commandController()->lastProgress().state == ts::run::CommandState::Paused;
+        },
+        5000));
     view.pauseButton()->click();  // resume
     EXPECT_FALSE(view.commandController()->paused());
     view.stopButton()->click();
@@ -309,8 +312,7 @@ TEST(CommandForm, RecordCudaActivityBox) {
     QCheckBox* box = form.recordCudaCheck();
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(box->text(), "Record CUDA activity");
-    const bool usable = ts::profiler::gpu::cuptiCollectorPath().ok() &&
-                        ts::profiler::gpu::cudaDriverAvailable().ok();
+    const bool usable = ts::cuptiForRecording().ok();
     // Without the collector or a driver nothing could be recorded: disabled, saying why.
     EXPECT_EQ(box->isEnabled(), usable) << box->toolTip().toStdString();
     if (!usable) {

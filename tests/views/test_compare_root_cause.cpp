@@ -13,8 +13,8 @@
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/compare_table_model.h"
-#include "views/dumps/compare_view.h"
+#include "views/dumps/compare/compare_table_model.h"
+#include "views/dumps/compare/compare_view.h"
 
 namespace {
 
@@ -82,7 +82,7 @@ TEST(CompareRootCause, ShownApartRuleAndPairing) {
     view.compare(pathOf(fw / "engine.h5"), pathOf(fw / "torch.h5"));
     QTRY_VERIFY_WITH_TIMEOUT(done.count() == 3, 15000);
     EXPECT_EQ(m->report().pairing, "path");
-    ts::h5::DumpPairOptions how;
+    ts::debug::DumpPairOptions how;
     how.aligned = true;
     how.align.key = ts::debug::DumpKey::Scope;
     view.setPairing(how);

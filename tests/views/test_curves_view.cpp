@@ -53,7 +53,7 @@ TEST_F(CurvesViewTest, ShowsEveryRunAndTagWithOverflowMarkers) {
     s.scalar(b, "eval/f1", 4, 0.7);
     s.overflow(a, 3);
     s.finishRun(a);
-    s.finishRun(b, "stopped");
+    s.finishRun(b, ts::store::RunStatus::Stopped);
 
     SessionContext ctx;
     ctx.setSessionPath(QString::fromStdString(s.path()));

@@ -17,19 +17,19 @@
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/dumps/compare_table_model.h"
-#include "views/dumps/compare_view.h"
-#include "views/dumps/dataset_panel.h"
-#include "views/dumps/dump_settings_widget.h"
+#include "views/dumps/common/dataset_panel.h"
+#include "views/dumps/common/h5_file_registry.h"
+#include "views/dumps/common/heatmap_widget.h"
+#include "views/dumps/common/slice_spec.h"
+#include "views/dumps/common/stats_widget.h"
+#include "views/dumps/common/values_table_model.h"
+#include "views/dumps/compare/compare_table_model.h"
+#include "views/dumps/compare/compare_view.h"
 #include "views/dumps/dumps_view_info.h"
-#include "views/dumps/h5_file_registry.h"
-#include "views/dumps/h5_tree_model.h"
-#include "views/dumps/hdf5_inspector_view.h"
-#include "views/dumps/heatmap_widget.h"
-#include "views/dumps/overflow_view.h"
-#include "views/dumps/slice_spec.h"
-#include "views/dumps/stats_widget.h"
-#include "views/dumps/values_table_model.h"
+#include "views/dumps/inspector/h5_tree_model.h"
+#include "views/dumps/inspector/hdf5_inspector_view.h"
+#include "views/dumps/overflow/overflow_view.h"
+#include "views/training/dump_settings_widget.h"
 
 namespace fs = std::filesystem;
 
@@ -239,7 +239,7 @@ TEST(CompareView, FirstDivergentAndThresholds) {
                     ->data(view.model()->index(first, CompareTableModel::Index))
                     .toString()
                     .contains("first"));
-    ts::h5::CompareThresholds strict;
+    ts::debug::CompareThresholds strict;
     strict.maxAbs = 1e-4;
     view.setThresholds(strict);
     const int strictFirst = view.model()->firstDivergentRow();

@@ -72,7 +72,7 @@ TEST(MemoryView, ProfileWithoutMemory) {
         ASSERT_TRUE(st.ok());
         const int64_t src = st.value()->beginSource("p", "profiler").value();
         ts::store::SourceSummary sum;
-        sum.status = "complete";
+        sum.status = ts::store::SourceStatus::Complete;
         ASSERT_TRUE(st.value()->finishSource(src, sum).ok());
     }
     SessionContext ctx;

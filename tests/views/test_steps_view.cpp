@@ -12,8 +12,8 @@
 #include "tests/common/qt_test_app.h"
 #include "tests/common/test_support.h"
 #include "views/common/job_tracker.h"
+#include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/steps/profile_source_box.h"
 #include "views/steps/steps_view.h"
 #include "views/steps/steps_view_info.h"
 

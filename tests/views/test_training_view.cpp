@@ -199,7 +199,7 @@ TEST(TrainingView, RunTrainsRecordsAndShowsResults) {
         [&] { return view.runs()->rowCount() == 1 && view.runs()->at(0).hasSummary; }, 10000);
     ASSERT_EQ(view.runs()->rowCount(), 1);
     const auto& run = view.runs()->at(0);
-    EXPECT_EQ(run.status, "completed");
+    EXPECT_EQ(run.status, ts::store::RunStatus::Completed);
     EXPECT_EQ(run.steps, 40);
     EXPECT_EQ(run.config.model, "mlp");
     EXPECT_TRUE(view.results()->headline().contains("completed"));
@@ -309,7 +309,7 @@ TEST(TrainingView, PauseHoldsTheStepAndStopEndsTheRunWithACheckpoint) {
     (void)QTest::qWaitFor(
         [&] { return view.runs()->rowCount() == 1 && view.runs()->at(0).hasSummary; }, 10000);
     ASSERT_EQ(view.runs()->rowCount(), 1);
-    EXPECT_EQ(view.runs()->at(0).status, "stopped");
+    EXPECT_EQ(view.runs()->at(0).status, ts::store::RunStatus::Stopped);
     EXPECT_EQ(view.runs()->at(0).reason, "stopped by the user");
     ASSERT_EQ(view.runs()->at(0).checkpoints.size(), 1u);
 }

@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/steps/profile_source_box.h"
 
 using namespace ts::analysis;
 

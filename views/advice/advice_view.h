@@ -10,8 +10,8 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/analysis/advice.h"
-#include "core/analysis/profile_report.h"
+#include "core/analysis/profile/advice.h"
+#include "core/analysis/profile/profile_report.h"
 
 class QLabel;
 class QListWidget;

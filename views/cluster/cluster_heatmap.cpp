@@ -7,7 +7,7 @@
 #include <QWheelEvent>
 #include <cmath>
 
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_summary.h"
 
 using namespace ts::analysis;
 

@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/analysis/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_matrix.h"
 #include "views/cluster/heatmap_image.h"
 #include "views/cluster/heatmap_viewport.h"
 

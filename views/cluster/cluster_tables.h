@@ -2,8 +2,8 @@
 // The Cluster view's tables as FigureTableModels: stragglers with their evidence, the ranks
 // with their figures, one rank's ops against the median rank. Tags: the summary's rank row
 // (stragglers: the index into summary.stragglers).
-#include "core/analysis/cluster_op_compare.h"
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_op_compare.h"
+#include "core/analysis/cluster/cluster_summary.h"
 #include "views/cluster/figure_table_model.h"
 
 FigureTableModel* makeStragglerModel(QObject* parent);

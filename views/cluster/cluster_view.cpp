@@ -13,8 +13,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/analysis/cluster_analysis.h"
-#include "core/analysis/cluster_op_compare.h"
+#include "core/analysis/cluster/cluster_analysis.h"
+#include "core/analysis/cluster/cluster_op_compare.h"
 #include "views/cluster/cluster_heatmap.h"
 #include "views/cluster/cluster_tables.h"
 #include "views/cluster/rank_bars.h"

@@ -12,8 +12,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/analysis/cluster_matrix.h"
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_summary.h"
 #include "views/cluster/heatmap_viewport.h"
 #include "views/common/view_registry.h"
 

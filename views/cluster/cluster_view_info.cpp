@@ -2,7 +2,7 @@
 
 #include <QFileInfo>
 
-#include "core/analysis/cluster_input.h"
+#include "core/analysis/cluster/cluster_input.h"
 #include "views/cluster/cluster_view.h"
 
 ViewInfo clusterViewInfo() {

@@ -8,7 +8,7 @@
 #include <QImage>
 #include <vector>
 
-#include "core/analysis/cluster_matrix.h"
+#include "core/analysis/cluster/cluster_matrix.h"
 #include "views/cluster/heatmap_viewport.h"
 
 struct HeatmapPicture {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/analysis/cluster_summary.h"
+#include "core/analysis/cluster/cluster_summary.h"
 #include "views/cluster/cluster_heatmap.h"
 
 using namespace ts::analysis;

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/analysis/scalar_diff.h"
-#include "views/curves/run_colour.h"
+#include "core/analysis/diff/scalar_diff.h"
+#include "views/common/run_colour.h"
 
 using ts::curves::RunScalars;
 using ts::curves::ScalarPoint;

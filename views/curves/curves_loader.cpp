@@ -69,14 +69,14 @@ void CurvesLoader::reloadRuns() {
             // A listed status change (e.g. a run restarted) may need polling again.
             for (const auto& run : r.runs)
                 if (auto it = m_runs.find(run.id); it != m_runs.end() && it->second.read)
-                    if (run.status == "running") it->second.status = run.status;
+                    if (run.status == ts::store::RunStatus::Running) it->second.status = run.status;
             updateTimer();
             emit runsListed(r.runs);
         });
 }
 
 bool CurvesLoader::needsPoll(const RunState& s) const {
-    return !s.read || s.status == "running";
+    return !s.read || s.status == ts::store::RunStatus::Running;
 }
 
 void CurvesLoader::updateTimer() {
@@ -150,7 +150,7 @@ void CurvesLoader::onPolled(PollResult result) {
         s.read = true;
         s.cursor = piece.cursor;
         s.status = piece.status;
-        if (statusChanged) emit runStatusChanged(piece.runId, QString::fromStdString(piece.status));
+        if (statusChanged) emit runStatusChanged(piece.runId, piece.status);
         if (first || !piece.series.empty() || !piece.overflows.empty())
             delivered.push_back(std::move(piece));
     }

@@ -36,7 +36,7 @@ signals:
     void scalarsRead(const std::vector<ts::curves::RunScalars>& pieces);
     void failed(const QString& message);
     /// A poll found a shown run in a new state (e.g. 'running' -> 'completed').
-    void runStatusChanged(qint64 runId, const QString& status);
+    void runStatusChanged(qint64 runId, ts::store::RunStatus status);
     /// The poll timer started or stopped (see live()).
     void liveChanged(bool live);
 
@@ -50,7 +50,7 @@ private:
     struct RunState {
         bool read = false;
         ts::curves::ScalarCursor cursor;
-        std::string status;
+        ts::store::RunStatus status = ts::store::RunStatus::Running;
     };
 
     void poll();

@@ -16,10 +16,10 @@
 #include <algorithm>
 
 #include "core/curves/scalar_csv.h"
+#include "views/common/run_colour.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_chart.h"
 #include "views/curves/curves_loader.h"
-#include "views/curves/run_colour.h"
 
 namespace {
 
@@ -34,7 +34,7 @@ QString runLabel(const ts::curves::RunEntry& r) {
     return QStringLiteral("%1  #%2  · %3")
         .arg(name)
         .arg(r.id)
-        .arg(QString::fromStdString(r.status));
+        .arg(QString::fromLatin1(ts::store::statusName(r.status)));
 }
 
 }  // namespace
@@ -211,10 +211,10 @@ void CurvesView::onRunsListed(const std::vector<ts::curves::RunEntry>& runs) {
     updateStatus();
 }
 
-void CurvesView::onRunStatusChanged(qint64 runId, const QString& status) {
+void CurvesView::onRunStatusChanged(qint64 runId, ts::store::RunStatus status) {
     auto entry = m_entries.find(runId);
     if (entry == m_entries.end()) return;
-    entry->status = status.toStdString();
+    entry->status = status;
     m_updatingList = true;
     for (int i = 0; i < m_runList->count(); ++i)
         if (m_runList->item(i)->data(Qt::UserRole).toLongLong() == runId)

@@ -52,7 +52,7 @@ private:
     void onSessionChanged();
     void onRunsListed(const std::vector<ts::curves::RunEntry>& runs);
     void onItemChanged(QListWidgetItem* item);
-    void onRunStatusChanged(qint64 runId, const QString& status);
+    void onRunStatusChanged(qint64 runId, ts::store::RunStatus status);
     void onExportClicked();
     void applyShownRuns();
     void updateStatus();

@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 #include "core/timeline/time_axis.h"
 
 class TimelineCanvas;

@@ -8,7 +8,7 @@
 #include <QPushButton>
 #include <map>
 
-#include "core/analysis/profile_data.h"
+#include "core/analysis/profile/profile_data.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
 #include "views/common/job_tracker.h"

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 
 class QComboBox;
 class QPushButton;

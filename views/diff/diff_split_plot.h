@@ -6,7 +6,7 @@
 // parentheses.
 #include <qcustomplot.h>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 
 class DiffSplitPlot : public QCustomPlot {
     Q_OBJECT

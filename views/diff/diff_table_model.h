@@ -7,7 +7,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 
 class DiffTableModel : public QAbstractTableModel {
     Q_OBJECT

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "core/analysis/run_diff.h"
+#include "core/analysis/diff/run_diff.h"
 #include "core/timeline/timeline_model.h"
 
 class DiffLinkStrip;

@@ -3,9 +3,9 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "views/dumps/compare_view.h"
-#include "views/dumps/hdf5_inspector_view.h"
-#include "views/dumps/overflow_view.h"
+#include "views/dumps/compare/compare_view.h"
+#include "views/dumps/inspector/hdf5_inspector_view.h"
+#include "views/dumps/overflow/overflow_view.h"
 
 bool looksLikeHdf5(const QString& path) {
     const QFileInfo fi(path);

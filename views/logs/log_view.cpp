@@ -19,8 +19,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "core/log/log_store.h"
+#include "core/common/clock.h"
 #include "core/log/memory_sinks.h"
+#include "core/log_store/log_store.h"
 #include "core/store/trace_store.h"
 #include "importers/logs/log_file_importer.h"
 #include "views/common/job_tracker.h"
@@ -164,7 +165,7 @@ LogView::LogView(SessionContext* ctx, QWidget* parent)
     });
 
     m_live = std::make_shared<ts::log::QueueSink>();
-    m_liveSinceNs = ts::store::nowNs();
+    m_liveSinceNs = ts::nowNs();
     ts::log::Logger::instance().addSink(m_live);
 
     m_timer = new QTimer(this);
@@ -294,12 +295,13 @@ void LogView::openFile(const QString& path) {
                     ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
                 if (store) {
                     auto rep = ts::importers::logs::importLogFile(path, *store.value(), jc);
-                    out.imported = rep.status == "complete" || rep.status == "partial";
+                    out.imported = ts::store::hasRows(rep.status);
                     out.note = QStringLiteral("%1: %2 records (%3)")
                                    .arg(QString::fromStdString(path))
                                    .arg(rep.events)
-                                   .arg(QString::fromStdString(rep.error.empty() ? rep.status
-                                                                                 : rep.error));
+                                   .arg(rep.error.empty()
+                                            ? QString::fromLatin1(ts::store::statusName(rep.status))
+                                            : QString::fromStdString(rep.error));
                     if (out.imported) return out;
                 }
             }

@@ -10,9 +10,9 @@ namespace {
 
 using Overview = ts::Result<ts::session::SessionOverview>;
 
-QString statusMark(const std::string& status) {
-    if (status == "complete") return QStringLiteral("✓");
-    if (status == "failed") return QStringLiteral("✗");
+QString statusMark(ts::store::SourceStatus status) {
+    if (status == ts::store::SourceStatus::Complete) return QStringLiteral("✓");
+    if (status == ts::store::SourceStatus::Failed) return QStringLiteral("✗");
     return QStringLiteral("⚠");  // partial, incomplete, importing
 }
 
@@ -78,7 +78,7 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
             new QTreeWidgetItem(sources, {QStringLiteral("%1 %2").arg(statusMark(s.status), name)});
         QString tip = QStringLiteral("%1\n%2 · %3\n%4 events, %5 slices")
                           .arg(QString::fromStdString(s.path), QString::fromStdString(s.kind),
-                               QString::fromStdString(s.status))
+                               QString::fromLatin1(ts::store::statusName(s.status)))
                           .arg(s.events)
                           .arg(s.slices);
         if (!s.error.empty()) tip += "\n" + QString::fromStdString(s.error);
@@ -87,10 +87,11 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
     if (!ov.runs.empty()) {
         auto* runs = section(this, tr("Runs (%1)").arg(ov.runs.size()), "curves");
         for (const auto& r : ov.runs)
-            new QTreeWidgetItem(
-                runs, {QStringLiteral("#%1 %2 [%3]")
-                           .arg(r.id)
-                           .arg(QString::fromStdString(r.name), QString::fromStdString(r.status))});
+            new QTreeWidgetItem(runs,
+                                {QStringLiteral("#%1 %2 [%3]")
+                                     .arg(r.id)
+                                     .arg(QString::fromStdString(r.name),
+                                          QString::fromLatin1(ts::store::statusName(r.status)))});
     }
     if (!ov.dumps.empty()) {
         auto* dumps = section(this, tr("Dumps (%1)").arg(ov.dumps.size()), "dumps");

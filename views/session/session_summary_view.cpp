@@ -107,8 +107,9 @@ void SessionSummaryView::show(const ts::session::SessionOverview& ov) {
         setRow(
             m_sources, i,
             {QFileInfo(QString::fromStdString(s.path)).fileName(), QString::fromStdString(s.kind),
-             QString::fromStdString(s.status), QString::number(s.events), QString::number(s.slices),
-             QString::number(s.skipped), ms(s.tsMin, s.tsMax), QString::fromStdString(s.error)});
+             QString::fromLatin1(ts::store::statusName(s.status)), QString::number(s.events),
+             QString::number(s.slices), QString::number(s.skipped), ms(s.tsMin, s.tsMax),
+             QString::fromStdString(s.error)});
         m_sources->item(i, 0)->setToolTip(QString::fromStdString(s.path));
     }
     m_runs->setRowCount(static_cast<int>(ov.runs.size()));
@@ -116,7 +117,7 @@ void SessionSummaryView::show(const ts::session::SessionOverview& ov) {
         const auto& r = ov.runs[i];
         setRow(m_runs, i,
                QStringList{QString::number(r.id), QString::fromStdString(r.name),
-                           QString::fromStdString(r.status)}
+                           QString::fromLatin1(ts::store::statusName(r.status))}
                    << runFigures(r.summary) << QString::fromStdString(r.reason));
     }
     m_runs->resizeColumnsToContents();

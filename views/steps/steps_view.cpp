@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/steps/profile_source_box.h"
 
 using namespace ts::analysis;
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/analysis/profile_report.h"
+#include "core/analysis/profile/profile_report.h"
 
 class QCPBars;
 class QCustomPlot;

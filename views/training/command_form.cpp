@@ -21,10 +21,10 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "core/common/cuda_paths.h"
 #include "core/common/data_paths.h"
-#include "core/profiler/gpu/cuda_paths.h"
 #include "core/run/launch_env.h"
-#include "views/logs/command_log_levels.h"
+#include "views/training/command_log_levels.h"
 #include "views/training/training_widgets.h"
 
 namespace {
@@ -263,12 +263,9 @@ QWidget* CommandForm::cudaBox() {
            "kernels, copies, CUDA API calls and NVTX ranges become the run's traces, one "
            "track per device stream (docs/GPU.md)"));
     // Disabled, saying why, where nothing could be recorded (as `trainscope-cli record`).
-    if (auto lib = ts::profiler::gpu::cuptiCollectorPath(); !lib) {
+    if (auto lib = ts::cuptiForRecording(); !lib) {
         m_recordCuda->setEnabled(false);
         m_recordCuda->setToolTip(QString::fromStdString(lib.error()));
-    } else if (auto d = ts::profiler::gpu::cudaDriverAvailable(); !d) {
-        m_recordCuda->setEnabled(false);
-        m_recordCuda->setToolTip(QString::fromStdString(d.error()));
     }
     f->addRow(QString(), m_recordCuda);
     connect(m_recordCuda, &QCheckBox::toggled, this, &CommandForm::changed);
@@ -379,11 +376,8 @@ bool CommandForm::spec(ts::run::LaunchSpec* out, QString* error) const {
     s.logLevels = m_levels->settings();
     s.recordCuda = m_recordCuda->isChecked();
     if (s.recordCuda) {  // as `trainscope-cli record`: nothing could be recorded without these
-        auto lib = ts::profiler::gpu::cuptiCollectorPath();
-        if (!lib)
+        if (auto lib = ts::cuptiForRecording(); !lib)
             return fail(tr("Record CUDA activity: %1").arg(QString::fromStdString(lib.error())));
-        if (auto d = ts::profiler::gpu::cudaDriverAvailable(); !d)
-            return fail(tr("Record CUDA activity: %1").arg(QString::fromStdString(d.error())));
     }
     if (auto v = ts::run::validateLaunchSpec(s); !v) {
         const QString why = QString::fromStdString(v.error());
@@ -477,7 +471,7 @@ QString CommandForm::environmentText(const QString& sessionPath) const {
     const std::string session =
         sessionPath.isEmpty() ? std::string("new-session.tscope") : sessionPath.toStdString();
     ts::run::RunPaths paths = ts::run::runPathsFor(session, 0, ts::pythonHooksDir());
-    if (auto lib = ts::profiler::gpu::cuptiCollectorPath(); lib) paths.cuptiLibrary = lib.value();
+    if (auto lib = ts::cuptiForRecording(); lib) paths.cuptiLibrary = lib.value();
     auto env = ts::run::buildProcessEnvironment(s, ts::run::currentEnvironment(), paths, 0,
                                                 s.masterPort > 0 ? s.masterPort : 29500);
     if (!env) return tr("(%1)").arg(QString::fromStdString(env.error()));

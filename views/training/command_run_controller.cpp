@@ -41,13 +41,13 @@ void CommandRunController::poll() {
                       p.overflowFindings != m_last.overflowFindings ||
                       p.rdrRecords != m_last.rdrRecords;
     m_last = p;
-    if (m_runId == 0 && p.runId > 0 && p.state != "starting") {
+    if (m_runId == 0 && p.runId > 0 && p.state != ts::run::CommandState::Starting) {
         m_runId = p.runId;
         emit started(m_runId);
     }
     if (m_runId > 0) emit progress(p);
     if (more) emit artifactsChanged();
-    if (p.state != "ended") return;
+    if (p.state != ts::run::CommandState::Ended) return;
     m_timer.stop();
     auto run = std::move(m_run);
     const ts::run::CommandResult result = run->wait();

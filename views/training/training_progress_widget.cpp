@@ -137,9 +137,9 @@ void TrainingProgressWidget::setEngineMode(bool engine) {
 
 void TrainingProgressWidget::setCommandProgress(const ts::run::CommandProgress& p) {
     const QLocale loc;
-    if (p.state == "running" || p.state == "starting") {
+    if (p.state == ts::run::CommandState::Running || p.state == ts::run::CommandState::Starting) {
         m_bar->setRange(0, 0);  // busy: a command has no total to measure against
-    } else if (p.state == "ended") {
+    } else if (p.state == ts::run::CommandState::Ended) {
         m_bar->setRange(0, 1000);
         m_bar->setValue(1000);
     }
@@ -163,12 +163,12 @@ void TrainingProgressWidget::setCommandProgress(const ts::run::CommandProgress& 
     m_scale->setText(tr("traces %1 · dumps %2").arg(p.traces).arg(p.dumpFiles));
     m_memory->setText(
         tr("%1 NaN/Inf · %2 crash records").arg(p.overflowFindings).arg(p.rdrRecords));
-    const QString state = p.state == "paused" ? tr("Paused")
-                          : p.state == "stopping"
+    const QString state = p.state == ts::run::CommandState::Paused ? tr("Paused")
+                          : p.state == ts::run::CommandState::Stopping
                               ? tr("Stopping (%1)").arg(QString::fromStdString(p.stopStage))
-                          : p.state == "starting" ? tr("Starting")
-                                                  : tr("Running");
-    if (p.state != "ended") m_state->setText(state);
+                          : p.state == ts::run::CommandState::Starting ? tr("Starting")
+                                                                       : tr("Running");
+    if (p.state != ts::run::CommandState::Ended) m_state->setText(state);
 }
 
 QString TrainingProgressWidget::stepText() const {

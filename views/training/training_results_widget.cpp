@@ -121,7 +121,7 @@ void TrainingResultsWidget::showCommandRun(const ts::run::RunSummary& r) {
                          .arg(traces.join(QStringLiteral(", ")));
         if (r.overflowFindings > 0)
             parts << tr("NaN/Inf findings: %1 (Overflow view)").arg(r.overflowFindings);
-    } else if (r.status == "running") {
+    } else if (r.status == ts::store::RunStatus::Running) {
         parts << tr("still running");
     }
     for (const auto& w : r.warnings) parts << QStringLiteral("⚠ ") + QString::fromStdString(w);
@@ -144,7 +144,8 @@ void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
     clear({});
     QString head = tr("Run #%1 %2: %3")
                        .arg(r.id)
-                       .arg(QString::fromStdString(r.name), QString::fromStdString(r.status));
+                       .arg(QString::fromStdString(r.name),
+                            QString::fromLatin1(ts::store::statusName(r.status)));
     if (!r.reason.empty()) head += QStringLiteral(" — ") + QString::fromStdString(r.reason);
     m_head->setText(head);
     if (r.isCommand()) {
@@ -168,7 +169,7 @@ void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
     if (r.overflowSteps > 0)
         parts << tr("%1 steps skipped after a loss-scale overflow").arg(r.overflowSteps);
     for (const auto& w : r.warnings) parts << QStringLiteral("⚠ ") + QString::fromStdString(w);
-    if (!r.hasSummary && r.status == "running") parts << tr("still running");
+    if (!r.hasSummary && r.status == ts::store::RunStatus::Running) parts << tr("still running");
     m_detail->setText(parts.join('\n'));
 
     const int classes = static_cast<int>(r.f1.size());

@@ -5,7 +5,7 @@
 #include <QLocale>
 #include <algorithm>
 
-#include "views/curves/run_colour.h"
+#include "views/common/run_colour.h"
 
 TrainingRunsModel::TrainingRunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -66,9 +66,9 @@ QVariant TrainingRunsModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::DecorationRole && index.column() == RunCol) return runColour(r.id);
     if (role == Qt::ForegroundRole && index.column() == StatusCol) {
-        if (r.status == "failed") return QColor(200, 40, 40);
-        if (r.status == "interrupted") return QColor(200, 110, 0);
-        if (r.status == "running") return QColor(30, 110, 200);
+        if (r.status == ts::store::RunStatus::Failed) return QColor(200, 40, 40);
+        if (r.status == ts::store::RunStatus::Interrupted) return QColor(200, 110, 0);
+        if (r.status == ts::store::RunStatus::Running) return QColor(30, 110, 200);
     }
     if (role == Qt::ToolTipRole) {
         QString tip = QString::fromStdString(r.reason);
@@ -82,7 +82,7 @@ QVariant TrainingRunsModel::data(const QModelIndex& index, int role) const {
         case RunCol:
             return QStringLiteral("#%1  %2").arg(r.id).arg(QString::fromStdString(r.name));
         case StatusCol:
-            return QString::fromStdString(r.status);
+            return QString::fromLatin1(ts::store::statusName(r.status));
         case ModelCol:
             if (r.isCommand()) return tr("command");
             return r.hasConfig ? QString::fromStdString(r.config.model) : QString();

@@ -12,7 +12,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "views/dumps/dump_settings_widget.h"
+#include "views/training/dump_settings_widget.h"
 #include "views/training/training_sections.h"
 #include "views/training/training_widgets.h"
 

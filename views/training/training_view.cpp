@@ -24,9 +24,9 @@
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"
 #include "views/common/job_tracker.h"
+#include "views/common/rdr_auto_open.h"
 #include "views/common/session_context.h"
 #include "views/curves/curves_view.h"
-#include "views/rdr/rdr_auto_open.h"
 #include "views/training/command_form.h"
 #include "views/training/command_run_controller.h"
 #include "views/training/training_form.h"
@@ -442,7 +442,7 @@ void TrainingView::onCommandFinished(const ts::run::CommandResult& r) {
     if (!m_pendingSession.isEmpty() && m_ctx->sessionPath().isEmpty() && r.runId > 0)
         m_ctx->setSessionPath(m_pendingSession);
     m_pendingSession.clear();
-    const QString status = QString::fromStdString(r.status);
+    const QString status = QString::fromLatin1(ts::store::statusName(r.status));
     m_progress->setFinished(status.left(1).toUpper() + status.mid(1));
     QStringList notes;
     if (!r.traces.empty()) notes << tr("traces imported: %1").arg(r.traces.size());
@@ -580,7 +580,7 @@ void TrainingView::reloadRuns() {
             // Nothing selected yet: the newest run that has results (a running one has none).
             qint64 pick = keep;
             for (int i = 0; pick == 0 && i < m_runs->rowCount(); ++i)
-                if (m_runs->at(i).status != "running") pick = m_runs->at(i).id;
+                if (m_runs->at(i).status != ts::store::RunStatus::Running) pick = m_runs->at(i).id;
             if (pick == 0 && m_runs->rowCount() > 0) pick = m_runs->at(0).id;
             const int row = m_runs->rowOf(pick);
             if (row >= 0) {

@@ -1,5 +1,7 @@
 #include "core/debug/rdr/rdr_fd_writer.h"
 
+#include "core/common/json.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -59,19 +61,9 @@ FdWriter& FdWriter::i64(int64_t v) {
 }
 
 FdWriter& FdWriter::jsonString(const char* s) {
-    static const char kHex[] = "0123456789abcdef";
     ch('"');
-    for (; *s; ++s) {
-        const unsigned char c = static_cast<unsigned char>(*s);
-        if (c == '"' || c == '\\') {
-            ch('\\').ch(static_cast<char>(c));
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-            bytes(esc, 6);
-        } else {
-            ch(static_cast<char>(c));
-        }
-    }
+    char esc[6];
+    for (; *s; ++s) bytes(esc, json::escapeByte(static_cast<unsigned char>(*s), esc));
     return ch('"');
 }
 

@@ -1,5 +1,6 @@
 #include "core/debug/rdr/rdr_store.h"
 
+#include "core/common/clock.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::rdr {
@@ -22,7 +23,7 @@ Status insertRdrRecord(store::TraceStore& st, int64_t runId, const RdrExport& e)
         q.bind(6, e.step);
     else
         q.bindNull(6);
-    q.bind(7, e.timeNs > 0 ? e.timeNs : store::nowNs());
+    q.bind(7, e.timeNs > 0 ? e.timeNs : nowNs());
     return q.run();
 }
 

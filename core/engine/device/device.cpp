@@ -8,7 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "core/profiler/gpu/cuda_paths.h"
+#include "core/common/cuda_paths.h"
 
 namespace ts::engine {
 
@@ -37,13 +37,13 @@ Loaded loadCudaBackend() {
         l.owned = makeEmulatedBackend();
         return l;
     }
-    auto path = profiler::gpu::cudaBackendPath();
+    auto path = cudaBackendPath();
     if (!path) {
         l.error = "no CUDA device: " + path.error();
         return l;
     }
     // Without the driver the runtime would only say "driver version is insufficient".
-    if (auto d = profiler::gpu::cudaDriverAvailable(); !d) {
+    if (auto d = cudaDriverAvailable(); !d) {
         l.error = "no CUDA device: " + d.error();
         return l;
     }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/common/clock.h"
+#include "core/store/scalar_writer.h"
 #include "core/store/sqlite_db.h"
 
 namespace ts::engine {
@@ -17,7 +19,7 @@ Result<std::unique_ptr<RunRecorder>> RunRecorder::open(const std::string& sessio
     auto id = r->m_store->beginRun(runName, configJson);
     if (!id) return Error{id.error()};
     r->m_runId = id.value();
-    r->m_lastFlushNs = store::nowNs();
+    r->m_lastFlushNs = nowNs();
     return r;
 }
 
@@ -28,33 +30,31 @@ RunRecorder::~RunRecorder() {
 void RunRecorder::addScalar(const std::string& tag, int64_t step, double value) {
     if (!m_store || !std::isfinite(value))
         return;  // the scalars table holds finite values (NOT NULL REAL)
-    const int64_t now = store::nowNs();
+    const int64_t now = nowNs();
     m_pending.push_back({m_store->intern(tag), step, now, value});
     if (m_pending.size() >= 4096 || now - m_lastFlushNs > kFlushIntervalNs) (void)flush();
 }
 
 void RunRecorder::addOverflow(int64_t step, double lossScale) {
     if (!m_store) return;
-    m_overflows.push_back({step, store::nowNs(), lossScale});
+    m_overflows.push_back({step, nowNs(), lossScale});
 }
 
 Status RunRecorder::flush() {
-    m_lastFlushNs = store::nowNs();
+    m_lastFlushNs = nowNs();
     if ((m_pending.empty() && m_overflows.empty()) || !m_store) return Status::success();
     const bool ownTx = !m_store->inTransaction();
     if (ownTx)
         if (auto s = m_store->begin(); !s) return s;
-    auto stmt = m_store->db().prepare(
-        "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
-    if (!stmt.ok()) {
+    store::ScalarWriter scalars(*m_store, m_runId);
+    if (!scalars.ok()) {
         if (ownTx) (void)m_store->rollback();
-        return Error{stmt.error()};
+        return Error{scalars.error()};
     }
     for (const Point& p : m_pending) {
-        stmt.bind(1, m_runId).bind(2, p.tagId).bind(3, p.step).bind(4, p.wall).bind(5, p.value);
-        if (auto s = stmt.run(); !s) {
+        if (auto s = scalars.add(p.tagId, p.step, p.wall, p.value); !s) {
             if (ownTx) (void)m_store->rollback();
-            return s;
+            return Error{s.error()};
         }
     }
     m_pending.clear();
@@ -85,7 +85,7 @@ Status RunRecorder::finish(const std::string& status, const std::string& reason,
     if (!m_store) return Error{"no session"};
     auto s = flush();
     m_finished = true;
-    auto f = m_store->finishRun(m_runId, status, reason, summaryJson);
+    auto f = m_store->finishRun(m_runId, store::parseRunStatus(status), reason, summaryJson);
     if (!s) return s;
     return f;
 }

@@ -1,6 +1,6 @@
 // The collector's activity records -> session rows (through the shared GPU row rules).
 #include "core/profiler/gpu/activity_import.h"
-#include "core/profiler/gpu/args_json.h"
+#include "core/common/json.h"
 
 #include <cxxabi.h>
 
@@ -252,7 +252,7 @@ private:
     void range(const MarkerRecord& s, int64_t dur, uint32_t endTid) {
         if (m_o.keep && !m_o.keep(at(s.ts), dur < 0 ? at(s.ts) : at(s.ts) + dur)) return;
         const int64_t gtid = globalTid(s.pid ? s.pid : m_pid, s.tid);
-        ArgsJson args;
+        json::ArgsJson args;
         if (endTid != s.tid) args.num("end thread", endTid);
         const GpuSlice slice{at(s.ts), dur, str(s.nameId, "(unnamed)"), markerCategory(s.domainId),
                              args.empty() ? 0 : m_w.addArgs(args.done())};

@@ -1,6 +1,6 @@
 #include "core/profiler/gpu/gpu_rows.h"
 
-#include "core/profiler/gpu/args_json.h"
+#include "core/common/json.h"
 
 namespace ts::profiler::gpu {
 
@@ -61,7 +61,7 @@ int64_t GpuRows::category(ApiKind kind, std::string_view name) {
 }
 
 SliceHandle GpuRows::apiCall(const ApiCall& c, const std::string& label, int order) {
-    ArgsJson args;
+    json::ArgsJson args;
     if (c.correlation) args.num("correlation", *c.correlation);
     if (c.returnValue) args.num("return value", *c.returnValue);
     const GpuSlice slice{c.start, c.end - c.start, c.nameId, category(c.kind, c.name),
@@ -72,8 +72,8 @@ SliceHandle GpuRows::apiCall(const ApiCall& c, const std::string& label, int ord
     return h;
 }
 
-SliceHandle GpuRows::gpuRow(const GpuPlacement& p, int64_t nameId, int64_t catId, ArgsJson& args,
-                            uint32_t track) {
+SliceHandle GpuRows::gpuRow(const GpuPlacement& p, int64_t nameId, int64_t catId,
+                            json::ArgsJson& args, uint32_t track) {
     const GpuSlice slice{p.start, p.end - p.start, nameId, catId, m_w.addArgs(args.done())};
     const SliceHandle h = m_b.add(track, slice);
     ++m_b.counts().slices;
@@ -90,8 +90,8 @@ uint32_t GpuRows::streamOf(const GpuPlacement& p) {
 }
 
 namespace {
-ArgsJson placementArgs(const GpuPlacement& p) {
-    ArgsJson args;
+json::ArgsJson placementArgs(const GpuPlacement& p) {
+    json::ArgsJson args;
     args.num("device", p.device).num("context", p.context).num("stream", p.stream);
     if (p.correlation) args.num("correlation", *p.correlation);
     if (!p.op.empty()) args.str("op", p.op);
@@ -100,7 +100,7 @@ ArgsJson placementArgs(const GpuPlacement& p) {
 }  // namespace
 
 SliceHandle GpuRows::kernel(const KernelRow& k) {
-    ArgsJson args = placementArgs(k);
+    json::ArgsJson args = placementArgs(k);
     if (k.grid) args.dims("grid", (*k.grid)[0], (*k.grid)[1], (*k.grid)[2]);
     if (k.block) args.dims("block", (*k.block)[0], (*k.block)[1], (*k.block)[2]);
     if (k.registersPerThread) args.num("registers per thread", *k.registersPerThread);
@@ -115,7 +115,7 @@ SliceHandle GpuRows::memcpy(const MemcpyRow& m) {
                  .emplace(m.copyKind, m_w.intern(std::string("[CUDA memcpy ") +
                                                  memcpyKindName(m.copyKind) + "]"))
                  .first;
-    ArgsJson args = placementArgs(m);
+    json::ArgsJson args = placementArgs(m);
     if (m.bytes) args.num("bytes", *m.bytes);
     args.str("kind", memcpyKindName(m.copyKind));
     if (m.bytes && m.end > m.start)
@@ -125,7 +125,7 @@ SliceHandle GpuRows::memcpy(const MemcpyRow& m) {
 }
 
 SliceHandle GpuRows::memset(const MemsetRow& m) {
-    ArgsJson args = placementArgs(m);
+    json::ArgsJson args = placementArgs(m);
     if (m.bytes) args.num("bytes", *m.bytes);
     if (m.value) args.num("value", *m.value);
     return gpuRow(m, m_memsetName, m_memsetCat, args, streamOf(m));
@@ -136,7 +136,7 @@ SliceHandle GpuRows::sync(const SyncRow& s) {
     auto it = m_syncNames.find(s.type);
     if (it == m_syncNames.end())
         it = m_syncNames.emplace(s.type, m_w.intern(syncTypeName(s.type))).first;
-    ArgsJson args;
+    json::ArgsJson args;
     args.num("device", s.device).num("context", s.context);
     if (s.hasStream) args.num("stream", s.stream);
     if (s.correlation) args.num("correlation", *s.correlation);

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/common/json.h"
 #include "core/common/pair_hash.h"
 #include "core/profiler/gpu/gpu_trace_builder.h"
 
@@ -96,7 +97,7 @@ private:
     /// The innermost API call with this correlation id (nullptr when none); processKey < 0
     /// matches any process.
     const Launch* findLaunch(int64_t processKey, int64_t correlation) const;
-    SliceHandle gpuRow(const GpuPlacement& p, int64_t nameId, int64_t catId, class ArgsJson& args,
+    SliceHandle gpuRow(const GpuPlacement& p, int64_t nameId, int64_t catId, json::ArgsJson& args,
                        uint32_t track);
     int64_t category(ApiKind kind, std::string_view name);
     uint32_t streamOf(const GpuPlacement& p);

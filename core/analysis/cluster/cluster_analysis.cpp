@@ -1,0 +1,79 @@
+#include "core/analysis/cluster/cluster_analysis.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/store/trace_store.h"
+
+namespace ts::analysis {
+
+Result<ClusterSummary> analyzeCluster(std::vector<RankInput> ranks, int threads, JobControl* job) {
+    if (ranks.empty()) return Error{"no rank to analyse"};
+    assignMissingRanks(ranks);
+    if (job) job->setTotal(ranks.size());
+    std::vector<RankProfile> profiles(ranks.size());
+    std::atomic<size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex errorLock;
+    std::string error;
+    auto worker = [&] {
+        std::map<std::string, std::unique_ptr<store::TraceStore>> open;
+        for (size_t i = next++; i < ranks.size() && !stop; i = next++) {
+            if (job && job->cancelled()) {
+                stop = true;
+                break;
+            }
+            const RankInput& in = ranks[i];
+            auto& store = open[in.sessionPath];
+            std::string failure;
+            if (!store) {
+                auto s = store::TraceStore::open(in.sessionPath, store::TraceStore::Mode::ReadOnly);
+                if (s)
+                    store = std::move(s.value());
+                else
+                    failure = in.sessionPath + ": " + s.error();
+            }
+            if (failure.empty()) {
+                auto p = analyzeRank(*store, in, job);
+                if (p)
+                    profiles[i] = std::move(p.value());
+                else
+                    failure =
+                        "rank " + std::to_string(in.rank) + " (" + in.label + "): " + p.error();
+            }
+            if (!failure.empty()) {
+                std::lock_guard lock(errorLock);
+                if (error.empty()) error = failure;
+                stop = true;
+                break;
+            }
+            if (job) job->addDone(1);
+        }
+    };
+    const int n = std::max(1, std::min<int>(threads, static_cast<int>(ranks.size())));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (job && job->cancelled()) return Error{"cancelled"};
+    if (!error.empty()) return Error{error};
+    return summarizeCluster(std::move(profiles));
+}
+
+Result<ClusterSummary> analyzeClusterPaths(const std::vector<std::string>& paths, int threads,
+                                           JobControl* job) {
+    std::vector<std::string> warnings;
+    auto ranks = ranksOfPaths(paths, &warnings);
+    if (!ranks) return Error{ranks.error()};
+    auto summary = analyzeCluster(std::move(ranks.value()), threads, job);
+    if (!summary) return summary;
+    auto& w = summary.value().warnings;
+    w.insert(w.begin(), warnings.begin(), warnings.end());
+    return summary;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,100 @@
+#include "core/analysis/cluster/cluster_json.h"
+
+#include <cmath>
+
+#include "core/analysis/cluster/cluster_ops.h"
+#include "core/common/json.h"
+
+namespace ts::analysis {
+namespace {
+
+using json::kv;
+using Writer = json::Writer;
+
+void writeRank(Writer& w, const RankProfile& r, const RankFigures& f) {
+    w.StartObject();
+    kv(w, "rank", r.input.rank);
+    kv(w, "steps", f.steps);
+    kv(w, "step_ms_median", f.stepMsMedian);
+    kv(w, "step_ms_p95", f.stepMsP95);
+    kv(w, "compute_ms", f.computeMs);
+    kv(w, "comm_ms", f.commMs);
+    kv(w, "overlap_pct", f.overlapPct);
+    kv(w, "idle_ms", f.idleMs);
+    kv(w, "wait_ms", f.waitMs);
+    kv(w, "work_ms_median", f.workMsMedian);
+    kv(w, "work_ms_mean", f.workMsMean);
+    kv(w, "step_ms_mean", f.stepMsMean);
+    kv(w, "straggler_steps", f.stragglerSteps);
+    kv(w, "straggler_excess_ms", f.stragglerExcessMs);
+    kv(w, "label", r.input.label);
+    kv(w, "rank_from", r.input.rankOrigin);
+    if (r.input.worldSize) kv(w, "world_size", *r.input.worldSize);
+    kv(w, "counted_on", r.device ? "device" : "host");
+    kv(w, "step_markers", r.stepMarker);
+    kv(w, "session", r.input.sessionPath);
+    w.Key("source_ids");
+    w.StartArray();
+    for (int64_t id : r.input.sourceIds) w.Int64(id);
+    w.EndArray();
+    w.EndObject();
+}
+
+}  // namespace
+
+std::string clusterSummaryJson(const ClusterSummary& s) {
+    rapidjson::StringBuffer buf;
+    Writer w(buf);
+    w.SetMaxDecimalPlaces(3);
+    w.StartObject();
+    w.Key("ranks");
+    w.StartArray();
+    for (size_t i = 0; i < s.ranks.size(); ++i) writeRank(w, s.ranks[i], s.figures[i]);
+    w.EndArray();
+    w.Key("slowest_rank");
+    if (s.slowestRank)
+        w.Int64(*s.slowestRank);
+    else
+        w.Null();
+    w.Key("stragglers");
+    w.StartArray();
+    for (const Straggler& g : s.stragglers) {
+        w.StartObject();
+        kv(w, "rank", g.rank);
+        kv(w, "step", g.step);
+        kv(w, "step_ms", g.stepMs);
+        kv(w, "median_ms", g.medianMs);
+        kv(w, "work_ms", g.workMs);
+        kv(w, "median_work_ms", g.medianWorkMs);
+        kv(w, "wait_ms", g.waitMs);
+        kv(w, "others_wait_ms", g.othersWaitMs);
+        w.EndObject();
+    }
+    w.EndArray();
+    kv(w, "step_columns", static_cast<int64_t>(s.stepCount()));
+    w.Key("rule");
+    w.StartObject();
+    kv(w, "excess_pct_of_median_step", 100 * kStragglerExcess);
+    kv(w, "min_excess_ms", static_cast<double>(kStragglerMinNs) / 1e6);
+    kv(w, "measure",
+       "work_ms = step_ms - wait_ms (communication not overlapped by compute); a straggler's "
+       "work_ms - median_work_ms exceeds both");
+    w.EndObject();
+    w.Key("comm_patterns");
+    w.StartArray();
+    for (const CommPattern& p : commPatterns()) {
+        const std::string t =
+            p.prefix ? std::string(p.text) + "*" : "*" + std::string(p.text) + "*";
+        w.String(t.c_str(), static_cast<rapidjson::SizeType>(t.size()));
+    }
+    w.EndArray();
+    w.Key("warnings");
+    w.StartArray();
+    for (const std::string& m : s.warnings)
+        w.String(m.c_str(), static_cast<rapidjson::SizeType>(m.size()));
+    w.EndArray();
+    w.EndObject();
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,342 @@
+#include "core/debug/dump_scan.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/debug/dataset_stats.h"
+#include "core/hdf5/h5_read.h"
+
+namespace ts::debug {
+namespace {
+
+bool allDigits(const std::string& s) {
+    return !s.empty() && s.size() < 18 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Natural order: seqid, op, io (input before output), slot; non-dump paths last by name.
+bool naturalLess(const DumpTensor& a, const DumpTensor& b) {
+    const bool da = !a.op.empty(), db = !b.op.empty();
+    if (da != db) return da;
+    if (!da) return a.path < b.path;
+    if (a.seqid != b.seqid) return a.seqid < b.seqid;
+    if (a.op != b.op) return a.op < b.op;
+    if (a.io != b.io) return a.io < b.io;
+    return a.slot < b.slot;
+}
+
+std::string parentOf(const std::string& p) {
+    auto k = p.rfind('/');
+    return k == std::string::npos ? "" : p.substr(0, k);
+}
+
+}  // namespace
+
+const char* orderSourceName(OrderSource o) {
+    switch (o) {
+        case OrderSource::Sequence:
+            return "sequence";
+        case OrderSource::Creation:
+            return "creation";
+        case OrderSource::Name:
+            return "name";
+    }
+    return "name";
+}
+
+bool parseDumpPath(const std::string& path, std::string& op, int64_t& seqid, std::string& io,
+                   int& slot) {
+    std::vector<std::string> parts;
+    size_t s = 0;
+    for (size_t i = 0; i <= path.size(); ++i) {
+        if (i == path.size() || path[i] == '/') {
+            parts.push_back(path.substr(s, i - s));
+            s = i + 1;
+        }
+    }
+    if (parts.size() < 4) return false;
+    const size_t n = parts.size();
+    if (!allDigits(parts[n - 1]) || (parts[n - 2] != "input" && parts[n - 2] != "output") ||
+        !allDigits(parts[n - 3]))
+        return false;
+    op.clear();
+    for (size_t i = 0; i + 3 < n; ++i) op += (i ? "/" : "") + parts[i];
+    if (op.empty()) return false;
+    seqid = std::stoll(parts[n - 3]);
+    io = parts[n - 2];
+    slot = std::stoi(parts[n - 1]);
+    return true;
+}
+
+Result<std::vector<DumpTensor>> orderedTensors(const h5::File& file, OrderSource* used,
+                                               std::string* detail) {
+    auto paths = file.allDatasets();
+    if (!paths) return Error{paths.error()};
+    std::vector<DumpTensor> out;
+    out.reserve(paths->size());
+    bool allSeq = !paths->empty();
+    bool allAddr = true;
+    bool allTracked = file.tracksCreationOrder("");
+    std::map<std::string, bool> tracked;
+    for (const auto& p : paths.value()) {
+        DumpTensor t;
+        t.path = p;
+        if (!parseDumpPath(p, t.op, t.seqid, t.io, t.slot)) t.op.clear();
+        int64_t g = 0;
+        if (file.intAttribute(p, "global_seq", g) ||
+            (!t.op.empty() && file.intAttribute(parentOf(parentOf(p)), "global_seq", g))) {
+            t.order = g;
+        } else {
+            allSeq = false;
+        }
+        out.push_back(std::move(t));
+        // Every group on the way must track creation order for "creation" to hold.
+        for (std::string q = parentOf(p); allTracked && !q.empty(); q = parentOf(q)) {
+            auto it = tracked.find(q);
+            if (it == tracked.end()) it = tracked.emplace(q, file.tracksCreationOrder(q)).first;
+            allTracked = it->second;
+        }
+    }
+    OrderSource src = OrderSource::Name;
+    std::string how = "natural name order (seqid, op, input before output, slot)";
+    if (allSeq) {
+        how = "global_seq attribute";
+        src = OrderSource::Sequence;
+        // Inputs and outputs of one op share the group's sequence; keep io/slot order.
+        std::stable_sort(out.begin(), out.end(), [](const DumpTensor& a, const DumpTensor& b) {
+            if (a.order != b.order) return a.order < b.order;
+            if (a.io != b.io) return a.io < b.io;
+            return a.slot < b.slot;
+        });
+    } else if (allTracked) {
+        src = OrderSource::Creation;  // allDatasets() already walks in creation order
+        how = "tracked link creation order";
+        for (size_t i = 0; i < out.size(); ++i) out[i].order = static_cast<int64_t>(i);
+    } else {
+        for (auto& t : out) {
+            auto a = file.objectAddress(t.path);
+            if (!a) {
+                allAddr = false;
+                break;
+            }
+            t.order = static_cast<int64_t>(a.value());
+        }
+        if (allAddr && !out.empty()) {
+            src = OrderSource::Creation;  // object headers are allocated in writing order
+            how =
+                "object-header addresses, i.e. writing order (the file does not track "
+                "creation order)";
+            std::stable_sort(out.begin(), out.end(), [](const DumpTensor& a, const DumpTensor& b) {
+                return a.order < b.order;
+            });
+        } else {
+            std::stable_sort(out.begin(), out.end(), naturalLess);
+            for (size_t i = 0; i < out.size(); ++i) out[i].order = static_cast<int64_t>(i);
+        }
+    }
+    if (used) *used = src;
+    if (detail) *detail = how;
+    return out;
+}
+
+Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& onlyPath,
+                                       JobControl* job) {
+    std::vector<std::string> paths;
+    if (!onlyPath.empty()) {
+        std::string p = onlyPath;
+        while (!p.empty() && p[0] == '/') p.erase(0, 1);
+        paths.push_back(p);
+    } else {
+        OrderSource o;
+        auto ts = orderedTensors(file, &o);
+        if (!ts) return Error{ts.error()};
+        for (const auto& t : ts.value()) paths.push_back(t.path);
+    }
+    std::vector<StatsRow> rows;
+    for (const auto& p : paths) {
+        if (job && job->cancelled()) return Error{"cancelled"};
+        StatsRow row;
+        auto info = file.datasetInfo(p);
+        if (!info) {
+            row.info.path = p;
+            row.error = info.error();
+            rows.push_back(std::move(row));
+            continue;
+        }
+        row.info = info.value();
+        auto s = datasetStats(file, p);
+        if (s)
+            row.stats = s.value();
+        else
+            row.error = s.error();
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job) {
+    OverflowReport rep;
+    auto ts = orderedTensors(file, &rep.order, &rep.orderDetail);
+    if (!ts) return Error{ts.error()};
+    if (job) job->setTotal(ts->size());
+    for (const auto& t : ts.value()) {
+        if (job && job->cancelled()) return Error{"cancelled"};
+        auto info = file.datasetInfo(t.path);
+        if (info && info->valueClass != h5::ValueClass::Float) {  // only floats hold NaN/Inf
+            if (job) job->addDone(1);
+            continue;
+        }
+        auto s = datasetStats(file, t.path);
+        if (job) job->addDone(1);
+        if (!s) {
+            rep.errors.push_back(t.path + ": " + s.error());
+            continue;
+        }
+        if (s->hasNonFinite()) rep.findings.push_back({t, s->nan, s->posinf, s->neginf});
+    }
+    return rep;
+}
+
+void applyThresholds(CompareReport& report, const CompareThresholds& t) {
+    report.firstDivergent.reset();
+    std::vector<PairVerdict> verdicts;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < report.pairs.size(); ++i) {
+        auto& p = report.pairs[i];
+        const auto& f = p.figures;
+        p.passRatios = p.error.empty() && ratiosPass(f, p.dtypeA, p.dtypeB);
+        p.pass = p.error.empty() && p.shapeMatch && f.nonfiniteMismatch == 0 &&
+                 f.cosine >= t.minCosine && (!t.maxRel || f.maxRel <= *t.maxRel) &&
+                 (!t.maxAbs || f.maxAbs <= *t.maxAbs) &&
+                 (t.rule != PassRule::Combined || p.passRatios);
+        if (!p.pass && !report.firstDivergent) report.firstDivergent = i;
+        verdicts.push_back({p.unit, p.tensor.io == "input", p.pass});
+        paths.push_back(p.tensor.path);
+    }
+    report.rootCause = findRootCause(verdicts, report.unitNamesA, paths);
+}
+
+namespace {
+
+ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x,
+                        const DumpTensor& y) {
+    ComparePair p;
+    p.tensor = x;
+    p.pathB = y.path;
+    auto ra = h5::BlockReader::open(a, x.path, true);
+    auto rb = h5::BlockReader::open(b, y.path, true);
+    if (!ra || !rb) {
+        p.error = !ra ? "A: " + ra.error() : "B: " + rb.error();
+        return p;
+    }
+    p.dtypeA = ra->info().dtype;
+    p.dtypeB = rb->info().dtype;
+    p.shapeA = ra->info().shape;
+    p.shapeB = rb->info().shape;
+    p.dtypeMatch = p.dtypeA == p.dtypeB;
+    p.shapeMatch = p.shapeA == p.shapeB;
+    if (!p.shapeMatch) {
+        p.error = "shape mismatch";
+        return p;
+    }
+    // Both readers use the same shape and block size, so blocks stay aligned.
+    CompareAccumulator acc;
+    std::vector<float> fa, fb;
+    std::vector<double> da, db;
+    for (;;) {
+        auto na = ra->next(fa, da);
+        auto nb = rb->next(fb, db);
+        if (!na || !nb) {
+            p.error = !na ? na.error() : nb.error();
+            break;
+        }
+        if (na.value() != nb.value()) {
+            p.error = "block size mismatch";
+            break;
+        }
+        if (na.value() == 0) break;
+        acc.add(da.data(), db.data(), na.value());
+    }
+    p.figures = acc.result();
+    return p;
+}
+
+std::vector<DumpTensorRef> refsOf(const h5::File& f, const std::vector<DumpTensor>& ts,
+                                  bool scopes) {
+    std::vector<DumpTensorRef> out;
+    out.reserve(ts.size());
+    for (const auto& t : ts) {
+        DumpTensorRef r{t.path, t.op, t.seqid, t.io, t.slot, {}};
+        if (scopes) f.stringAttribute(t.path, "scope", r.scope);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
+                                   JobControl* job) {
+    return compareDumps(a, b, t, DumpPairOptions{}, job);
+}
+
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
+                                   const DumpPairOptions& how, JobControl* job) {
+    CompareReport rep;
+    auto ta = orderedTensors(a, &rep.order, &rep.orderDetail);
+    if (!ta) return Error{"A: " + ta.error()};
+    OrderSource ob;
+    auto tb = orderedTensors(b, &ob);
+    if (!tb) return Error{"B: " + tb.error()};
+    const bool scopes = how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
+    const auto ra = refsOf(a, ta.value(), scopes), rb = refsOf(b, tb.value(), scopes);
+    const TensorPairing pairing =
+        how.aligned ? pairByAlignment(ra, rb, how.align) : pairByPath(ra, rb);
+    rep.pairing = how.aligned ? "aligned" : "path";
+    rep.unitNamesA = pairing.unitNamesA;
+    rep.unitNamesB = pairing.unitNamesB;
+    rep.units = pairing.units;
+    rep.fuzzyUnits = pairing.fuzzyUnits;
+    if (job) job->setTotal(pairing.pairs.size());
+    for (size_t k = 0; k < pairing.pairs.size(); ++k) {
+        if (job && job->cancelled()) return Error{"cancelled"};
+        if (job) job->addDone(1);
+        const auto [i, j] = pairing.pairs[k];
+        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j]);
+        p.unit = pairing.unit[k];
+        rep.pairs.push_back(std::move(p));
+    }
+    for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back((*ta)[i].path);
+    for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back((*tb)[j].path);
+    applyThresholds(rep, t);
+    return rep;
+}
+
+std::string compareCsv(const CompareReport& r) {
+    std::string out =
+        "order,path,op,seqid,io,slot,dtype_a,dtype_b,shape_match,cosine,max_abs,max_rel,mean_abs,"
+        "rmse,"
+        "nonfinite_mismatch,pass,error,path_b,share_1e-3,share_5e-3,pass_ratios\n";
+    char buf[256];
+    for (const auto& p : r.pairs) {
+        const auto& f = p.figures;
+        std::snprintf(buf, sizeof buf, "%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%d", f.cosine, f.maxAbs,
+                      f.maxRel, f.meanAbs, f.rmse,
+                      static_cast<unsigned long long>(f.nonfiniteMismatch), p.pass ? 1 : 0);
+        std::string err = p.error;
+        std::replace(err.begin(), err.end(), ',', ';');
+        out += std::to_string(p.tensor.order) + "," + p.tensor.path + "," + p.tensor.op + "," +
+               std::to_string(p.tensor.seqid) + "," + p.tensor.io + "," +
+               std::to_string(p.tensor.slot) + "," + p.dtypeA + "," + p.dtypeB + "," +
+               (p.shapeMatch ? "1" : "0") + "," + buf + "," + err;
+        std::snprintf(buf, sizeof buf, ",%.9g,%.9g,%d\n", f.share1e3(), f.share5e3(),
+                      p.passRatios ? 1 : 0);
+        out += "," + p.pathB + buf;
+    }
+    for (const auto& u : r.unmatchedA) out += ",unmatched_in_b," + u + ",,,,,,,,,,,,,,,,,,\n";
+    for (const auto& u : r.unmatchedB) out += ",unmatched_in_a," + u + ",,,,,,,,,,,,,,,,,,\n";
+    return out;
+}
+
+}  // namespace ts::debug
