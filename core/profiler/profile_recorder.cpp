@@ -377,13 +377,22 @@ int64_t ProfileRecorder::lastTs() const {
 
 std::string ProfileRecorder::opAt(int64_t ts) const {
     // Slices are kept in start order: the last one starting at or before ts is the op that
-    // runs then, if it is an op and has not ended (ops do not nest).
+    // runs then, if it is an op and has not ended (ops do not nest). Outside an op, the
+    // phase that runs then: work a device is given between ops (the batch gathered in
+    // DataLoading, the gradient seed filled in Backward) is named by its phase.
     auto it = std::upper_bound(m_slices.begin(), m_slices.end(), ts,
                                [](int64_t t, const Slice& s) { return t < s.ts; });
-    if (it == m_slices.begin()) return {};
-    const Slice& s = *(it - 1);
-    if (s.kind != Kind::Op || (s.dur >= 0 && ts >= s.ts + s.dur)) return {};
-    return m_strings[s.scope];
+    auto open = [ts](const Slice& s) { return s.dur < 0 || ts < s.ts + s.dur; };
+    for (auto p = it; p != m_slices.begin();) {
+        const Slice& s = *--p;
+        if (s.kind == Kind::Op) {
+            if (open(s)) return m_strings[s.scope];
+            continue;  // an op that ended: look for the phase around it
+        }
+        if (s.kind == Kind::Phase && open(s)) return m_strings[s.name];
+        if (s.kind != Kind::Op) return {};
+    }
+    return {};
 }
 
 // The source's process, threads and tracks, made by the first write.

@@ -119,7 +119,8 @@ public:
     Result<int64_t> writeTo(store::TraceStore& store, int64_t runId, const std::string& label,
                             const ExtraRows& extra = {});
     /// The full scope name of the op running at `ts` (the profile's clock) on the training
-    /// thread, "" when none was (between ops, or outside the recorded steps).
+    /// thread; between ops, the phase running then ("data_loading", "backward": a device's
+    /// batch gather, the gradient seed); "" outside the recorded steps.
     std::string opAt(int64_t ts) const;
     /// The first start and the last end of the recorded slices (0 when none).
     int64_t firstTs() const;

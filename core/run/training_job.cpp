@@ -285,10 +285,29 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     // Where it ran: "cpu", or "cuda" and the device (docs/GPU.md).
     const engine::Device dev = m_trainer ? m_trainer->device() : engine::Device::CPU;
     json::kv(w, "device", engine::deviceName(dev));
-    if (dev != engine::Device::CPU)
-        if (auto b = engine::cudaBackend(); b) {
-            json::kv(w, "device_name", b.value()->deviceName());
-        }
+    if (dev != engine::Device::CPU) {
+        if (auto b = engine::cudaBackend(); b) json::kv(w, "device_name", b.value()->deviceName());
+        // How the step ran there (engine::DeviceRunStats; docs/GPU.md).
+        const engine::DeviceRunStats& st = r.device;
+        w.Key("device_run");
+        w.StartObject();
+        w.Key("data_on_device");
+        w.Bool(st.deviceData);
+        if (!st.deviceData) json::kv(w, "data_reason", st.hostDataReason);
+        w.Key("cuda_graph");
+        w.Bool(st.graph);
+        if (!st.graph) json::kv(w, "cuda_graph_reason", st.graphReason);
+        json::kv(w, "graph_steps", st.graphSteps);
+        w.Key("late_step_ends");
+        w.Bool(st.lateStepEnds);
+        json::kv(w, "counted_steps", st.steps);
+        json::kv(w, "enqueued_per_step", st.enqueuedPerStep);
+        json::kv(w, "allocations", st.allocations);
+        json::kv(w, "host_waits", st.hostWaits);
+        json::kv(w, "readbacks", st.readbacks);
+        json::kv(w, "samples_per_s_after_warmup", st.samplesPerSAfterWarmup);
+        w.EndObject();
+    }
     int classes = 0;
     while (r.eval.count("precision/" + std::to_string(classes))) ++classes;
     w.Key("per_class");

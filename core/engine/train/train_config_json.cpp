@@ -90,6 +90,7 @@ const std::vector<Field>& fields() {
         i("threads", &C::threads),
         s("resume", &C::resumeFrom),
         s("device", &C::device),
+        b("cuda_graph", &C::cudaGraph),
     };
     return table;
 }
