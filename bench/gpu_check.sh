@@ -133,7 +133,9 @@ else
         echo "$n -> ${p:-not found (the bundled fallback serves where there is one)}"
         [ -n "$p" ] && L=$L:$(dirname "$p")
     done
-    export LD_LIBRARY_PATH=${L#:}:$P/lib:$P/cudafallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # the engine module links the collector beside it (the build tree's RUNPATH names this
+    # machine's build folder, not the bundle)
+    export LD_LIBRARY_PATH=${L#:}:$P/lib/trainscope:$P/lib:$P/cudafallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export TRAINSCOPE_GPU_LIB_DIR=$P/lib/trainscope
     CLI=$P/bin/trainscope-cli
     TESTS=$P/bin
