@@ -2,6 +2,8 @@
 // gzip or zip. Stages: InputStream (bytes) -> readChromeJson (the trace JSON tokenizer, one
 // event at a time, on its own thread) -> EventPipe (batches) -> ChromeTraceBuilder (trackers that
 // own the writes).
+#include <rapidjson/document.h>
+
 #include <filesystem>
 #include <thread>
 
@@ -102,6 +104,14 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     extra += "],\"wrapper\":" + ts::json::quote(in.value()->wrapper());
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
     if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
+    for (const auto& [key, text] : outcome.metadata) {
+        // Kept as JSON only when it parses: the stats stay one valid document.
+        rapidjson::Document doc;
+        doc.Parse(text.data(), text.size());
+        if (doc.HasParseError()) continue;
+        extra += key == "deviceProperties" ? ",\"device_properties\":" : ",\"distributed_info\":";
+        extra += text;
+    }
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;

@@ -60,9 +60,10 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     {"core/hdf5", "core/log", "core/dist", "core/checkpoint_info"},
     // the session file
     {"core/store"},
-    // readers and writers of the store; memory snapshots (over the timeline's op statistics)
+    // readers and writers of the store; memory snapshots (over the timeline's op statistics);
+    // the device-side analyses of a profile (GPU overview, kernels, HTA, collectives)
     {"core/log_store", "core/timeline", "core/curves", "core/session", "core/export/chrome",
-     "core/profiler/gpu", "core/memory"},
+     "core/profiler/gpu", "core/memory", "core/analysis/gpu"},
     // the CUPTI collector (over the activity format), profile analysis (over the timeline)
     {"core/profiler/cuda", "core/analysis/profile"},
     // the engine (all of its rooms and its CUDA backend); cluster and diff analysis

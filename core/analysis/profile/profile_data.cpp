@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <filesystem>
 
 #include "core/store/trace_store.h"
@@ -25,18 +24,6 @@ bool istarts(std::string_view s, std::string_view prefix) {
 }
 
 }  // namespace
-
-std::optional<int64_t> profilerStepNumber(std::string_view name) {
-    constexpr std::string_view kPrefix = "ProfilerStep#";
-    if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix)
-        return std::nullopt;
-    int64_t n = 0;
-    const char* b = name.data() + kPrefix.size();
-    const char* e = name.data() + name.size();
-    auto [p, ec] = std::from_chars(b, e, n);
-    if (ec != std::errc() || p != e) return std::nullopt;
-    return n;
-}
 
 bool isOpCategory(std::string_view c) {
     return iequals(c, "cpu_op") || iequals(c, "operator") || iequals(c, "gpu_memcpy") ||

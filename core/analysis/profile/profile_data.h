@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/analysis/gpu/profiler_step.h"
 #include "core/common/job_control.h"
 #include "core/common/result.h"
 
@@ -73,9 +74,6 @@ struct ProfileData {
 /// Reads the slices and tracks of `sourceId`. Cancellable through `job`.
 Result<ProfileData> loadProfile(store::TraceStore& store, int64_t sourceId,
                                 JobControl* job = nullptr);
-
-/// Step number of a "ProfilerStep#N" name, nullopt for any other name.
-std::optional<int64_t> profilerStepNumber(std::string_view name);
 
 /// True for categories of CPU/host operators ("cpu_op", Kineto's "Operator") and copies.
 bool isOpCategory(std::string_view category);

@@ -68,9 +68,16 @@ Result<ProfileReport> analyzeProfile(store::TraceStore& store, std::optional<int
     if (!data) return Error{data.error()};
     if (job && job->cancelled()) return Error{"cancelled"};
     r.steps = analyzeSteps(data.value());
+    auto gpuTrace = gpu::loadGpuTrace(store, r.sourceId, job);
+    if (!gpuTrace) return Error{gpuTrace.error()};
+    if (gpuTrace.value().hasGpuWork()) {
+        r.gpu = gpu::analyzeGpu(gpuTrace.value());
+        attachDeviceSide(r.steps, r.gpu->overview);
+    }
+    r.device = adviceDevice(gpuTrace.value());
     r.ops = opSelfTimes(data.value(), r.steps);
-    r.advice = computeAdvice(data.value(), r.steps);
-    r.overview = costOverview(data.value(), r.steps);
+    r.advice = computeAdvice(data.value(), r.steps, r.gpu ? &*r.gpu : nullptr, r.device);
+    r.overview = costOverview(data.value(), r.steps, r.gpu ? &*r.gpu : nullptr);
     if (auto s = addShapeFigures(store, r, job); !s) return Error{s.error()};
     auto memory = analyzeMemory(store, r.sourceId, 10, job);
     if (!memory) return Error{memory.error()};
