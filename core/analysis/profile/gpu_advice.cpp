@@ -2,6 +2,8 @@
 // its own stack, with the figures of the GPU report and the calls that prove them.
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
+#include <string_view>
 
 #include "core/analysis/gpu/kernel_rules.h"
 #include "core/analysis/profile/advice.h"
@@ -12,6 +14,24 @@ namespace {
 
 using gpu::GpuReport;
 using gpu::SplitRole;
+
+/// Concatenation without GCC 12's false -Warray-bounds on chains of operator+.
+std::string join(std::initializer_list<std::string_view> parts) {
+    std::string out;
+    size_t n = 0;
+    for (std::string_view p : parts) n += p.size();
+    out.reserve(n);
+    for (std::string_view p : parts) out.append(p.data(), p.size());
+    return out;
+}
+
+/// `s` cut to `max` characters with "..." when longer.
+std::string shortened(const std::string& s, size_t max) {
+    if (s.size() <= max) return s;
+    std::string out(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(max));
+    out[max - 3] = out[max - 2] = out[max - 1] = '.';
+    return out;
+}
 
 std::string pct(double share) {
     char b[32];
@@ -86,7 +106,7 @@ void gpuIdleRule(const GpuReport& g, const std::string& device, std::vector<Advi
     f.share = share;
     f.threshold = kGpuIdleShare;
     f.costNs = idle;
-    f.title = std::string("The ") + dev + " is idle " + pct(share) + " of the step time";
+    f.title = join({"The ", dev, " is idle ", pct(share), " of the step time"});
     int64_t hostWait = 0, kernelWait = 0, other = 0;
     for (const auto& s : g.hta.idle) {
         hostWait += s.hostWaitNs;
@@ -157,10 +177,10 @@ void kernelBottleneckRule(const GpuReport& g, const std::string& device,
     f.share = share;
     f.threshold = kKernelBottleneckShare;
     f.costNs = top->totalNs;
-    const std::string shortName = top->name.size() > 90 ? top->name.substr(0, 87) + "..." : top->name;
+    const std::string shortName = shortened(top->name, 90);
     const bool ascend = device == "ascend";
-    f.title = "Kernel bottleneck: " + shortName +
-              " takes " + pct(share) + " of " + (ascend ? "NPU" : "GPU") + " kernel time";
+    f.title = join({"Kernel bottleneck: ", shortName, " takes ", pct(share), " of ",
+                    ascend ? "NPU" : "GPU", " kernel time"});
     std::string why =
         "One kernel dominates the device's kernel time, so the step is bound by it" +
         (top->op.empty() ? std::string(".") : ", launched by " + top->op + ".");
@@ -431,8 +451,8 @@ AdviceFinding gpuCostOverview(const GpuReport& g, const StepAnalysis& a) {
     f.share = top.share;
     f.costNs = top.totalNs;
     f.device = gpu::vendorKey(g.vendor);
-    const std::string shortName = top.name.size() > 90 ? top.name.substr(0, 87) + "..." : top.name;
-    f.title = "Biggest cost: " + shortName + ", " + pct(top.share) + " of device kernel time";
+    const std::string shortName = shortened(top.name, 90);
+    f.title = join({"Biggest cost: ", shortName, ", ", pct(top.share), " of device kernel time"});
     f.explanation =
         "Where the device time goes, whatever the rules' thresholds: the kernels with the most "
         "GPU time (the Kernel view has all of them), and how the steps split as the "

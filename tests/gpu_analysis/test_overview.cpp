@@ -1,0 +1,116 @@
+// The GPU overview (TensorBoard plugin's definitions) and the step join on a real PyTorch
+// 2.11 trace from an H200: four steps (each written by PyTorch both as a CPU annotation and
+// as a gpu_user_annotation), compared with plugin_reference.py (the plugin's definitions on
+// the same file, standard library only); and the analyze report built on them.
+#include <gtest/gtest.h>
+
+#include "core/analysis/gpu/gpu_overview.h"
+#include "core/analysis/gpu/gpu_report.h"
+#include "core/analysis/profile/profile_report.h"
+#include "tests/gpu_analysis/gpu_fixture.h"
+
+using namespace ts::analysis::gpu;
+
+namespace {
+
+rapidjson::Document pluginReference(const std::filesystem::path& file) {
+    const auto r = ts::test::runProgram(
+        "/usr/bin/python3",
+        {std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/gpu_analysis/plugin_reference.py", file.string()});
+    rapidjson::Document doc;
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    doc.Parse(r.out.c_str());
+    EXPECT_FALSE(doc.HasParseError()) << r.out;
+    return doc;
+}
+
+}  // namespace
+
+TEST(GpuOverview, TorchH200StepsJoinedAndPluginFigures) {
+    const auto file = ts::test::torch211Trace();
+    if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
+    const GpuTrace g = ts::test::loadTrace(file);
+    EXPECT_EQ(g.vendor, Vendor::Nvidia);
+    const GpuOverview o = computeGpuOverview(g);
+    const auto ref = pluginReference(file);
+    ASSERT_EQ(o.steps.size(), 4u);  // not 8: the GPU-side copies are joined, not counted
+    ASSERT_EQ(ref["steps"].Size(), 4u);
+    for (size_t i = 0; i < 4; ++i) {
+        const auto& r = ref["steps"][static_cast<rapidjson::SizeType>(i)];
+        const GpuStep& s = o.steps[i];
+        EXPECT_EQ(s.number, r["number"].GetInt64());
+        EXPECT_EQ(s.start, r["start"].GetInt64());
+        EXPECT_EQ(s.end, r["end"].GetInt64());
+        EXPECT_EQ(s.deviceStart, r["device_start"].GetInt64());
+        EXPECT_EQ(s.deviceEnd, r["device_end"].GetInt64());
+        EXPECT_EQ(s.launched, r["launched"].GetInt64());
+        EXPECT_EQ(s.inOverview, r["in_overview"].GetBool());
+        // PyTorch's GPU-side copy of the step is joined by number.
+        EXPECT_GT(s.annotationStart, 0);
+        EXPECT_GE(s.annotationStart, s.deviceStart - 1);
+    }
+    for (size_t i = 0; i < kSplitRoles; ++i) {
+        const char* key = splitRoleKey(static_cast<SplitRole>(i));
+        EXPECT_EQ(o.splitTotal[i], ref["split"][key].GetInt64()) << key;
+    }
+    ASSERT_EQ(o.devices.size(), 1u);
+    EXPECT_NEAR(o.devices[0].utilization, ref["utilization"]["0"].GetDouble(), 1e-12);
+    EXPECT_LT(o.devices[0].utilization, 0.2);  // the host does not keep the H200 busy
+    ASSERT_TRUE(o.devices[0].occupancy);
+    ASSERT_TRUE(o.devices[0].smEfficiency);
+    EXPECT_GT(*o.devices[0].smEfficiency, 0.0);
+    EXPECT_LE(*o.devices[0].smEfficiency, o.devices[0].utilization + 1e-12);
+    // Tensor Cores: the GEMMs (nvjet) and cuDNN's flash attention (wgmma) use them.
+    EXPECT_GT(o.tensorCores.tensorCoreTime, 0);
+    EXPECT_GT(o.tensorCores.eligibleOpTcTime, 0);
+    EXPECT_LE(o.tensorCores.eligibleOpTcTime, o.tensorCores.eligibleOpTime);
+    // The studio's per-step figures are inside each step and add up.
+    for (const GpuStep& s : o.steps) {
+        EXPECT_EQ(s.device.busy + s.device.idle, s.duration());
+        EXPECT_EQ(s.device.compute + s.device.nonCompute, s.device.busy);
+        int64_t sum = 0;
+        for (int64_t v : s.split) sum += v;
+        EXPECT_EQ(sum, s.duration());
+    }
+}
+
+TEST(GpuOverview, AnalyzeGivesOneStepPerProfilerStepWithItsDeviceSide) {
+    const auto file = ts::test::torch211Trace();
+    if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
+    auto& store = ts::test::importedSession(file);
+    auto r = ts::analysis::analyzeProfile(store, std::nullopt, std::nullopt);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const auto& rep = r.value();
+    ASSERT_EQ(rep.steps.steps.size(), 4u);
+    EXPECT_EQ(rep.device, "cuda");
+    ASSERT_TRUE(rep.gpu);
+    for (const auto& s : rep.steps.steps) {
+        EXPECT_GE(s.deviceStart, s.ts);
+        EXPECT_LE(s.deviceEnd, s.joinedEnd);
+        EXPECT_GE(s.gpuBusy, 0);
+        EXPECT_LE(s.gpuBusy, s.joinedEnd - s.joinedStart);
+    }
+    // The cost is named on the device: the kernel with the most GPU time, not host self time.
+    ASSERT_TRUE(rep.overview);
+    EXPECT_EQ(rep.overview->title.rfind("Biggest cost: ", 0), 0u);
+    EXPECT_NE(rep.overview->title.find("device kernel time"), std::string::npos);
+    // CUDA advice on a CUDA trace, in plain English: the host-bound H200 is named.
+    bool idle = false;
+    for (const auto& f : rep.advice) {
+        EXPECT_EQ(f.device, f.kind == ts::analysis::AdviceKind::FirstStepWarmup ? "cuda" : "cuda");
+        for (unsigned char c : f.title + f.explanation) EXPECT_LT(c, 0xE0) << f.title;  // no CJK
+        EXPECT_EQ(f.explanation.find("MindSpore"), std::string::npos);
+        if (f.kind == ts::analysis::AdviceKind::GpuIdle) idle = true;
+    }
+    EXPECT_TRUE(idle);
+}
+
+TEST(GpuOverview, TraceWithoutProfilerStepsIsOneStep) {
+    TS_REQUIRE_CORPUS();
+    const GpuTrace g = ts::test::loadTrace(ts::test::corpusFile("real/hta/triton_example.json.gz"));
+    const GpuOverview o = computeGpuOverview(g);
+    ASSERT_TRUE(o.hasGpu);
+    ASSERT_EQ(o.steps.size(), 1u);
+    EXPECT_FALSE(o.stepsFromProfilerSteps);
+    EXPECT_GT(o.steps[0].duration(), 0);
+}
