@@ -44,7 +44,9 @@ void compareWithReference(const std::filesystem::path& file, bool includeLast = 
     const std::string f = file.filename().string();
     EXPECT_EQ(h.profilerSteps, ref["profiler_steps"].GetInt64()) << f;
     EXPECT_EQ(h.filtered, ref["filtered"].GetBool()) << f;
-    if (h.filtered) EXPECT_EQ(us(h.lastStepStartNs), ref["last_step_start_us"].GetInt64()) << f;
+    if (h.filtered) {
+        EXPECT_EQ(us(h.lastStepStartNs), ref["last_step_start_us"].GetInt64()) << f;
+    }
     ASSERT_EQ(h.gpuRowsKept, ref["gpu_rows_kept"].GetInt64()) << f;
     if (h.gpuRowsKept == 0) return;
     const auto& t = ref["temporal"];

@@ -435,6 +435,7 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                 HostEvent& h = g.host[static_cast<size_t>(it->second.second)];
                 if (auto* v = get("correlation")) h.correlation = intOf(*v);
                 if (auto* v = get("External id")) h.externalId = intOf(*v);
+                if (auto* v = get("stream")) h.stream = intOf(*v);
                 if (h.kind == HostKind::CpuOp) {
                     const rapidjson::Value* dims = get("Input Dims");
                     if (!dims) dims = get("Input dims");

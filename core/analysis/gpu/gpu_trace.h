@@ -72,6 +72,7 @@ struct HostEvent {
     int32_t depth = 0;
     HostKind kind = HostKind::Other;
     int64_t correlation = -1, externalId = -1;
+    int64_t stream = -1;      // "stream" (Triton's compiled kernels write it on their cpu_op)
     int32_t op = -1;          // innermost CpuOp around a runtime/driver call (index into host)
     int32_t collective = -1;  // index into GpuTrace::collectives (record_param_comms, nccl:*)
     std::string inputDims;    // "Input Dims" of an op that launched GPU work (JSON text)

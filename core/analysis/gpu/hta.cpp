@@ -22,6 +22,18 @@ struct Row {
     int64_t dur() const { return end - ts; }
 };
 
+/// The double a JSON parser makes of the trace's microseconds for `ns` (the decimal text
+/// "<us>.<3 digits>" read by strtod, correctly rounded as Python's float() is): epoch
+/// nanoseconds exceed 2^53, so ns / 1000.0 would not be the same number.
+double microsAsParsed(int64_t ns) {
+    char b[48];
+    const bool neg = ns < 0;
+    const uint64_t a = neg ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+    std::snprintf(b, sizeof b, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(a / 1000),
+                  static_cast<unsigned long long>(a % 1000));
+    return std::strtod(b, nullptr);
+}
+
 bool isHtaProfilerStep(std::string_view n) {
     constexpr std::string_view p = "ProfilerStep#";
     return n.size() > p.size() && n.substr(0, p.size()) == p && n[p.size()] >= '0' &&
@@ -124,8 +136,7 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
     r.rounded = opt.roundTimestamps.value_or(g.sourceKind == "chrome_json");
     auto times = [&](int64_t ts, int64_t dur) -> std::pair<int64_t, int64_t> {
         if (!r.rounded) return {ts, ts + dur};
-        const double t = static_cast<double>(ts) / 1000.0;
-        const double d = static_cast<double>(dur) / 1000.0;
+        const double t = microsAsParsed(ts), d = microsAsParsed(dur);
         return {static_cast<int64_t>(std::ceil(t)) * 1000, static_cast<int64_t>(std::floor(t + d)) * 1000};
     };
 
@@ -155,6 +166,7 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
         std::tie(row.ts, row.end) = times(h.ts, h.dur);
         row.nameId = h.nameId;
         row.correlation = h.correlation;
+        row.stream = h.stream;
         row.trackId = h.trackId;
         row.depth = h.depth;
         row.host = static_cast<int32_t>(i);
@@ -227,8 +239,14 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
     int64_t allGpu = 0;
     for (const Row& k : gpuRows)
         if (k.stream != -1) ++allGpu;
+    for (const Row& c : cpuRows)
+        if (c.stream != -1) ++allGpu;
+    int64_t keptCpuStreams = 0;
+    for (const Row& c : keptCpu)
+        if (c.stream != -1) ++keptCpuStreams;
     r.gpuRowsKept = static_cast<int64_t>(kernels.size());
-    r.gpuRowsDropped = std::max<int64_t>(0, allGpu - static_cast<int64_t>(keptGpu.size()));
+    r.gpuRowsDropped =
+        std::max<int64_t>(0, allGpu - static_cast<int64_t>(keptGpu.size()) - keptCpuStreams);
     if (kernels.empty()) {
         r.note += "; no GPU row is left";
         return r;
