@@ -28,6 +28,27 @@ std::string pct(double share) {
     return b;
 }
 
+void printAscend(const analysis::gpu::AscendTables& t) {
+    namespace gpu = analysis::gpu;
+    const auto steps = gpu::ascendSteps(t, false);
+    if (!steps.empty()) {
+        std::cout << "Ascend step trace (step_trace_time.csv, us): step, computing, comm not "
+                     "overlapped, overlapped, free, bubble\n";
+        for (const auto& s : steps)
+            std::cout << "  " << s.step << "  " << s.computing << "  " << s.commNotOverlapped << "  "
+                      << s.overlapped << "  " << s.free << "  " << s.bubble << "\n";
+    }
+    for (const auto& c : gpu::summarizeAscendComm(t, false)) {
+        std::cout << "  " << c.opType << " (" << c.group << "): " << c.calls << " calls, elapse "
+                  << c.elapseMs << " ms, transit " << c.transitMs << " ms, wait " << c.waitMs
+                  << " ms (wait ratio " << c.waitRatio << ")";
+        for (const auto& [type, f] : c.links)
+            std::cout << ", " << type << " " << f.bandwidthGBs << " GB/s";
+        std::cout << "\n";
+    }
+    std::cout << "\n";
+}
+
 void printGpu(const analysis::gpu::GpuReport& g) {
     namespace gpu = analysis::gpu;
     const auto& o = g.overview;
@@ -141,6 +162,7 @@ void printText(const analysis::ProfileReport& r) {
     }
     std::cout << "\n";
     if (r.gpu) printGpu(*r.gpu);
+    if (r.ascend) printAscend(*r.ascend);
     const auto& m = r.memory;
     if (!m.hasPeak) {
         std::cout << "Memory: no memory data in this profile\n\n";
@@ -278,6 +300,11 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
     for (const auto& f : r.advice) writeFinding(w, f);
     w.EndArray();
     kv(w, "device", r.device);
+    w.Key("ascend");
+    if (r.ascend)
+        analysis::gpu::writeAscendJson(w, *r.ascend);
+    else
+        w.Null();
     w.Key("gpu");
     if (r.gpu)
         analysis::gpu::writeGpuReportJson(w, *r.gpu);

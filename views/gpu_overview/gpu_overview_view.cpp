@@ -81,7 +81,8 @@ GpuOverviewView::GpuOverviewView(SessionContext* ctx, QWidget* parent)
       m_hta(makeTable(this, {tr("HTA (HTA's definitions)"), tr("value")})),
       m_studio(makeTable(this, {tr("Studio, per step (every joined step)"), tr("value")})),
       m_comm(makeTable(this, {tr("Collective"), tr("Process group"), tr("dtype"), tr("Size"),
-                              tr("Calls"), tr("Time"), tr("algbw"), tr("busbw")})) {
+                              tr("Calls"), tr("Time"), tr("algbw"), tr("busbw")})),
+      m_ascend(makeTable(this, {tr("Ascend (msprof's step trace and communication)"), tr("value")})) {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
@@ -105,6 +106,8 @@ GpuOverviewView::GpuOverviewView(SessionContext* ctx, QWidget* parent)
     tables->addWidget(m_hta);
     tables->addWidget(m_studio);
     tables->addWidget(m_comm);
+    tables->addWidget(m_ascend);
+    m_ascend->setVisible(false);
     split->addWidget(top);
     split->addWidget(tables);
     split->setStretchFactor(0, 3);
@@ -160,6 +163,13 @@ void GpuOverviewView::showError(const QString& message) {
 
 void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
     m_sources->setSources(report.sources, report.sourceId);
+    m_ascend->setVisible(report.ascend.has_value());
+    if (report.ascend) fillAscend(*report.ascend);
+    if (!report.gpu && report.ascend) {
+        m_summary->setText(tr("%1: no device kernels in this source; the session's Ascend tables "
+                              "are below.").arg(QString::fromStdString(report.sourceLabel).toHtmlEscaped()));
+        return;
+    }
     if (!report.gpu) {
         showError(tr("%1 has no GPU work (no kernels, copies or sets): the Steps, Stats and "
                      "Advice tabs show its host side.")
@@ -339,6 +349,45 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
                tr("algbw = size / time; busbw = algbw x the collective's factor (NCCL tests)."));
     m_comm->setVisible(!g.communication.collectives.empty());
     m_comm->resizeColumnsToContents();
+}
+
+void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
+    m_ascend->setRowCount(0);
+    const auto steps = gpu::ascendSteps(t, false);
+    if (!steps.empty()) {
+        addSection(m_ascend, tr("Step trace (step_trace_time.csv): computing | comm not overlapped | free"));
+        for (const auto& s : steps)
+            addRow(m_ascend, {tr("step %1").arg(QString::fromStdString(s.step)),
+                              QStringLiteral("%1 | %2 | %3")
+                                  .arg(dur(s.computing * 1e3), dur(s.commNotOverlapped * 1e3), dur(s.free * 1e3))},
+                   tr("Overlapped %1, bubble %2, stage %3")
+                       .arg(dur(s.overlapped * 1e3), dur(s.bubble * 1e3), dur(s.stage * 1e3)));
+    }
+    for (bool cluster : {false, true}) {
+        const auto comm = gpu::summarizeAscendComm(t, cluster);
+        if (comm.empty()) continue;
+        addSection(m_ascend, cluster ? tr("Cluster communication (msprof-analyze)")
+                                     : tr("Communication (communication.json)"));
+        for (const auto& c : comm) {
+            QString links;
+            for (const auto& [type, f] : c.links)
+                links += QStringLiteral(" %1 %2 GB/s").arg(QString::fromStdString(type)).arg(f.bandwidthGBs, 0, 'f', 1);
+            addRow(m_ascend, {QString::fromStdString(c.opType),
+                              tr("%1 calls, %2; wait %3 (%4), transit %5;%6")
+                                  .arg(c.calls)
+                                  .arg(dur(c.elapseMs * 1e6), dur(c.waitMs * 1e6), pct(c.waitRatio),
+                                       dur(c.transitMs * 1e6), links)},
+                   tr("Wait ratio = wait / (wait + transit), as msprof-analyze computes it; "
+                      "bandwidth = MB / ms per link type."));
+        }
+    }
+    const auto matrix = gpu::ascendMatrix(t, false);
+    if (!matrix.empty()) addSection(m_ascend, tr("Links (communication_matrix.json)"));
+    for (const auto& m : matrix)
+        addRow(m_ascend, {QStringLiteral("%1 → %2").arg(QString::fromStdString(m.src), QString::fromStdString(m.dst)),
+                          tr("%1: %2 MB, %3 GB/s").arg(QString::fromStdString(m.transport))
+                              .arg(m.sizeMb, 0, 'f', 1).arg(m.bandwidthGBs, 0, 'f', 1)});
+    m_ascend->resizeColumnsToContents();
 }
 
 int GpuOverviewView::stepAt(const QPoint& pos) const {

@@ -7,7 +7,8 @@
 // apart: HTA's figures under HTA's definitions (temporal breakdown, comm-comp overlap, idle
 // time causes per stream, kernel launch statistics, memory bandwidth, queue length, user
 // annotations) and the studio's own per-step figures (every joined step, the last one too);
-// and communication per collective when the trace has any. Hovering a bar shows its
+// and communication per collective when the trace has any; for Ascend sessions, msprof's step
+// trace and communication (wait / transit / bandwidth per link type) from the profiler folder. Hovering a bar shows its
 // figures; clicking it zooms the timeline to the step. Analysed on a job.
 #include <QWidget>
 #include <optional>
@@ -34,6 +35,7 @@ public:
     QTableWidget* htaTable() const { return m_hta; }
     QTableWidget* studioTable() const { return m_studio; }
     QTableWidget* commTable() const { return m_comm; }
+    QTableWidget* ascendTable() const { return m_ascend; }
     const std::optional<ts::analysis::gpu::GpuReport>& report() const { return m_report; }
     /// Index of the step bar under `pos` (plot coordinates), -1 when none.
     int stepAt(const QPoint& pos) const;
@@ -44,6 +46,7 @@ private:
     void show(const ts::analysis::ProfileReport& report);
     void showError(const QString& message);
     void fillTables(const ts::analysis::gpu::GpuReport& g);
+    void fillAscend(const ts::analysis::gpu::AscendTables& t);
 
     SessionContext* m_ctx;
     ProfileSourceBox* m_sources;
@@ -53,6 +56,7 @@ private:
     QTableWidget* m_hta;
     QTableWidget* m_studio;
     QTableWidget* m_comm;
+    QTableWidget* m_ascend;
     std::vector<QCPBars*> m_bars;
     std::optional<ts::analysis::gpu::GpuReport> m_report;
 };

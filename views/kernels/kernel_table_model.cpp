@@ -46,6 +46,11 @@ QString columnHelp(int c) {
                                "runtime call with the kernel's correlation id.");
         case KernelTableModel::InputShapes:
             return QObject::tr("That op's input shapes in those calls (the commonest).");
+        case KernelTableModel::Bound:
+            return QObject::tr(
+                "Ascend: what bounds the kernel by its pipeline ratios — compute when the cube "
+                "(aic_mac_ratio) or vector (aiv_vec_ratio) unit is the busiest, memory when a "
+                "data mover (MTE1/MTE2/MTE3) is, scalar when the scalar unit beats both.");
         case KernelTableModel::CoreType:
             return QObject::tr("Ascend: the accelerator core the kernel ran on (AI_CORE, "
                                "AI_VECTOR_CORE, MIX_AIC, AI_CPU).");
@@ -82,7 +87,7 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation o, int role) 
                                   "Est. occupancy", "Theoretical", "Limited by", "Blocks/SM",
                                   "Tensor Cores", "Grid",        "Block",       "Registers",
                                   "Shared mem",  "Launching op", "Input shapes", "Core",
-                                  "Block dim"};
+                                  "Block dim",   "Bound"};
     if (section < FixedColumns) return tr(names[section]);
     const size_t p = static_cast<size_t>(section - FixedColumns);
     return p < m_table.pipelineColumns.size() ? QString::fromStdString(m_table.pipelineColumns[p])
@@ -104,7 +109,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         return columnHelp(c);
     }
     if (role == Qt::TextAlignmentRole) {
-        if (c == Name || c == Kind || c == Op || c == InputShapes || c == LimitedBy || c == CoreType)
+        if (c == Name || c == Kind || c == Op || c == InputShapes || c == LimitedBy || c == CoreType ||
+            c == Bound)
             return {};
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -164,6 +170,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
             return text(r.inputShapes);
         case CoreType:
             return text(r.acceleratorCore);
+        case Bound:
+            return text(r.bound);
         case BlockDim:
             return r.blockDim < 0 ? (sort ? QVariant(-1.0) : QVariant())
                                   : number(static_cast<double>(r.blockDim), QString::number(r.blockDim));

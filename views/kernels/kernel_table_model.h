@@ -33,6 +33,7 @@ public:
         InputShapes,
         CoreType,
         BlockDim,
+        Bound,
         FixedColumns
     };
     static constexpr int SortRole = Qt::UserRole;

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/gpu/ascend_tables.h"
 #include "core/analysis/profile/profile_data.h"
 #include "core/store/trace_store.h"
 
@@ -86,6 +87,27 @@ Result<std::vector<SourceRank>> sourceRanks(store::TraceStore& store) {
 Result<std::vector<RankInput>> ranksOfSession(store::TraceStore& store,
                                               const std::string& sessionPath,
                                               std::vector<std::string>* warnings) {
+    // msprof-analyze's cluster_step_trace_time.csv: one rank per "rank" row's index.
+    if (auto tables = gpu::loadAscendTables(store); tables) {
+        if (const gpu::AscendTable* t = tables.value().table("cluster_step_trace_time")) {
+            std::set<int64_t> ranks;
+            for (const gpu::AscendStep& a : gpu::ascendSteps(tables.value(), true))
+                if (a.rank >= 0) ranks.insert(a.rank);
+            if (!ranks.empty()) {
+                std::vector<RankInput> out;
+                for (int64_t r : ranks) {
+                    RankInput in;
+                    in.rank = r;
+                    in.rankOrigin = "cluster_step_trace_time.csv";
+                    in.sessionPath = sessionPath;
+                    in.sourceIds = {t->sourceId};
+                    in.label = "rank " + std::to_string(r) + " (msprof-analyze)";
+                    out.push_back(std::move(in));
+                }
+                return out;
+            }
+        }
+    }
     auto sources = sourceRanks(store);
     if (!sources) return Error{sources.error()};
     std::map<int64_t, RankInput> byRank;

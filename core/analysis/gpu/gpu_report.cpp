@@ -97,6 +97,7 @@ void writeKernelTableJson(json::Writer& w, const KernelTable& t, size_t maxRows)
         kv(w, "op_calls", r.opCalls);
         if (!r.acceleratorCore.empty()) kv(w, "accelerator_core", r.acceleratorCore);
         if (r.blockDim >= 0) kv(w, "block_dim", r.blockDim);
+        if (!r.bound.empty()) kv(w, "bound", r.bound);
         if (!r.pipeline.empty()) {
             w.Key("pipeline");
             w.StartObject();

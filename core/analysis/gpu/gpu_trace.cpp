@@ -431,6 +431,23 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                     d.collective = static_cast<int32_t>(g.collectives.size());
                     g.collectives.push_back(std::move(c));
                 }
+                if (auto* v = get("Accelerator Core"); v && v->IsString()) {
+                    AscendKernelInfo k;
+                    k.acceleratorCore = v->GetString();
+                    if (auto* t = get("Type"); t && t->IsString()) k.type = t->GetString();
+                    if (auto* b = get("Block Dim")) k.blockDim = intOf(*b);
+                    if (auto* sh = get("Input Shapes")) k.inputShapes = jsonText(*sh);
+                    if (auto* sid = get("Stream ID")) d.stream = intOf(*sid);
+                    for (const auto& m : a.GetObject()) {
+                        const std::string_view key(m.name.GetString(), m.name.GetStringLength());
+                        const bool pipe = (key.rfind("aic_", 0) == 0 || key.rfind("aiv_", 0) == 0) &&
+                                          (endsWith(key, "_ratio") || endsWith(key, "_rate"));
+                        if ((pipe || key == "cube_utilization(%)") && m.value.IsNumber())
+                            k.pipeline.emplace_back(std::string(key), m.value.GetDouble());
+                    }
+                    d.ascend = static_cast<int32_t>(g.ascend.size());
+                    g.ascend.push_back(std::move(k));
+                }
             } else {
                 HostEvent& h = g.host[static_cast<size_t>(it->second.second)];
                 if (auto* v = get("correlation")) h.correlation = intOf(*v);

@@ -60,6 +60,7 @@ struct DeviceActivity {
     double bandwidthGBs = -1;     // Kineto's "memory bandwidth (GB/s)"
     int32_t launch = -1;          // index into GpuTrace::host of the launching runtime call
     int32_t collective = -1;      // index into GpuTrace::collectives (kernel args or its op's)
+    int32_t ascend = -1;          // index into GpuTrace::ascend (kernel_details.csv rows)
     bool tensorCore = false;      // usesTensorCores(name) for kernels
     bool communication = false;   // communication kernel (kernel_rules.h)
     int64_t end() const { return ts + dur; }
@@ -79,6 +80,17 @@ struct HostEvent {
     int64_t end() const { return ts + dur; }
 };
 
+/// What Ascend's kernel_details.csv says of a kernel beyond its time.
+struct AscendKernelInfo {
+    std::string type;             // "Type": MatMulV2, Cast, ...
+    std::string acceleratorCore;  // "Accelerator Core": AI_CORE, AI_VECTOR_CORE, MIX_AIC, AI_CPU
+    int64_t blockDim = -1;        // "Block Dim"
+    std::string inputShapes;      // "Input Shapes"
+    /// The pipeline figures: aic_* / aiv_* columns ending in _ratio or _rate, and
+    /// cube_utilization(%), in the file's column order.
+    std::vector<std::pair<std::string, double>> pipeline;
+};
+
 /// A GPU-side user annotation (Kineto's gpu_user_annotation: ProfilerStep#N, module names).
 struct GpuAnnotation {
     int64_t sliceId = 0, trackId = 0, ts = 0, dur = 0, nameId = 0;
@@ -95,6 +107,7 @@ struct GpuTrace {
     std::vector<HostEvent> host;             // by track, then start, then depth
     std::vector<GpuAnnotation> annotations;  // by start time
     std::vector<CollectiveArgs> collectives;
+    std::vector<AscendKernelInfo> ascend;
     std::unordered_map<int64_t, std::string> strings;
 
     const std::string& str(int64_t id) const;

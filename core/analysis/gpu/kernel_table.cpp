@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 #include <unordered_map>
+#include <algorithm>
 
 #include "core/analysis/gpu/occupancy.h"
 
@@ -25,6 +26,8 @@ struct Acc {
     bool sameConfig = true;
     std::array<int64_t, 3> grid{}, block{};
     int64_t regs = -1, smem = -1, device = -1;
+    std::map<std::string, std::pair<double, int64_t>> pipeline;  // sum of value x dur, dur
+    std::map<std::string, int64_t> shapes;                       // Ascend's own input shapes
 };
 
 std::string csvField(const std::string& s) {
@@ -44,6 +47,20 @@ std::string num(double v, int digits) {
 }
 
 }  // namespace
+
+std::string ascendBound(const std::map<std::string, double>& p) {
+    auto get = [&](const char* k) {
+        auto it = p.find(k);
+        return it == p.end() ? 0.0 : it->second;
+    };
+    const double compute = std::max({get("aic_mac_ratio"), get("aiv_vec_ratio")});
+    const double memory = std::max({get("aic_mte1_ratio"), get("aic_mte2_ratio"),
+                                    get("aiv_mte2_ratio"), get("aiv_mte3_ratio")});
+    const double scalar = std::max(get("aic_scalar_ratio"), get("aiv_scalar_ratio"));
+    if (compute == 0 && memory == 0 && scalar == 0) return {};
+    if (scalar > compute && scalar > memory) return "scalar";
+    return compute >= memory ? "compute" : "memory";
+}
 
 KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
     KernelTable t;
@@ -109,6 +126,22 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
         }
         if (const HostEvent* op = g.launchingOp(a))
             ++acc.ops[{g.name(*op), op->inputDims}];
+        if (a.ascend >= 0) {
+            const AscendKernelInfo& k = g.ascend[static_cast<size_t>(a.ascend)];
+            r.acceleratorCore = k.acceleratorCore;
+            r.blockDim = k.blockDim;
+            if (r.kind == "kernel" && !k.type.empty()) r.kind = k.type;
+            const auto w = static_cast<double>(std::max<int64_t>(1, a.dur));
+            for (const auto& [name, v] : k.pipeline) {
+                auto& e = acc.pipeline[name];
+                e.first += v * w;
+                e.second += std::max<int64_t>(1, a.dur);
+                if (std::find(t.pipelineColumns.begin(), t.pipelineColumns.end(), name) ==
+                    t.pipelineColumns.end())
+                    t.pipelineColumns.push_back(name);
+            }
+            if (!k.inputShapes.empty()) ++acc.shapes[k.inputShapes];
+        }
         acc.longest.emplace_back(a.dur, a.sliceId);
         if (acc.longest.size() > 64) {
             std::nth_element(acc.longest.begin(), acc.longest.begin() + 16, acc.longest.end(),
@@ -152,6 +185,21 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
         // The op's calls count every input shape it launched this kernel with.
         for (const auto& [key, calls] : acc.ops)
             if (key.first == r.op) r.opCalls += calls;
+        // Ascend: the kernel's own input shapes (kernel_details.csv), the commonest.
+        if (r.inputShapes.empty()) {
+            int64_t most = 0;
+            for (const auto& [shape, n] : acc.shapes)
+                if (n > most) {
+                    most = n;
+                    r.inputShapes = shape;
+                }
+        }
+        for (const auto& [name, e] : acc.pipeline)
+            if (e.second > 0) r.pipeline[name] = e.first / static_cast<double>(e.second);
+        if (!r.pipeline.empty()) {
+            t.hasPipeline = true;
+            r.bound = ascendBound(r.pipeline);
+        }
         std::sort(acc.longest.begin(), acc.longest.end(), std::greater<>());
         for (size_t i = 0; i < acc.longest.size() && i < 16; ++i)
             r.sliceIds.push_back(acc.longest[i].second);
@@ -169,7 +217,7 @@ std::string kernelTableCsv(const KernelTable& t) {
         "theoretical occupancy,occupancy limited by,mean blocks per SM,tensor cores,"
         "launching op,op input shapes,op calls";
     if (t.hasPipeline) {
-        out += ",accelerator core,block dim";
+        out += ",accelerator core,block dim,bound";
         for (const auto& c : t.pipelineColumns) out += "," + csvField(c);
     }
     out += '\n';
@@ -186,7 +234,7 @@ std::string kernelTableCsv(const KernelTable& t) {
                csvField(r.inputShapes) + ',' + std::to_string(r.opCalls);
         if (t.hasPipeline) {
             out += ',' + csvField(r.acceleratorCore) + ',' +
-                   (r.blockDim >= 0 ? std::to_string(r.blockDim) : "");
+                   (r.blockDim >= 0 ? std::to_string(r.blockDim) : "") + ',' + r.bound;
             for (const auto& c : t.pipelineColumns) {
                 auto it = r.pipeline.find(c);
                 out += ',' + (it == r.pipeline.end() ? std::string() : num(it->second, 6));

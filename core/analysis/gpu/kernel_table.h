@@ -6,7 +6,8 @@
 // (occupancy.h, with the opt-in shared memory a kernel needs), the Tensor Core flag
 // (kernel_rules.h), and the op that launched it most (through the launch's correlation id)
 // with that op's input shapes. Ascend kernels (kernel_details.csv) come with their AI Core /
-// AI Vector pipeline ratios. CSV export writes what the table shows. No Qt.
+// AI Vector pipeline ratios and what bounds them (ascendBound). CSV export writes what the
+// table shows. No Qt.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,6 +44,7 @@ struct KernelRow {
     std::map<std::string, double> pipeline;
     std::string acceleratorCore;  // Ascend: AI_CORE, AI_VECTOR_CORE, MIX_AIC, AI_CPU ...
     int64_t blockDim = -1;        // Ascend's block dim
+    std::string bound;            // Ascend: compute | memory | scalar (ascendBound), "" unknown
 };
 
 struct KernelTable {
@@ -60,6 +62,12 @@ struct KernelTableOptions {
 };
 
 KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& options = {});
+
+/// What bounds an Ascend kernel by its pipeline ratios (the share of its time each unit is
+/// busy): "compute" when the cube (aic_mac_ratio) or vector (aiv_vec_ratio) unit is the
+/// busiest, "memory" when a data mover (aic_mte1/mte2, aiv_mte2/mte3) is, "scalar" when the
+/// scalar unit beats both; "" without the figures.
+std::string ascendBound(const std::map<std::string, double>& pipeline);
 
 /// RFC 4180 CSV of the table: a header and one line per row, every column the view shows.
 std::string kernelTableCsv(const KernelTable& t);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/analysis/gpu/gpu_trace.h"
 #include "core/store/trace_store.h"
 
 namespace ts::analysis {
@@ -83,6 +84,10 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         "   (SELECT id FROM strings WHERE str = '[memory]')) "
         "FROM sources so ORDER BY so.id DESC");
     if (!q.ok()) return Error{q.error()};
+    // Device work makes a profile too (an Nsight export, a CUPTI file, Ascend's kernels).
+    auto device = gpu::listDeviceSources(store);
+    if (!device) return Error{device.error()};
+    const std::vector<int64_t>& deviceIds = device.value();
     std::vector<ProfileSourceInfo> out;
     while (q.step()) {
         ProfileSourceInfo i;
@@ -91,7 +96,10 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         i.label = q.text(2);
         if (i.label.empty()) i.label = std::filesystem::path(q.text(3)).filename().string();
         i.steps = q.int64(4);
-        if (i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0) out.push_back(std::move(i));
+        const bool hasDevice =
+            std::find(deviceIds.begin(), deviceIds.end(), i.id) != deviceIds.end();
+        if (i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0 || hasDevice)
+            out.push_back(std::move(i));
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;

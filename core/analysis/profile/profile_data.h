@@ -21,7 +21,8 @@ class TraceStore;
 
 namespace ts::analysis {
 
-/// A source that holds a profile: kind "profiler", or any source with ProfilerStep#N slices.
+/// A source that holds a profile: kind "profiler", any source with ProfilerStep#N slices,
+/// memory data, or device work (gpu::listDeviceSources).
 struct ProfileSourceInfo {
     int64_t id = 0;
     std::string kind;   // sources.kind

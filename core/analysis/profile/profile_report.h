@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/gpu/ascend_tables.h"
 #include "core/analysis/gpu/gpu_report.h"
 #include "core/analysis/profile/advice.h"
 #include "core/analysis/profile/memory_analysis.h"
@@ -27,6 +28,7 @@ struct ProfileReport {
     std::optional<AdviceFinding> overview;  // costOverview(): where the time goes, always
     std::vector<OpSelfTime> ops;            // op self time by type, largest first
     std::optional<gpu::GpuReport> gpu;      // when the source has device work
+    std::optional<gpu::AscendTables> ascend;  // the session's Ascend profiler tables, if any
     std::string device = "cpu";             // what the advice is about: cuda | rocm | ascend
                                             // | engine | cpu
 };
