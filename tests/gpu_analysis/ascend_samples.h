@@ -28,7 +28,7 @@ inline constexpr const char* kNpuModuleMem =
     "0,HCCL,1736413971550000.000\t,64,NPU:0\n";
 
 // Two collectives and a send in step 1; bandwidths and ratios as torch_npu writes them.
-inline constexpr const char* kCommunication = R"({
+inline constexpr const char* kCommunication = R"J({
  "step1": {
   "collective": {
    "hcom_allReduce__123_0_1@7364519842012773316": {
@@ -61,9 +61,9 @@ inline constexpr const char* kCommunication = R"({
                "Large Packet Ratio": 1.0, "Size Distribution": {"8.0": [1, 0.5]}}}}
   }
  }
-})";
+})J";
 
-inline constexpr const char* kCommunicationMatrix = R"({
+inline constexpr const char* kCommunicationMatrix = R"J({
  "step1": {
   "collective": {
    "hcom_allReduce__123_0_1@7364519842012773316": {
@@ -79,7 +79,7 @@ inline constexpr const char* kCommunicationMatrix = R"({
   },
   "p2p": {}
  }
-})";
+})J";
 
 // Two ranks, two steps, and the stage row msprof-analyze adds.
 inline constexpr const char* kClusterStepTraceTime =
@@ -91,7 +91,7 @@ inline constexpr const char* kClusterStepTraceTime =
     "2,rank,1,9400,300,400,700,300,0,0,300,0\n"
     "1,stage,\"(0, 1)\",9500,1000,500,1500,500,0,0,1000,0\n";
 
-inline constexpr const char* kClusterCommunication = R"({
+inline constexpr const char* kClusterCommunication = R"J({
  "(0, 1)": {
   "step1": {
    "hcom_allReduce__123_0_1@7364519842012773316": {
@@ -108,6 +108,6 @@ inline constexpr const char* kClusterCommunication = R"({
    }
   }
  }
-})";
+})J";
 
 }  // namespace ts::test::ascend

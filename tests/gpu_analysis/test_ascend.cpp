@@ -8,7 +8,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "core/analysis/cluster/cluster_analysis.h"
 #include "core/analysis/gpu/ascend_tables.h"
@@ -29,13 +28,6 @@ namespace {
 void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << text;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 /// A torch_npu profiler folder: <name>_ascend_pt/ASCEND_PROFILER_OUTPUT with the real

@@ -220,7 +220,8 @@ Result<std::vector<int64_t>> listDeviceSources(store::TraceStore& store) {
         const int64_t id = q.int64(0);
         if (!out.empty() && out.back() == id) continue;
         const Category c = classify(q.textView(2));
-        if (c.cls == SliceClass::Activity || q.textView(1) == "Ascend Hardware") out.push_back(id);
+        if (c.cls == SliceClass::Activity || q.textView(1).rfind("Ascend Hardware", 0) == 0)
+            out.push_back(id);
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;
@@ -306,7 +307,9 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
     for (const TrackInfo& t : tracks) {
         if (job && job->cancelled()) return Error{"cancelled"};
         if (t.kind == "counter") continue;
-        const bool ascendHw = t.process == "Ascend Hardware";
+        // Named "Ascend Hardware" by torch_npu and the Ascend importer; a session of several
+        // sources labels it "Ascend Hardware · <file>".
+        const bool ascendHw = t.process.rfind("Ascend Hardware", 0) == 0;
         sq.reset();
         sq.bind(1, t.id);
         while (sq.step()) {
@@ -514,7 +517,7 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
 
     if (g.sourceKind == "profiler")
         g.vendor = Vendor::Engine;
-    else if (ascendDevice)
+    else if (ascendDevice || !g.ascend.empty())
         g.vendor = Vendor::Ascend;
     else if (g.activities.empty())
         g.vendor = Vendor::None;
