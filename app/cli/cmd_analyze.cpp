@@ -35,8 +35,8 @@ void printAscend(const analysis::gpu::AscendTables& t) {
         std::cout << "Ascend step trace (step_trace_time.csv, us): step, computing, comm not "
                      "overlapped, overlapped, free, bubble\n";
         for (const auto& s : steps)
-            std::cout << "  " << s.step << "  " << s.computing << "  " << s.commNotOverlapped << "  "
-                      << s.overlapped << "  " << s.free << "  " << s.bubble << "\n";
+            std::cout << "  " << s.step << "  " << s.computing << "  " << s.commNotOverlapped
+                      << "  " << s.overlapped << "  " << s.free << "  " << s.bubble << "\n";
     }
     for (const auto& c : gpu::summarizeAscendComm(t, false)) {
         std::cout << "  " << c.opType << " (" << c.group << "): " << c.calls << " calls, elapse "
@@ -74,8 +74,15 @@ void printGpu(const analysis::gpu::GpuReport& g) {
     }
     const auto& tc = o.tensorCores;
     if (tc.kernelTime > 0)
-        std::cout << "  Tensor Cores: " << pct(static_cast<double>(tc.tensorCoreTime) / static_cast<double>(tc.kernelTime))
-                  << " of kernel time" << (tc.eligibleOpTime > 0 ? ", " + pct(static_cast<double>(tc.eligibleOpTcTime) / static_cast<double>(tc.eligibleOpTime)) + " of eligible ops' kernel time" : "")
+        std::cout << "  Tensor Cores: "
+                  << pct(static_cast<double>(tc.tensorCoreTime) /
+                         static_cast<double>(tc.kernelTime))
+                  << " of kernel time"
+                  << (tc.eligibleOpTime > 0 ? ", " +
+                                                  pct(static_cast<double>(tc.eligibleOpTcTime) /
+                                                      static_cast<double>(tc.eligibleOpTime)) +
+                                                  " of eligible ops' kernel time"
+                                            : "")
                   << "\n";
     std::cout << "  top kernels:\n";
     for (size_t i = 0; i < g.kernelTable.rows.size() && i < 5; ++i) {
@@ -110,8 +117,8 @@ void printGpu(const analysis::gpu::GpuReport& g) {
                   << d(span) << "\n";
     for (const auto& c : g.communication.collectives)
         std::cout << "  " << c.name << " (" << c.processGroup << ", " << c.dtype << ", "
-                  << c.bytesPerCall << " B): " << c.calls << " calls, " << d(c.timeNs)
-                  << ", algbw " << c.algbwGBs << " GB/s, busbw " << c.busbwGBs << " GB/s\n";
+                  << c.bytesPerCall << " B): " << c.calls << " calls, " << d(c.timeNs) << ", algbw "
+                  << c.algbwGBs << " GB/s, busbw " << c.busbwGBs << " GB/s\n";
     std::cout << "\n";
 }
 

@@ -54,7 +54,8 @@ bool isTraceName(const std::string& name) {
 std::vector<std::string> ascendClusterFiles(const std::string& p) {
     const std::string name = fs::path(p).filename().string();
     if (!fs::is_directory(p))
-        return importers::ascend::ascendFileKind(name) == importers::ascend::AscendFile::ClusterStepTraceTime
+        return importers::ascend::ascendFileKind(name) ==
+                       importers::ascend::AscendFile::ClusterStepTraceTime
                    ? std::vector<std::string>{p}
                    : std::vector<std::string>{};
     auto files = importers::ascend::ascendProfilerFiles(p);

@@ -39,10 +39,12 @@ AscendFile ascendFileKind(std::string_view n) {
     if (n == "cluster_step_trace_time.csv") return AscendFile::ClusterStepTraceTime;
     if (n == "cluster_communication.json") return AscendFile::ClusterCommunication;
     if (n == "cluster_communication_matrix.json") return AscendFile::ClusterCommunicationMatrix;
-    if (starts(n, "aicore_intermediate_") && ends(n, "_detail.csv")) return AscendFile::MsAicoreDetail;
+    if (starts(n, "aicore_intermediate_") && ends(n, "_detail.csv"))
+        return AscendFile::MsAicoreDetail;
     if (starts(n, "aicore_intermediate_") && ends(n, "_type.csv")) return AscendFile::MsAicoreType;
     if (starts(n, "framework_raw_") && ends(n, ".csv")) return AscendFile::MsFrameworkRaw;
-    if (starts(n, "minddata_pipeline_raw_") && ends(n, ".csv")) return AscendFile::MsMinddataPipeline;
+    if (starts(n, "minddata_pipeline_raw_") && ends(n, ".csv"))
+        return AscendFile::MsMinddataPipeline;
     if (starts(n, "flops_") && ends(n, ".txt")) return AscendFile::MsFlops;
     if (starts(n, "step_trace_raw_") && ends(n, ".csv")) return AscendFile::MsStepTraceRaw;
     if (ends(n, ".json") &&
@@ -107,17 +109,21 @@ AscendFile ascendCsvKindByHeader(std::string_view line) {
         return std::any_of(h.begin(), h.end(), [&](const std::string& c) { return c == name; });
     };
     auto hasPrefix = [&](std::string_view p) { return csv::column(h, p) >= 0; };
-    if (has("Name") && has("Accelerator Core") && hasPrefix("Start Time(") && hasPrefix("Duration("))
+    if (has("Name") && has("Accelerator Core") && hasPrefix("Start Time(") &&
+        hasPrefix("Duration("))
         return AscendFile::KernelDetails;
     if (has("OP Type") && has("Core Type") && has("Count") && hasPrefix("Total Time("))
         return AscendFile::OpStatistic;
-    if (has("Step") && has("Type") && has("Index") && has("Computing")) return AscendFile::ClusterStepTraceTime;
+    if (has("Step") && has("Type") && has("Index") && has("Computing"))
+        return AscendFile::ClusterStepTraceTime;
     if (has("Step") && has("Computing") && hasPrefix("Communication(Not Overlapped)"))
         return AscendFile::StepTraceTime;
-    if (has("Device_id") && has("Component") && hasPrefix("Timestamp(") && hasPrefix("Total Reserved("))
+    if (has("Device_id") && has("Component") && hasPrefix("Timestamp(") &&
+        hasPrefix("Total Reserved("))
         return AscendFile::NpuModuleMem;
     if (has("full_kernel_time") && has("execution_time")) return AscendFile::MsAicoreDetail;
-    if (has("kernel_type") && has("total_time") && has("execution_frequency")) return AscendFile::MsAicoreType;
+    if (has("kernel_type") && has("total_time") && has("execution_frequency"))
+        return AscendFile::MsAicoreType;
     if (has("task_id") && has("stream_id") && has("full_kernel_name") && has("op_info"))
         return AscendFile::MsFrameworkRaw;
     if (has("op_id") && has("op_type") && has("num_workers") && has("output_queue_usage_rate"))

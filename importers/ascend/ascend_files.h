@@ -30,17 +30,17 @@ enum class AscendFile {
     OperatorMemory,       // operator_memory.csv (ascend_memory importer)
     MemoryRecord,         // memory_record.csv (ascend_memory importer)
     NpuModuleMem,         // npu_module_mem.csv
-    ProfilerDb,           // ascend_pytorch_profiler_*.db, ascend_mindspore_profiler_*.db, msprof_*.db
-    ClusterStepTraceTime,       // cluster_step_trace_time.csv
-    ClusterCommunication,       // cluster_communication.json
-    ClusterCommunicationMatrix, // cluster_communication_matrix.json
-    MsAicoreDetail,       // aicore_intermediate_<id>_detail.csv
-    MsAicoreType,         // aicore_intermediate_<id>_type.csv
-    MsFrameworkRaw,       // framework_raw_<id>.csv
-    MsMinddataPipeline,   // minddata_pipeline_raw_<id>.csv
-    MsFlops,              // flops_<id>.txt
-    MsStepTraceRaw,       // step_trace_raw_<id>_detail_time.csv
-    MsTimeline            // *_timeline_display_*.json, msprof_*.json, hccl_*.json, ... (Chrome JSON)
+    ProfilerDb,  // ascend_pytorch_profiler_*.db, ascend_mindspore_profiler_*.db, msprof_*.db
+    ClusterStepTraceTime,        // cluster_step_trace_time.csv
+    ClusterCommunication,        // cluster_communication.json
+    ClusterCommunicationMatrix,  // cluster_communication_matrix.json
+    MsAicoreDetail,              // aicore_intermediate_<id>_detail.csv
+    MsAicoreType,                // aicore_intermediate_<id>_type.csv
+    MsFrameworkRaw,              // framework_raw_<id>.csv
+    MsMinddataPipeline,          // minddata_pipeline_raw_<id>.csv
+    MsFlops,                     // flops_<id>.txt
+    MsStepTraceRaw,              // step_trace_raw_<id>_detail_time.csv
+    MsTimeline  // *_timeline_display_*.json, msprof_*.json, hccl_*.json, ... (Chrome JSON)
 };
 
 /// The kind of a file by its name ("" path parts ignored).

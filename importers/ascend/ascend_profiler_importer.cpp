@@ -130,7 +130,8 @@ ImportReport importTable(const std::string& path, AscendFile kind, store::TraceS
         report.status = store::SourceStatus::Failed;
         report.error = "no row could be read";
     } else {
-        report.status = report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete;
+        report.status =
+            report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete;
     }
     recordSource(store, report);
     return report;
@@ -150,7 +151,8 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
     }
     const auto header = csv::splitLine(lines->front());
     const int name = csv::exactColumn(header, "Name"), start = csv::column(header, "Start Time("),
-              dur = csv::column(header, "Duration("), stream = csv::exactColumn(header, "Stream ID"),
+              dur = csv::column(header, "Duration("),
+              stream = csv::exactColumn(header, "Stream ID"),
               device = csv::exactColumn(header, "Device_id");
     if (name < 0 || start < 0 || dur < 0) {
         report.error = "kernel_details.csv needs the columns Name, Start Time(us) and Duration(us)";
@@ -176,11 +178,13 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
         }
         json::ArgsJson args;
         for (size_t c = 0; c < header.size() && c < r.fields.size(); ++c) {
-            if (static_cast<int>(c) == name || static_cast<int>(c) == start || static_cast<int>(c) == dur)
+            if (static_cast<int>(c) == name || static_cast<int>(c) == start ||
+                static_cast<int>(c) == dur)
                 continue;
             const std::string& v = r.fields[c];
             if (v.empty() || v == "N/A") continue;
-            if (auto x = csv::number(v); x && header[c] != "Input Shapes" && header[c] != "Output Shapes")
+            if (auto x = csv::number(v);
+                x && header[c] != "Input Shapes" && header[c] != "Output Shapes")
                 args.real(header[c], *x);
             else
                 args.str(header[c], v);
@@ -211,8 +215,10 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
             ++report.processes;
             pit = procs.emplace(dev, p).first;
         }
-        const std::string streamName = "Stream " + (key.second.empty() ? std::string("0") : key.second);
-        const int64_t th = w.addThread(pit->second, key.second.empty() ? "0" : key.second, streamName);
+        const std::string streamName =
+            "Stream " + (key.second.empty() ? std::string("0") : key.second);
+        const int64_t th =
+            w.addThread(pit->second, key.second.empty() ? "0" : key.second, streamName);
         ++report.threads;
         const int64_t track = w.addTrack("thread", pit->second, th, streamName);
         std::stable_sort(list.begin(), list.end(),
@@ -239,7 +245,8 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
         report.status = store::SourceStatus::Failed;
         report.error = "no kernel row could be read";
     } else {
-        report.status = report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete;
+        report.status =
+            report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete;
     }
     recordSource(store, report);
     return report;
@@ -255,7 +262,8 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
     }
     const auto header = csv::splitLine(lines->front());
     const int comp = csv::exactColumn(header, "Component"), at = csv::column(header, "Timestamp("),
-              res = csv::column(header, "Total Reserved("), dev = csv::exactColumn(header, "Device_id");
+              res = csv::column(header, "Total Reserved("),
+              dev = csv::exactColumn(header, "Device_id");
     if (comp < 0 || at < 0 || res < 0) {
         report.error = "npu_module_mem.csv needs Component, Timestamp(us) and Total Reserved(MB)";
         return report;
@@ -294,7 +302,8 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
             ++report.processes;
         }
         std::stable_sort(points.begin(), points.end());
-        const int64_t track = w.addTrack("counter", pit->second, 0, key.second + " Reserved (bytes)");
+        const int64_t track =
+            w.addTrack("counter", pit->second, 0, key.second + " Reserved (bytes)");
         for (const auto& [t, v] : points) {
             w.addCounter(track, t, v);
             ++report.counterSamples;
@@ -303,9 +312,10 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
     }
     if (auto st = w.flush(); !st && w.error().empty()) report.error = st.error();
     report.extraJson = "{\"table\":\"npu_module_mem\"}";
-    report.status = !w.error().empty() || report.counterSamples == 0
-                        ? store::SourceStatus::Failed
-                        : (report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete);
+    report.status =
+        !w.error().empty() || report.counterSamples == 0
+            ? store::SourceStatus::Failed
+            : (report.skipped ? store::SourceStatus::Partial : store::SourceStatus::Complete);
     if (report.counterSamples == 0 && report.error.empty()) report.error = "no row could be read";
     recordSource(store, report);
     return report;
@@ -322,7 +332,8 @@ double num(const rapidjson::Value& o, const char* key) {
 }
 
 bool isNumberKey(std::string_view k) {
-    return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !k.empty() &&
+           std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 struct Path {
@@ -379,7 +390,8 @@ void walkCommunication(const rapidjson::Value& v, Path p, Writer& w, ImportRepor
             for (const auto& link : bw->value.GetObject()) {
                 if (!link.value.IsObject()) continue;
                 w.StartObject();
-                json::kv(w, "type", std::string_view(link.name.GetString(), link.name.GetStringLength()));
+                json::kv(w, "type",
+                         std::string_view(link.name.GetString(), link.name.GetStringLength()));
                 json::kv(w, "size_mb", num(link.value, "Transit Size(MB)"));
                 json::kv(w, "time_ms", num(link.value, "Transit Time(ms)"));
                 json::kv(w, "bandwidth_gbps", num(link.value, "Bandwidth(GB/s)"));
@@ -428,8 +440,9 @@ void walkMatrix(const rapidjson::Value& v, Path p, const std::string& linkKey, W
         json::kv(w, "dst", dash == std::string::npos ? std::string() : linkKey.substr(dash + 1));
         auto tt = v.FindMember("Transport Type");
         json::kv(w, "transport",
-                 tt->value.IsString() ? std::string_view(tt->value.GetString(), tt->value.GetStringLength())
-                                      : std::string_view());
+                 tt->value.IsString()
+                     ? std::string_view(tt->value.GetString(), tt->value.GetStringLength())
+                     : std::string_view());
         json::kv(w, "size_mb", num(v, "Transit Size(MB)"));
         json::kv(w, "time_ms", num(v, "Transit Time(ms)"));
         json::kv(w, "bandwidth_gbps", num(v, "Bandwidth(GB/s)"));
@@ -490,7 +503,8 @@ ImportReport importCommunication(const std::string& path, AscendFile kind, store
     report.extraJson = std::string(buf.GetString(), buf.GetSize());
     if (report.events == 0) {
         report.status = store::SourceStatus::Failed;
-        report.error = matrix ? "no link with a \"Transport Type\"" : "no operator with \"Communication Time Info\"";
+        report.error = matrix ? "no link with a \"Transport Type\""
+                              : "no operator with \"Communication Time Info\"";
     } else {
         report.status = store::SourceStatus::Complete;
     }
@@ -547,7 +561,9 @@ Importer ascendProfilerImporter() {
         "Ascend / MindSpore profiler tables (kernel_details.csv, op_statistic.csv, "
         "step_trace_time.csv, communication*.json, npu_module_mem.csv, msprof-analyze cluster_*, "
         "MindSpore 1.x *_raw_*.csv)";
-    imp.sniff = [](const std::string& path, std::string_view head) { return ascend::sniff(path, head); };
+    imp.sniff = [](const std::string& path, std::string_view head) {
+        return ascend::sniff(path, head);
+    };
     imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
         return ascend::importAscend(path, store, control);
     };

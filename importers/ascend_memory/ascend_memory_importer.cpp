@@ -85,7 +85,8 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
     }
     report.sourceId = src.value();
     store::StoreWriter w(store, report.sourceId);
-    const int devTypeCol = csv::column(header, "Device Type"), devIdCol = csv::column(header, "Device_id");
+    const int devTypeCol = csv::column(header, "Device Type"),
+              devIdCol = csv::column(header, "Device_id");
     auto deviceOf = [&](const std::vector<std::string>& f) -> std::string {
         if (devTypeCol >= 0 && static_cast<size_t>(devTypeCol) < f.size() &&
             !f[static_cast<size_t>(devTypeCol)].empty())
@@ -105,7 +106,8 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
     control.setTotal(lines->size());
     if (table == Table::OperatorMemory) {
         const int name = csv::column(header, "Name"), size = csv::column(header, "Size(KB)"),
-                  at = csv::column(header, "Allocation Time("), rel = csv::column(header, "Release Time("),
+                  at = csv::column(header, "Allocation Time("),
+                  rel = csv::column(header, "Release Time("),
                   dur = csv::column(header, "Duration("),
                   aAlloc = csv::column(header, "Allocation Total Allocated("),
                   aRes = csv::column(header, "Allocation Total Reserved("),
@@ -139,7 +141,8 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
         });
     } else {
         const int comp = csv::column(header, "Component"), at = csv::column(header, "Timestamp("),
-                  al = csv::column(header, "Total Allocated("), res = csv::column(header, "Total Reserved(");
+                  al = csv::column(header, "Total Allocated("),
+                  res = csv::column(header, "Total Reserved(");
         const double tUnit = csv::nsPerUnit(header, at), mUnit = csv::bytesPerUnit(header, al);
         forEachRow(*lines, control, [&](const Row& f) {
             const auto t = f.get(at), a = f.get(al);

@@ -38,8 +38,9 @@ struct Row {
     std::vector<std::string> fields;
     /// The number in column `c` (nullopt when absent, empty or not a number).
     std::optional<double> get(int c) const {
-        return c >= 0 && static_cast<size_t>(c) < fields.size() ? number(fields[static_cast<size_t>(c)])
-                                                                 : std::nullopt;
+        return c >= 0 && static_cast<size_t>(c) < fields.size()
+                   ? number(fields[static_cast<size_t>(c)])
+                   : std::nullopt;
     }
     bool has(int c) const { return c >= 0 && static_cast<size_t>(c) < fields.size(); }
     /// The text of column `c`, "" when absent.

@@ -36,7 +36,8 @@ fs::path makeAscendFolder() {
     const fs::path root = ts::test::tempDir("ascend_pt") / "host_1234_20250109_ascend_pt";
     const fs::path out = root / "ASCEND_PROFILER_OUTPUT";
     fs::create_directories(out);
-    fs::copy_file(ts::test::corpusFile("real/ascend/kernel_details.csv"), out / "kernel_details.csv");
+    fs::copy_file(ts::test::corpusFile("real/ascend/kernel_details.csv"),
+                  out / "kernel_details.csv");
     fs::copy_file(ts::test::corpusFile("real/ascend/trace_view.json"), out / "trace_view.json");
     write(out / "step_trace_time.csv", ts::test::ascend::kStepTraceTime);
     write(out / "op_statistic.csv", ts::test::ascend::kOpStatistic);
@@ -47,7 +48,8 @@ fs::path makeAscendFolder() {
     return root;
 }
 
-std::unique_ptr<ts::store::TraceStore> importFolder(const fs::path& folder, ts::importers::BatchImport* out) {
+std::unique_ptr<ts::store::TraceStore> importFolder(const fs::path& folder,
+                                                    ts::importers::BatchImport* out) {
     auto s = ts::store::TraceStore::open((folder.parent_path() / "s.tscope").string(),
                                          ts::store::TraceStore::Mode::Create);
     EXPECT_TRUE(s.ok());
@@ -209,7 +211,8 @@ TEST(AscendImport, AProfilerFolderAtOnce) {
     EXPECT_DOUBLE_EQ(m[0].bandwidthGBs, 20.0 / 1.0);
     EXPECT_EQ(m[0].transport, "HCCS");
     // analyze --json carries it all, and the advice names the NPU.
-    const auto r = ts::test::runCli({"analyze", (root.parent_path() / "s.tscope").string(), "--json"});
+    const auto r =
+        ts::test::runCli({"analyze", (root.parent_path() / "s.tscope").string(), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     rapidjson::Document doc;
     ASSERT_FALSE(doc.Parse(r.out.c_str()).HasParseError());
@@ -228,8 +231,7 @@ TEST(AscendImport, MindSpore1xProfilerTables) {
     };
     for (const Case c : {Case{"aicore_intermediate_1_detail.csv", "aicore_intermediate_detail"},
                          Case{"aicore_intermediate_1_type.csv", "aicore_intermediate_type"},
-                         Case{"framework_raw_0.csv", "framework_raw"},
-                         Case{"flops_0.txt", "flops"},
+                         Case{"framework_raw_0.csv", "framework_raw"}, Case{"flops_0.txt", "flops"},
                          Case{"minddata_pipeline_raw_0.csv", "minddata_pipeline_raw"}}) {
         SCOPED_TRACE(c.file);
         const fs::path file = ts::test::corpusFile(std::string("real/mindspore/") + c.file);
@@ -260,7 +262,8 @@ TEST(AscendImport, ClusterOutputsOfMsprofAnalyzeIntoTheClusterAnalysis) {
     EXPECT_EQ(r0["steps"].GetInt64(), 2);
     EXPECT_STREQ(r0["rank_from"].GetString(), "cluster_step_trace_time.csv");
     // Step = Computing + Communication(Not Overlapped) + Free; per-step means in ms.
-    EXPECT_NEAR(r0["step_ms_mean"].GetDouble(), ((8000 + 1000 + 500) + (8100 + 900 + 400)) / 2.0 / 1000.0, 1e-3);
+    EXPECT_NEAR(r0["step_ms_mean"].GetDouble(),
+                ((8000 + 1000 + 500) + (8100 + 900 + 400)) / 2.0 / 1000.0, 1e-3);
     EXPECT_NEAR(r0["compute_ms"].GetDouble(), (8000 + 8100) / 2.0 / 1000.0, 1e-3);
     EXPECT_NEAR(r0["comm_ms"].GetDouble(), (1500 + 1300) / 2.0 / 1000.0, 1e-3);
     EXPECT_NEAR(r0["idle_ms"].GetDouble(), (500 + 400) / 2.0 / 1000.0, 1e-3);
@@ -288,7 +291,8 @@ TEST(AscendImport, BrokenTablesFailWithAClearError) {
     write(dir / "communication.json", "{\"step1\": [1, 2");
     write(dir / "kernel_details.csv", "Name,Type,Accelerator Core\nx,y,AI_CORE\n");
     write(dir / "step_trace_time.csv", "Step,Computing,Communication(Not Overlapped)\n");
-    auto s = ts::store::TraceStore::open((dir / "s.tscope").string(), ts::store::TraceStore::Mode::Create);
+    auto s = ts::store::TraceStore::open((dir / "s.tscope").string(),
+                                         ts::store::TraceStore::Mode::Create);
     ASSERT_TRUE(s.ok());
     ts::JobControl jc;
     for (const char* f : {"communication.json", "kernel_details.csv", "step_trace_time.csv"}) {

@@ -39,8 +39,9 @@ void compareWithReference(const std::filesystem::path& file, bool includeLast = 
     HtaOptions opt;
     opt.includeLastProfilerStep = includeLast;
     const HtaResult h = computeHta(g, opt);
-    const auto ref = ts::test::htaReference(
-        file, includeLast ? std::vector<std::string>{"--include-last-step"} : std::vector<std::string>{});
+    const auto ref =
+        ts::test::htaReference(file, includeLast ? std::vector<std::string>{"--include-last-step"}
+                                                 : std::vector<std::string>{});
     const std::string f = file.filename().string();
     EXPECT_EQ(h.profilerSteps, ref["profiler_steps"].GetInt64()) << f;
     EXPECT_EQ(h.filtered, ref["filtered"].GetBool()) << f;
@@ -121,15 +122,17 @@ TEST(Hta, HtasOwnTestTracesMatchTheReference) {
 
 TEST(Hta, KinetoTraceOf2021MatchesTheReference) {
     TS_REQUIRE_CORPUS();
-    compareWithReference(ts::test::corpusFile("real/kineto/worker0.1623143089861.pt.trace.json.gz"));
+    compareWithReference(
+        ts::test::corpusFile("real/kineto/worker0.1623143089861.pt.trace.json.gz"));
 }
 
 TEST(Hta, NumbersHtasOwnTestSuiteStatesForItsNsResolutionTrace) {
     TS_REQUIRE_CORPUS();
-    // HolisticTraceAnalysis tests/test_trace_analysis.py, test_get_gpu_kernels_with_user_annotations
-    // on tests/data/ns_resolution_trace: 4876 GPU kernels, 3 annotations and "none", 27
-    // kernels under "Optimizer.step#SGD.step".
-    const HtaResult h = computeHta(ts::test::loadTrace(hta("rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")));
+    // HolisticTraceAnalysis tests/test_trace_analysis.py,
+    // test_get_gpu_kernels_with_user_annotations on tests/data/ns_resolution_trace: 4876 GPU
+    // kernels, 3 annotations and "none", 27 kernels under "Optimizer.step#SGD.step".
+    const HtaResult h =
+        computeHta(ts::test::loadTrace(hta("rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")));
     EXPECT_TRUE(h.rounded);
     EXPECT_EQ(h.gpuRowsKept, 4876);
     EXPECT_EQ(h.annotations.size(), 4u);
@@ -141,7 +144,8 @@ TEST(Hta, NumbersHtasOwnTestSuiteStatesForItsNsResolutionTrace) {
 
 TEST(Hta, CpuOnlyTraceHasNothingToSay) {
     TS_REQUIRE_CORPUS();
-    const HtaResult h = computeHta(ts::test::loadTrace(hta("rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")));
+    const HtaResult h =
+        computeHta(ts::test::loadTrace(hta("rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")));
     EXPECT_FALSE(h.applicable);
     EXPECT_EQ(h.gpuRowsKept, 0);
     EXPECT_FALSE(h.note.empty());
@@ -150,8 +154,10 @@ TEST(Hta, CpuOnlyTraceHasNothingToSay) {
 TEST(Hta, RoundingAndPercentagesAsHtaRoundsThem) {
     EXPECT_DOUBLE_EQ(roundPct(92.885), 92.89);  // 92.885 is 92.8850000000000051... in binary
     EXPECT_DOUBLE_EQ(roundPct(0.125), 0.12);    // exact tie: to even, as Python's round()
-    EXPECT_DOUBLE_EQ(roundPct(2.675), 2.67);    // 2.67499999999999982236431605997495353221893310546875
-    EXPECT_EQ(htaKernelType("ncclKernel_AllReduce_RING_LL_Sum_float"), HtaKernelType::Communication);
+    EXPECT_DOUBLE_EQ(roundPct(2.675),
+                     2.67);  // 2.67499999999999982236431605997495353221893310546875
+    EXPECT_EQ(htaKernelType("ncclKernel_AllReduce_RING_LL_Sum_float"),
+              HtaKernelType::Communication);
     // HTA's rule reads "ncclKernel": the newer "ncclDevKernel_*" names count as computation.
     EXPECT_EQ(htaKernelType("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), HtaKernelType::Computation);
     EXPECT_EQ(htaKernelType("Memcpy DtoD (Device -> Device)"), HtaKernelType::Memory);

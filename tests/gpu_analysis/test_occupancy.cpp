@@ -80,8 +80,8 @@ TEST(Occupancy, MatchesKinetoOnEveryKernelOfARealH200Trace) {
     for (const DeviceActivity& a : g.activities) {
         if (a.kind != ActivityKind::Kernel) continue;
         ASSERT_GE(a.occupancyPct, 0) << g.name(a);
-        LaunchShape s{a.grid[0], a.grid[1], a.grid[2], a.block[0], a.block[1], a.block[2],
-                      a.registers, a.sharedMemory};
+        LaunchShape s{a.grid[0],  a.grid[1],  a.grid[2],   a.block[0],
+                      a.block[1], a.block[2], a.registers, a.sharedMemory};
         auto r = computeOccupancy(d, s, OccupancyMode::Kineto);
         ASSERT_TRUE(r) << g.name(a);
         EXPECT_NEAR(r->blocksPerSm, a.blocksPerSm, 1e-5) << g.name(a);

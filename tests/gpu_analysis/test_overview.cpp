@@ -16,7 +16,8 @@ namespace {
 rapidjson::Document pluginReference(const std::filesystem::path& file) {
     const auto r = ts::test::runProgram(
         "/usr/bin/python3",
-        {std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/gpu_analysis/plugin_reference.py", file.string()});
+        {std::string(TRAINSCOPE_SOURCE_DIR) + "/tests/gpu_analysis/plugin_reference.py",
+         file.string()});
     rapidjson::Document doc;
     EXPECT_EQ(r.exitCode, 0) << r.err;
     doc.Parse(r.out.c_str());
@@ -122,7 +123,8 @@ TEST(GpuOverview, TraceWithOneProfilerStepAndATritonKernel) {
 
 TEST(GpuOverview, TraceWithoutProfilerStepsIsOneStep) {
     TS_REQUIRE_CORPUS();
-    const GpuTrace g = ts::test::loadTrace(ts::test::corpusFile("real/hta/simple_add_trace.json.gz"));
+    const GpuTrace g =
+        ts::test::loadTrace(ts::test::corpusFile("real/hta/simple_add_trace.json.gz"));
     const GpuOverview o = computeGpuOverview(g);
     ASSERT_TRUE(o.hasGpu);
     ASSERT_EQ(o.steps.size(), 1u);

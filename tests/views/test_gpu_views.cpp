@@ -4,6 +4,7 @@
 // of four steps (not eight) and HTA's figures beside the studio's.
 #include <gtest/gtest.h>
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -12,7 +13,6 @@
 #include <QTableWidget>
 #include <QTest>
 #include <fstream>
-#include <qcustomplot.h>
 
 #include "importers/batch_import.h"
 #include "tests/common/qt_test_app.h"
@@ -77,7 +77,9 @@ TEST(KernelView, KernelsOfATorchH200Trace) {
     // Its occupancy: Kineto's 0 (opted-in shared memory) against the theoretical 18.8%.
     EXPECT_EQ(m->index(nvjet, KernelTableModel::Occupancy).data().toString(), "0.0%");
     EXPECT_EQ(m->index(nvjet, KernelTableModel::Theoretical).data().toString(), "18.8%");
-    const int fill = findRow(m, KernelTableModel::Name, "void at::native::vectorized_elementwise_kernel<8, at::native::FillFunctor");
+    const int fill =
+        findRow(m, KernelTableModel::Name,
+                "void at::native::vectorized_elementwise_kernel<8, at::native::FillFunctor");
     ASSERT_GE(fill, 0);
     EXPECT_EQ(m->index(fill, KernelTableModel::TensorCores).data().toString(), "");
     // Sorted by total time, largest first; filter by op name.
@@ -97,7 +99,8 @@ TEST(KernelView, KernelsOfATorchH200Trace) {
     QSignalSpy views(&ctx, &SessionContext::viewRequested);
     emit view->table()->doubleClicked(view->proxy()->index(0, 0));
     ASSERT_EQ(selected.count(), 1);
-    EXPECT_EQ(selected.at(0).at(0).toLongLong(), view->model()->table().rows.front().sliceIds.front());
+    EXPECT_EQ(selected.at(0).at(0).toLongLong(),
+              view->model()->table().rows.front().sliceIds.front());
     ASSERT_EQ(views.count(), 1);
     EXPECT_EQ(views.at(0).at(0).toString(), "timeline");
     // CSV export on a job: a header and one line per row.
@@ -131,7 +134,7 @@ TEST(GpuOverviewView, SummarySplitAndHtaBesideTheStudio) {
     EXPECT_TRUE(view->summaryLabel()->text().contains("GPU utilisation"));
     EXPECT_TRUE(view->summaryLabel()->text().contains("est. SM efficiency"));
     EXPECT_TRUE(view->summaryLabel()->text().contains("est. achieved occupancy"));
-    ASSERT_EQ(view->bars().size(), 8u);  // the plugin's eight roles
+    ASSERT_EQ(view->bars().size(), 8u);                  // the plugin's eight roles
     EXPECT_EQ(view->bars().front()->data()->size(), 4);  // four steps, not eight
     EXPECT_TRUE(view->splitHelpLabel()->text().contains("DataLoader"));
     // HTA's table and the studio's, named apart.

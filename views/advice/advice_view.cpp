@@ -102,7 +102,8 @@ void AdviceView::reload(qint64 sourceId) {
             auto* item = new QListWidgetItem(QString::fromStdString(f.title), m_findings);
             QStringList terms;
             for (const auto& [en, zh] : f.glossary)
-                terms << QString::fromStdString(en) + QStringLiteral(": ") + QString::fromStdString(zh);
+                terms << QString::fromStdString(en) + QStringLiteral(": ") +
+                             QString::fromStdString(zh);
             if (!terms.isEmpty()) item->setToolTip(terms.join(QLatin1Char('\n')));
             if (f.kind == AdviceKind::BiggestCost) {  // the overview: set apart from the rules
                 QFont bold = item->font();
@@ -173,8 +174,9 @@ void AdviceView::showFinding(int row) {
         for (const auto& [en, zh] : f.glossary)
             terms << QStringLiteral("%1 = %2").arg(QString::fromStdString(en).toHtmlEscaped(),
                                                    QString::fromStdString(zh).toHtmlEscaped());
-        html += QStringLiteral("<p style='color:gray'><small>%1 %2</small></p>")
-                    .arg(tr("Glossary (the porting guide's terms):"), terms.join(QStringLiteral("; ")));
+        html +=
+            QStringLiteral("<p style='color:gray'><small>%1 %2</small></p>")
+                .arg(tr("Glossary (the porting guide's terms):"), terms.join(QStringLiteral("; ")));
     }
     m_details->setHtml(html);
     for (size_t i = 0; i < f.evidence.size(); ++i) {

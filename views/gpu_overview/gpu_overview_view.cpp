@@ -32,8 +32,8 @@ QString pct(double share) {
 
 // The plugin's colours for its overview roles, in role order.
 const QColor kRoleColours[gpu::kSplitRoles] = {
-    QColor(0, 114, 178),   QColor(230, 159, 0),   QColor(240, 228, 66), QColor(204, 121, 167),
-    QColor(213, 94, 0),    QColor(86, 180, 233),  QColor(0, 158, 115),  QColor(170, 170, 170)};
+    QColor(0, 114, 178), QColor(230, 159, 0),  QColor(240, 228, 66), QColor(204, 121, 167),
+    QColor(213, 94, 0),  QColor(86, 180, 233), QColor(0, 158, 115),  QColor(170, 170, 170)};
 
 QTableWidget* makeTable(QWidget* parent, const QStringList& headers) {
     auto* t = new QTableWidget(parent);
@@ -82,7 +82,8 @@ GpuOverviewView::GpuOverviewView(SessionContext* ctx, QWidget* parent)
       m_studio(makeTable(this, {tr("Studio, per step (every joined step)"), tr("value")})),
       m_comm(makeTable(this, {tr("Collective"), tr("Process group"), tr("dtype"), tr("Size"),
                               tr("Calls"), tr("Time"), tr("algbw"), tr("busbw")})),
-      m_ascend(makeTable(this, {tr("Ascend (msprof's step trace and communication)"), tr("value")})) {
+      m_ascend(
+          makeTable(this, {tr("Ascend (msprof's step trace and communication)"), tr("value")})) {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
@@ -167,7 +168,8 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
     if (report.ascend) fillAscend(*report.ascend);
     if (!report.gpu && report.ascend) {
         m_summary->setText(tr("%1: no device kernels in this source; the session's Ascend tables "
-                              "are below.").arg(QString::fromStdString(report.sourceLabel).toHtmlEscaped()));
+                              "are below.")
+                               .arg(QString::fromStdString(report.sourceLabel).toHtmlEscaped()));
         return;
     }
     if (!report.gpu) {
@@ -190,7 +192,8 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
     for (const auto& d : o.devices) {
         s += tr("<br>Device %1%2: <b>GPU utilisation %3</b>")
                  .arg(d.device)
-                 .arg(d.name.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(d.name)))
+                 .arg(d.name.empty() ? QString()
+                                     : QStringLiteral(" (%1)").arg(QString::fromStdString(d.name)))
                  .arg(pct(d.utilization));
         if (d.smEfficiency) s += tr(", est. SM efficiency %1").arg(pct(*d.smEfficiency));
         if (d.occupancy) s += tr(", est. achieved occupancy %1").arg(pct(*d.occupancy));
@@ -203,10 +206,11 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
         s += tr("; %1 of the kernel time of ops that can use them")
                  .arg(pct(static_cast<double>(o.tensorCores.eligibleOpTcTime) /
                           static_cast<double>(o.tensorCores.eligibleOpTime)));
-    s += tr("<br><i>GPU utilisation: time a kernel runs inside the overview steps / their span. "
-            "Est. SM efficiency: the same, each instant weighted by min(1, blocks per SM of the "
-            "running kernels). Est. achieved occupancy: Kineto's estimate weighted by kernel "
-            "time (the TensorBoard profiler's definitions).</i>");
+    s +=
+        tr("<br><i>GPU utilisation: time a kernel runs inside the overview steps / their span. "
+           "Est. SM efficiency: the same, each instant weighted by min(1, blocks per SM of the "
+           "running kernels). Est. achieved occupancy: Kineto's estimate weighted by kernel "
+           "time (the TensorBoard profiler's definitions).</i>");
     m_summary->setText(s);
 
     // The step split, stacked.
@@ -237,7 +241,8 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (size_t i = 0; i < o.steps.size(); ++i) {
         const auto& st = o.steps[i];
-        QString label = o.stepsFromProfilerSteps ? QStringLiteral("#%1").arg(st.number) : tr("trace");
+        QString label =
+            o.stepsFromProfilerSteps ? QStringLiteral("#%1").arg(st.number) : tr("trace");
         if (!st.inOverview) label += tr("\n(left out)");
         ticker->addTick(static_cast<double>(i), label);
     }
@@ -249,18 +254,22 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
 
     int64_t total = 0;
     for (int64_t v : o.splitTotal) total += v;
-    QString help = tr("<b>Step split</b> (the TensorBoard profiler's overview): every instant of "
-                      "a step goes to the first of these that is active —");
+    QString help =
+        tr("<b>Step split</b> (the TensorBoard profiler's overview): every instant of "
+           "a step goes to the first of these that is active —");
     for (size_t role = 0; role < gpu::kSplitRoles; ++role) {
         const auto r = static_cast<gpu::SplitRole>(role);
-        help += QStringLiteral(" <span style='color:%1'>■</span> <b>%2</b> %3: %4;")
-                    .arg(kRoleColours[role].name(), tr(gpu::splitRoleLabel(r)),
-                         total > 0 ? pct(static_cast<double>(o.splitTotal[role]) / static_cast<double>(total))
-                                   : QStringLiteral("–"),
-                         tr(gpu::splitRoleHelp(r)));
+        help +=
+            QStringLiteral(" <span style='color:%1'>■</span> <b>%2</b> %3: %4;")
+                .arg(kRoleColours[role].name(), tr(gpu::splitRoleLabel(r)),
+                     total > 0
+                         ? pct(static_cast<double>(o.splitTotal[role]) / static_cast<double>(total))
+                         : QStringLiteral("–"),
+                     tr(gpu::splitRoleHelp(r)));
     }
-    help += tr(" Steps marked \"left out\" launched fewer kernels than the one before (the "
-               "profiler stopped before they ran) and are not in the summary, as in the plugin.");
+    help +=
+        tr(" Steps marked \"left out\" launched fewer kernels than the one before (the "
+           "profiler stopped before they ran) and are not in the summary, as in the plugin.");
     m_splitHelp->setText(help);
     fillTables(g);
 }
@@ -273,22 +282,34 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
            tr("HTA keeps only GPU work launched before the last profiler step starts, rounds "
               "timestamps inward to whole microseconds and measures from the first to the last "
               "kernel (docs/DISTRIBUTED.md)."));
-    addRow(m_hta, {tr("GPU rows kept / dropped"), QStringLiteral("%1 / %2").arg(h.gpuRowsKept).arg(h.gpuRowsDropped)});
+    addRow(m_hta, {tr("GPU rows kept / dropped"),
+                   QStringLiteral("%1 / %2").arg(h.gpuRowsKept).arg(h.gpuRowsDropped)});
     if (h.gpuRowsKept > 0) {
         addSection(m_hta, tr("Temporal breakdown (first to last kernel)"));
         addRow(m_hta, {tr("kernel time"), durI(h.temporal.kernelTimeNs)});
-        addRow(m_hta, {tr("idle"), QStringLiteral("%1 (%2%)").arg(durI(h.temporal.idleNs)).arg(h.temporal.idlePct)});
-        addRow(m_hta, {tr("compute"), QStringLiteral("%1 (%2%)").arg(durI(h.temporal.computeNs)).arg(h.temporal.computePct)},
-               tr("HTA: kernels whose name holds neither ncclKernel nor Memcpy/Memset."));
-        addRow(m_hta, {tr("non-compute"), QStringLiteral("%1 (%2%)").arg(durI(h.temporal.nonComputeNs)).arg(h.temporal.nonComputePct)},
+        addRow(m_hta,
+               {tr("idle"),
+                QStringLiteral("%1 (%2%)").arg(durI(h.temporal.idleNs)).arg(h.temporal.idlePct)});
+        addRow(
+            m_hta,
+            {tr("compute"),
+             QStringLiteral("%1 (%2%)").arg(durI(h.temporal.computeNs)).arg(h.temporal.computePct)},
+            tr("HTA: kernels whose name holds neither ncclKernel nor Memcpy/Memset."));
+        addRow(m_hta,
+               {tr("non-compute"), QStringLiteral("%1 (%2%)")
+                                       .arg(durI(h.temporal.nonComputeNs))
+                                       .arg(h.temporal.nonComputePct)},
                tr("HTA: communication and memory copies/sets (not hidden by compute)."));
         addRow(m_hta, {tr("comm-comp overlap"),
-                       h.commCompOverlapPct ? QStringLiteral("%1%").arg(*h.commCompOverlapPct) : tr("no communication")});
-        addSection(m_hta, tr("Idle time causes (per stream, gap < %1 is kernel wait)").arg(durI(h.consecutiveKernelDelayNs)));
+                       h.commCompOverlapPct ? QStringLiteral("%1%").arg(*h.commCompOverlapPct)
+                                            : tr("no communication")});
+        addSection(m_hta, tr("Idle time causes (per stream, gap < %1 is kernel wait)")
+                              .arg(durI(h.consecutiveKernelDelayNs)));
         for (const auto& s : h.idle)
-            addRow(m_hta, {tr("stream %1").arg(s.stream),
-                           tr("host wait %1, kernel wait %2, other %3")
-                               .arg(pct(s.hostWaitRatio), pct(s.kernelWaitRatio), pct(s.otherRatio))});
+            addRow(m_hta,
+                   {tr("stream %1").arg(s.stream),
+                    tr("host wait %1, kernel wait %2, other %3")
+                        .arg(pct(s.hostWaitRatio), pct(s.kernelWaitRatio), pct(s.otherRatio))});
         addSection(m_hta, tr("Kernel launches"));
         addRow(m_hta, {tr("launches"), QString::number(h.launch.launches)});
         addRow(m_hta, {tr("launch delay (median, HTA's formula)"), dur(h.launch.launchDelayNs.p50)},
@@ -296,14 +317,16 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
         addRow(m_hta, {tr("launch latency (median, studio)"), dur(h.launch.latencyNs.p50)},
                tr("GPU start - end of the launch call."));
         addRow(m_hta, {tr("runtime calls > 50 µs"), QString::number(h.launch.runtimeOutliers)});
-        addRow(m_hta, {tr("kernels shorter than their launch"), QString::number(h.launch.shortKernels)});
+        addRow(m_hta,
+               {tr("kernels shorter than their launch"), QString::number(h.launch.shortKernels)});
         for (const auto& q : h.queue)
             addRow(m_hta, {tr("queue length, stream %1").arg(q.stream),
                            tr("mean %1, max %2").arg(q.length.mean, 0, 'f', 2).arg(q.length.max)});
         if (!h.memory.empty()) addSection(m_hta, tr("Memory bandwidth (GB/s)"));
         for (const auto& m : h.memory)
-            addRow(m_hta, {QString::fromStdString(m.name),
-                           tr("median %1, max %2").arg(m.gbps.p50, 0, 'f', 1).arg(m.gbps.max, 0, 'f', 1)});
+            addRow(m_hta,
+                   {QString::fromStdString(m.name),
+                    tr("median %1, max %2").arg(m.gbps.p50, 0, 'f', 1).arg(m.gbps.max, 0, 'f', 1)});
         if (!h.annotations.empty()) addSection(m_hta, tr("Kernels per GPU user annotation"));
         for (const auto& a : h.annotations)
             addRow(m_hta, {a.name.empty() ? tr("(none)") : QString::fromStdString(a.name),
@@ -316,36 +339,43 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
     int64_t span = 0;
     for (const auto& s : o.steps) span += s.duration();
     const auto& t = o.deviceTotal;
-    addSection(m_studio, tr("All %n step(s), the last included", nullptr, static_cast<int>(o.steps.size())));
+    addSection(m_studio,
+               tr("All %n step(s), the last included", nullptr, static_cast<int>(o.steps.size())));
     auto share = [&](int64_t v) {
-        return span > 0 ? QStringLiteral("%1 (%2)").arg(durI(v), pct(static_cast<double>(v) / static_cast<double>(span)))
+        return span > 0 ? QStringLiteral("%1 (%2)").arg(
+                              durI(v), pct(static_cast<double>(v) / static_cast<double>(span)))
                         : durI(v);
     };
     addRow(m_studio, {tr("steps"), durI(span)});
     addRow(m_studio, {tr("GPU busy"), share(t.busy)});
-    addRow(m_studio, {tr("idle"), share(t.idle)}, tr("Inside the joined steps, no kernel, copy or set runs."));
+    addRow(m_studio, {tr("idle"), share(t.idle)},
+           tr("Inside the joined steps, no kernel, copy or set runs."));
     addRow(m_studio, {tr("compute"), share(t.compute)}, tr("Kernels that are not communication."));
-    addRow(m_studio, {tr("non-compute"), share(t.nonCompute)}, tr("Copies, sets and communication not under compute."));
+    addRow(m_studio, {tr("non-compute"), share(t.nonCompute)},
+           tr("Copies, sets and communication not under compute."));
     addRow(m_studio, {tr("communication"), share(t.communication)});
-    addRow(m_studio, {tr("comm-comp overlap"),
-                      t.communication > 0 ? pct(static_cast<double>(t.overlap) / static_cast<double>(t.communication))
-                                          : tr("no communication")});
+    addRow(m_studio,
+           {tr("comm-comp overlap"), t.communication > 0 ? pct(static_cast<double>(t.overlap) /
+                                                               static_cast<double>(t.communication))
+                                                         : tr("no communication")});
     addSection(m_studio, tr("Per step: host | device span | joined | GPU busy | idle"));
     for (const auto& s : o.steps)
         addRow(m_studio, {QStringLiteral("#%1").arg(s.number),
                           QStringLiteral("%1 | %2 | %3 | %4 | %5")
                               .arg(durI(s.hostEnd - s.hostStart),
-                                   s.deviceStart >= 0 ? durI(s.deviceEnd - s.deviceStart) : QStringLiteral("–"),
+                                   s.deviceStart >= 0 ? durI(s.deviceEnd - s.deviceStart)
+                                                      : QStringLiteral("–"),
                                    durI(s.duration()), durI(s.device.busy), durI(s.device.idle))});
     m_studio->resizeColumnsToContents();
 
     m_comm->setRowCount(0);
     for (const auto& c : g.communication.collectives)
-        addRow(m_comm, {QString::fromStdString(c.name), QString::fromStdString(c.processGroup),
-                        QString::fromStdString(c.dtype),
-                        c.bytesPerCall >= 0 ? QString::number(c.bytesPerCall) : QStringLiteral("?"),
-                        QString::number(c.calls), durI(c.timeNs),
-                        QString::number(c.algbwGBs, 'f', 2), QString::number(c.busbwGBs, 'f', 2)},
+        addRow(m_comm,
+               {QString::fromStdString(c.name), QString::fromStdString(c.processGroup),
+                QString::fromStdString(c.dtype),
+                c.bytesPerCall >= 0 ? QString::number(c.bytesPerCall) : QStringLiteral("?"),
+                QString::number(c.calls), durI(c.timeNs), QString::number(c.algbwGBs, 'f', 2),
+                QString::number(c.busbwGBs, 'f', 2)},
                tr("algbw = size / time; busbw = algbw x the collective's factor (NCCL tests)."));
     m_comm->setVisible(!g.communication.collectives.empty());
     m_comm->resizeColumnsToContents();
@@ -355,11 +385,14 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
     m_ascend->setRowCount(0);
     const auto steps = gpu::ascendSteps(t, false);
     if (!steps.empty()) {
-        addSection(m_ascend, tr("Step trace (step_trace_time.csv): computing | comm not overlapped | free"));
+        addSection(m_ascend,
+                   tr("Step trace (step_trace_time.csv): computing | comm not overlapped | free"));
         for (const auto& s : steps)
-            addRow(m_ascend, {tr("step %1").arg(QString::fromStdString(s.step)),
-                              QStringLiteral("%1 | %2 | %3")
-                                  .arg(dur(s.computing * 1e3), dur(s.commNotOverlapped * 1e3), dur(s.free * 1e3))},
+            addRow(m_ascend,
+                   {tr("step %1").arg(QString::fromStdString(s.step)),
+                    QStringLiteral("%1 | %2 | %3")
+                        .arg(dur(s.computing * 1e3), dur(s.commNotOverlapped * 1e3),
+                             dur(s.free * 1e3))},
                    tr("Overlapped %1, bubble %2, stage %3")
                        .arg(dur(s.overlapped * 1e3), dur(s.bubble * 1e3), dur(s.stage * 1e3)));
     }
@@ -371,12 +404,15 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
         for (const auto& c : comm) {
             QString links;
             for (const auto& [type, f] : c.links)
-                links += QStringLiteral(" %1 %2 GB/s").arg(QString::fromStdString(type)).arg(f.bandwidthGBs, 0, 'f', 1);
-            addRow(m_ascend, {QString::fromStdString(c.opType),
-                              tr("%1 calls, %2; wait %3 (%4), transit %5;%6")
-                                  .arg(c.calls)
-                                  .arg(dur(c.elapseMs * 1e6), dur(c.waitMs * 1e6), pct(c.waitRatio),
-                                       dur(c.transitMs * 1e6), links)},
+                links += QStringLiteral(" %1 %2 GB/s")
+                             .arg(QString::fromStdString(type))
+                             .arg(f.bandwidthGBs, 0, 'f', 1);
+            addRow(m_ascend,
+                   {QString::fromStdString(c.opType),
+                    tr("%1 calls, %2; wait %3 (%4), transit %5;%6")
+                        .arg(c.calls)
+                        .arg(dur(c.elapseMs * 1e6), dur(c.waitMs * 1e6), pct(c.waitRatio),
+                             dur(c.transitMs * 1e6), links)},
                    tr("Wait ratio = wait / (wait + transit), as msprof-analyze computes it; "
                       "bandwidth = MB / ms per link type."));
         }
@@ -384,9 +420,12 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
     const auto matrix = gpu::ascendMatrix(t, false);
     if (!matrix.empty()) addSection(m_ascend, tr("Links (communication_matrix.json)"));
     for (const auto& m : matrix)
-        addRow(m_ascend, {QStringLiteral("%1 → %2").arg(QString::fromStdString(m.src), QString::fromStdString(m.dst)),
-                          tr("%1: %2 MB, %3 GB/s").arg(QString::fromStdString(m.transport))
-                              .arg(m.sizeMb, 0, 'f', 1).arg(m.bandwidthGBs, 0, 'f', 1)});
+        addRow(m_ascend, {QStringLiteral("%1 → %2").arg(QString::fromStdString(m.src),
+                                                        QString::fromStdString(m.dst)),
+                          tr("%1: %2 MB, %3 GB/s")
+                              .arg(QString::fromStdString(m.transport))
+                              .arg(m.sizeMb, 0, 'f', 1)
+                              .arg(m.bandwidthGBs, 0, 'f', 1)});
     m_ascend->resizeColumnsToContents();
 }
 
@@ -409,7 +448,8 @@ QString GpuOverviewView::stepToolTip(int index) const {
     t += QStringLiteral("<table>");
     for (size_t role = 0; role < gpu::kSplitRoles; ++role)
         t += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>")
-                 .arg(tr(gpu::splitRoleLabel(static_cast<gpu::SplitRole>(role))), durI(s.split[role]));
+                 .arg(tr(gpu::splitRoleLabel(static_cast<gpu::SplitRole>(role))),
+                      durI(s.split[role]));
     t += QStringLiteral("</table>");
     return t;
 }

@@ -8,8 +8,8 @@
 // time causes per stream, kernel launch statistics, memory bandwidth, queue length, user
 // annotations) and the studio's own per-step figures (every joined step, the last one too);
 // and communication per collective when the trace has any; for Ascend sessions, msprof's step
-// trace and communication (wait / transit / bandwidth per link type) from the profiler folder. Hovering a bar shows its
-// figures; clicking it zooms the timeline to the step. Analysed on a job.
+// trace and communication (wait / transit / bandwidth per link type) from the profiler folder.
+// Hovering a bar shows its figures; clicking it zooms the timeline to the step. Analysed on a job.
 #include <QWidget>
 #include <optional>
 #include <vector>

@@ -33,8 +33,9 @@ QString columnHelp(int c) {
         case KernelTableModel::LimitedBy:
             return QObject::tr("What limits the resident blocks per SM.");
         case KernelTableModel::BlocksPerSm:
-            return QObject::tr("Grid blocks / SMs (Kineto's \"blocks per SM\"), the mean over calls. "
-                               "Below 1 the grid leaves SMs idle.");
+            return QObject::tr(
+                "Grid blocks / SMs (Kineto's \"blocks per SM\"), the mean over calls. "
+                "Below 1 the grid leaves SMs idle.");
         case KernelTableModel::TensorCores:
             return QObject::tr(
                 "Uses Tensor Cores, by the kernel's name: MMA instructions (wgmma, gmma, hmma, "
@@ -42,8 +43,9 @@ QString columnHelp(int c) {
                 "only exist on Tensor Cores (xmma, tensorop/CUTLASS, nvjet, flash attention). "
                 "The rule is in docs/PROFILING.md.");
         case KernelTableModel::Op:
-            return QObject::tr("The op that launched most calls: the innermost operator around the "
-                               "runtime call with the kernel's correlation id.");
+            return QObject::tr(
+                "The op that launched most calls: the innermost operator around the "
+                "runtime call with the kernel's correlation id.");
         case KernelTableModel::InputShapes:
             return QObject::tr("That op's input shapes in those calls (the commonest).");
         case KernelTableModel::Bound:
@@ -52,8 +54,9 @@ QString columnHelp(int c) {
                 "(aic_mac_ratio) or vector (aiv_vec_ratio) unit is the busiest, memory when a "
                 "data mover (MTE1/MTE2/MTE3) is, scalar when the scalar unit beats both.");
         case KernelTableModel::CoreType:
-            return QObject::tr("Ascend: the accelerator core the kernel ran on (AI_CORE, "
-                               "AI_VECTOR_CORE, MIX_AIC, AI_CPU).");
+            return QObject::tr(
+                "Ascend: the accelerator core the kernel ran on (AI_CORE, "
+                "AI_VECTOR_CORE, MIX_AIC, AI_CPU).");
         default:
             return {};
     }
@@ -74,20 +77,18 @@ int KernelTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0
-                            : FixedColumns + static_cast<int>(m_table.pipelineColumns.size());
+    return parent.isValid() ? 0 : FixedColumns + static_cast<int>(m_table.pipelineColumns.size());
 }
 
 QVariant KernelTableModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole) return columnHelp(section);
     if (role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Name",        "Kind",         "Calls",       "Total",
-                                  "Mean",        "Min",          "Max",         "Share",
-                                  "Est. occupancy", "Theoretical", "Limited by", "Blocks/SM",
-                                  "Tensor Cores", "Grid",        "Block",       "Registers",
-                                  "Shared mem",  "Launching op", "Input shapes", "Core",
-                                  "Block dim",   "Bound"};
+    static const char* names[] = {
+        "Name",         "Kind",  "Calls",          "Total",       "Mean",       "Min",
+        "Max",          "Share", "Est. occupancy", "Theoretical", "Limited by", "Blocks/SM",
+        "Tensor Cores", "Grid",  "Block",          "Registers",   "Shared mem", "Launching op",
+        "Input shapes", "Core",  "Block dim",      "Bound"};
     if (section < FixedColumns) return tr(names[section]);
     const size_t p = static_cast<size_t>(section - FixedColumns);
     return p < m_table.pipelineColumns.size() ? QString::fromStdString(m_table.pipelineColumns[p])
@@ -109,8 +110,8 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         return columnHelp(c);
     }
     if (role == Qt::TextAlignmentRole) {
-        if (c == Name || c == Kind || c == Op || c == InputShapes || c == LimitedBy || c == CoreType ||
-            c == Bound)
+        if (c == Name || c == Kind || c == Op || c == InputShapes || c == LimitedBy ||
+            c == CoreType || c == Bound)
             return {};
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -148,8 +149,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case LimitedBy:
             return text(r.limitedBy);
         case BlocksPerSm:
-            return r.blocksPerSm < 0 ? (sort ? QVariant(-1.0) : QVariant(QStringLiteral("–")))
-                                     : number(r.blocksPerSm, QString::number(r.blocksPerSm, 'f', 2));
+            return r.blocksPerSm < 0
+                       ? (sort ? QVariant(-1.0) : QVariant(QStringLiteral("–")))
+                       : number(r.blocksPerSm, QString::number(r.blocksPerSm, 'f', 2));
         case TensorCores:
             return sort ? QVariant(r.tensorCore ? 1.0 : 0.0)
                         : QVariant(r.tensorCore ? tr("yes") : QString());
@@ -158,12 +160,13 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case Block:
             return text(r.block);
         case Registers:
-            return r.registers < 0 ? (sort ? QVariant(-1.0) : QVariant())
-                                   : number(static_cast<double>(r.registers), QString::number(r.registers));
-        case SharedMemory:
-            return r.sharedMemory < 0
+            return r.registers < 0
                        ? (sort ? QVariant(-1.0) : QVariant())
-                       : number(static_cast<double>(r.sharedMemory), QString::number(r.sharedMemory));
+                       : number(static_cast<double>(r.registers), QString::number(r.registers));
+        case SharedMemory:
+            return r.sharedMemory < 0 ? (sort ? QVariant(-1.0) : QVariant())
+                                      : number(static_cast<double>(r.sharedMemory),
+                                               QString::number(r.sharedMemory));
         case Op:
             return text(r.op);
         case InputShapes:
@@ -173,8 +176,9 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case Bound:
             return text(r.bound);
         case BlockDim:
-            return r.blockDim < 0 ? (sort ? QVariant(-1.0) : QVariant())
-                                  : number(static_cast<double>(r.blockDim), QString::number(r.blockDim));
+            return r.blockDim < 0
+                       ? (sort ? QVariant(-1.0) : QVariant())
+                       : number(static_cast<double>(r.blockDim), QString::number(r.blockDim));
         default: {
             const size_t p = static_cast<size_t>(c - FixedColumns);
             if (p >= m_table.pipelineColumns.size()) return {};

@@ -41,13 +41,15 @@ KernelViewData loadKernelViewData(const std::string& path, int64_t sourceId, ts:
             for (const auto& s : sources.value())
                 if (s.id == id)
                     label = "#" + std::to_string(id) + " " +
-                            (s.label.empty() ? std::filesystem::path(s.path).filename().string() : s.label);
+                            (s.label.empty() ? std::filesystem::path(s.path).filename().string()
+                                             : s.label);
         d.sources.emplace_back(id, label);
     }
     if (d.sources.empty()) {
-        d.error = "No device kernels in this session: import a GPU trace (a PyTorch profiler "
-                  "trace with CUDA activity, an Nsight Systems export, a CUPTI file) or an "
-                  "Ascend profiler folder.";
+        d.error =
+            "No device kernels in this session: import a GPU trace (a PyTorch profiler "
+            "trace with CUDA activity, an Nsight Systems export, a CUPTI file) or an "
+            "Ascend profiler folder.";
         return d;
     }
     d.sourceId = d.sources.front().first;
@@ -120,20 +122,19 @@ KernelView::KernelView(SessionContext* ctx, QWidget* parent)
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] { applyGrouping(); });
     connect(m_sources, &QComboBox::activated, this,
             [this](int i) { reload(m_sources->itemData(i).toLongLong()); });
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { activateRow(i); });
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& i) { activateRow(i); });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export kernels"),
-                                                          QStringLiteral("kernels.csv"),
-                                                          tr("CSV files (*.csv)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export kernels"), QStringLiteral("kernels.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty()) return;
         exportCsv(path, [this](const QString& error) {
             if (!error.isEmpty()) m_summary->setText(error);
         });
     });
     connect(m_ctx, &SessionContext::sessionChanged, this, [this] { reload(-1); });
-    connect(m_ctx, &SessionContext::dataChanged, this, [this] {
-        reload(m_data ? m_data->sourceId : -1);
-    });
+    connect(m_ctx, &SessionContext::dataChanged, this,
+            [this] { reload(m_data ? m_data->sourceId : -1); });
     reload(-1);
 }
 
@@ -189,18 +190,23 @@ void KernelView::applyGrouping() {
     QString text = tr("%1 rows, %2 calls, %3 of device time (%4).")
                        .arg(t.rows.size())
                        .arg(t.calls)
-                       .arg(QString::fromStdString(ts::timeline::formatDuration(static_cast<double>(t.totalNs))))
+                       .arg(QString::fromStdString(
+                           ts::timeline::formatDuration(static_cast<double>(t.totalNs))))
                        .arg(QString::fromStdString(m_data->vendor));
     if (kernels > 0 && m_data->vendor != "ascend")
-        text += tr(" Tensor Cores: %1 of kernel time.")
-                    .arg(QString::number(100.0 * static_cast<double>(tc) / static_cast<double>(kernels), 'f', 1) +
-                         QLatin1Char('%'));
+        text +=
+            tr(" Tensor Cores: %1 of kernel time.")
+                .arg(QString::number(100.0 * static_cast<double>(tc) / static_cast<double>(kernels),
+                                     'f', 1) +
+                     QLatin1Char('%'));
     if (!devices.isEmpty()) text += tr(" Device: %1.").arg(devices);
-    text += tr(" Hover a column header for its definition; double-click a row to see its "
-               "longest call in the timeline.");
+    text +=
+        tr(" Hover a column header for its definition; double-click a row to see its "
+           "longest call in the timeline.");
     m_summary->setText(text);
     m_table->resizeColumnsToContents();
-    m_table->setColumnWidth(KernelTableModel::Name, std::min(m_table->columnWidth(KernelTableModel::Name), 420));
+    m_table->setColumnWidth(KernelTableModel::Name,
+                            std::min(m_table->columnWidth(KernelTableModel::Name), 420));
     m_table->setColumnWidth(KernelTableModel::InputShapes,
                             std::min(m_table->columnWidth(KernelTableModel::InputShapes), 260));
 }

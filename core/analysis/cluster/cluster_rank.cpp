@@ -257,15 +257,17 @@ std::optional<RankProfile> ascendClusterRank(store::TraceStore& store, const Ran
     }
     std::sort(out.steps.begin(), out.steps.end(),
               [](const RankStep& a, const RankStep& b) { return a.number < b.number; });
-    out.steps.erase(std::unique(out.steps.begin(), out.steps.end(),
-                                [](const RankStep& a, const RankStep& b) { return a.number == b.number; }),
-                    out.steps.end());
+    out.steps.erase(
+        std::unique(out.steps.begin(), out.steps.end(),
+                    [](const RankStep& a, const RankStep& b) { return a.number == b.number; }),
+        out.steps.end());
     return out;
 }
 
 /// HTA's and the studio's device figures of the rank's first source with GPU work.
 std::optional<RankDeviceFigures> deviceFiguresOf(store::TraceStore& store,
-                                                 const std::vector<int64_t>& sources, JobControl* job) {
+                                                 const std::vector<int64_t>& sources,
+                                                 JobControl* job) {
     for (int64_t id : sources) {
         auto g = gpu::loadGpuTrace(store, id, job);
         if (!g || !g.value().hasGpuWork()) continue;

@@ -136,11 +136,13 @@ Result<AscendTables> loadAscendTables(store::TraceStore& store) {
                         f.timeMs = num(l, "time_ms");
                         f.bandwidthGBs = num(l, "bandwidth_gbps");
                         f.largePacketRatio = num(l, "large_packet_ratio");
-                        if (auto sz = l.FindMember("sizes"); sz != l.MemberEnd() && sz->value.IsArray())
+                        if (auto sz = l.FindMember("sizes");
+                            sz != l.MemberEnd() && sz->value.IsArray())
                             for (const auto& s : sz->value.GetArray())
-                                if (s.IsArray() && s.Size() == 3 && s[0].IsNumber() && s[1].IsNumber() &&
-                                    s[2].IsNumber())
-                                    f.sizes.push_back({s[0].GetDouble(), s[1].GetDouble(), s[2].GetDouble()});
+                                if (s.IsArray() && s.Size() == 3 && s[0].IsNumber() &&
+                                    s[1].IsNumber() && s[2].IsNumber())
+                                    f.sizes.push_back(
+                                        {s[0].GetDouble(), s[1].GetDouble(), s[2].GetDouble()});
                         op.links.push_back(std::move(f));
                     }
                 out.ops.push_back(std::move(op));
@@ -188,8 +190,9 @@ std::vector<AscendStep> ascendSteps(const AscendTables& t, bool cluster) {
                        : 0.0;
         };
         auto s = [&](int c) {
-            return c >= 0 && static_cast<size_t>(c) < tab->text[r].size() ? tab->text[r][static_cast<size_t>(c)]
-                                                                          : std::string();
+            return c >= 0 && static_cast<size_t>(c) < tab->text[r].size()
+                       ? tab->text[r][static_cast<size_t>(c)]
+                       : std::string();
         };
         AscendStep a;
         a.step = s(step);
@@ -197,7 +200,8 @@ std::vector<AscendStep> ascendSteps(const AscendTables& t, bool cluster) {
             const std::string ty = s(type);
             a.rankOrStage = ty + " " + s(index);
             if (ty == "rank") {
-                if (auto v = tab->numbers[r][static_cast<size_t>(index)]) a.rank = static_cast<int64_t>(*v);
+                if (auto v = tab->numbers[r][static_cast<size_t>(index)])
+                    a.rank = static_cast<int64_t>(*v);
             }
         }
         a.computing = n(comp);
@@ -241,9 +245,10 @@ std::vector<AscendCommSummary> summarizeAscendComm(const AscendTables& t, bool c
         for (auto& [type, f] : s.links) f.bandwidthGBs = f.timeMs > 0 ? f.sizeMb / f.timeMs : 0;
         out.push_back(std::move(s));
     }
-    std::stable_sort(out.begin(), out.end(), [](const AscendCommSummary& a, const AscendCommSummary& b) {
-        return a.elapseMs > b.elapseMs;
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const AscendCommSummary& a, const AscendCommSummary& b) {
+                         return a.elapseMs > b.elapseMs;
+                     });
     return out;
 }
 

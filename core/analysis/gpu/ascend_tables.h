@@ -92,7 +92,7 @@ struct AscendCommSummary {
     std::string opType, group;
     int64_t calls = 0;
     double elapseMs = 0, transitMs = 0, waitMs = 0, syncMs = 0, idleMs = 0;
-    double waitRatio = 0, syncRatio = 0;  // msprof-analyze's
+    double waitRatio = 0, syncRatio = 0;             // msprof-analyze's
     std::map<std::string, AscendLinkFigures> links;  // by link type: summed, bandwidth = MB/ms
 };
 /// Communication per operator type and group (ops of one file kind: cluster or not).

@@ -41,8 +41,8 @@ double busBandwidthFactor(std::string_view name, int64_t n) {
     const double dn = static_cast<double>(n);
     auto has = [&](const char* k) { return s.find(k) != std::string::npos; };
     if (has("allreduce") || has("all_reduce")) return 2.0 * (dn - 1) / dn;
-    if (has("allgather") || has("all_gather") || has("reduce_scatter") ||
-        has("reducescatter") || has("alltoall") || has("all_to_all"))
+    if (has("allgather") || has("all_gather") || has("reduce_scatter") || has("reducescatter") ||
+        has("alltoall") || has("all_to_all"))
         return (dn - 1) / dn;
     return 1.0;
 }
@@ -90,8 +90,9 @@ CommunicationStats computeCommunication(const GpuTrace& g) {
         }
         out.collectives.push_back(std::move(s));
     }
-    std::stable_sort(out.collectives.begin(), out.collectives.end(),
-                     [](const CollectiveStat& x, const CollectiveStat& y) { return x.timeNs > y.timeNs; });
+    std::stable_sort(
+        out.collectives.begin(), out.collectives.end(),
+        [](const CollectiveStat& x, const CollectiveStat& y) { return x.timeNs > y.timeNs; });
     return out;
 }
 

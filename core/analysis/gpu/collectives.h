@@ -26,7 +26,7 @@ struct CollectiveStat {
     int64_t groupSize = -1;
     int64_t bytesPerCall = -1;  // -1 when the dtype's size is unknown
     int64_t calls = 0;
-    int64_t bytes = 0;          // bytesPerCall x calls (0 when unknown)
+    int64_t bytes = 0;  // bytesPerCall x calls (0 when unknown)
     int64_t timeNs = 0, minNs = 0, maxNs = 0;
     double algbwGBs = 0, busbwGBs = 0;  // 0 when the size is unknown
     double busFactor = 1;

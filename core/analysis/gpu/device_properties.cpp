@@ -31,7 +31,8 @@ DeviceProperties parseOne(const rapidjson::Value& o) {
         p.name.assign(it->value.GetString(), it->value.GetStringLength());
     p.totalGlobalMem = num(o, "totalGlobalMem");
     p.computeMajor = small(o, "computeMajor");
-    p.computeMinor = static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(num(o, "computeMinor"), 99)));
+    p.computeMinor =
+        static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(num(o, "computeMinor"), 99)));
     p.maxThreadsPerBlock = small(o, "maxThreadsPerBlock");
     p.maxThreadsPerSm = small(o, "maxThreadsPerMultiprocessor");
     p.regsPerBlock = small(o, "regsPerBlock");

@@ -59,7 +59,8 @@ void joinSteps(const GpuTrace& g, GpuOverview& o) {
     }
     for (GpuStep& s : o.steps)
         for (const GpuAnnotation& a : g.annotations)
-            if (auto n = profilerStepNumber(g.str(a.nameId)); n && *n == s.number && o.stepsFromProfilerSteps) {
+            if (auto n = profilerStepNumber(g.str(a.nameId));
+                n && *n == s.number && o.stepsFromProfilerSteps) {
                 s.annotationSliceId = a.sliceId;
                 s.annotationStart = a.ts;
                 s.annotationEnd = a.end();
@@ -235,8 +236,8 @@ void splitStep(const Roles& r, GpuStep& s) {
     d.memory = sumWithin(r.memory, s.start, s.end);
     d.nonCompute = std::max<int64_t>(0, d.busy - d.compute);
     const Intervals step{{s.start, s.end}};
-    d.overlap = sumIntervals(
-        intersectIntervals(intersectIntervals(r.communication, step), r.compute));
+    d.overlap =
+        sumIntervals(intersectIntervals(intersectIntervals(r.communication, step), r.compute));
 }
 
 /// Time-weighted min(1, sum of blocks per SM) over [lo, hi) (merge_ranges_with_value).
@@ -290,8 +291,13 @@ void deviceFigures(const GpuTrace& g, GpuOverview& o) {
             double bps = a->blocksPerSm;
             double occ = a->occupancyPct >= 0 ? a->occupancyPct / 100.0 : -1;
             if ((bps < 0 || occ < 0) && props && a->grid[0] > 0 && a->block[0] > 0) {
-                LaunchShape shape{a->grid[0], a->grid[1], a->grid[2], a->block[0], a->block[1],
-                                  a->block[2], std::max<int64_t>(0, a->registers),
+                LaunchShape shape{a->grid[0],
+                                  a->grid[1],
+                                  a->grid[2],
+                                  a->block[0],
+                                  a->block[1],
+                                  a->block[2],
+                                  std::max<int64_t>(0, a->registers),
                                   std::max<int64_t>(0, a->sharedMemory)};
                 if (auto r = computeOccupancy(*props, shape, OccupancyMode::Kineto)) {
                     if (bps < 0) bps = r->blocksPerSm;
@@ -309,7 +315,8 @@ void deviceFigures(const GpuTrace& g, GpuOverview& o) {
         }
         ranges = mergeIntervals(std::move(ranges));
         f.kernelTime = sumWithin(ranges, lo, hi);
-        f.utilization = hi > lo ? static_cast<double>(f.kernelTime) / static_cast<double>(hi - lo) : 0;
+        f.utilization =
+            hi > lo ? static_cast<double>(f.kernelTime) / static_cast<double>(hi - lo) : 0;
         if (!blocks.empty()) f.smEfficiency = smEfficiency(std::move(blocks), lo, hi);
         if (occTime > 0) f.occupancy = occWeighted / static_cast<double>(occTime);
         o.devices.push_back(std::move(f));
@@ -319,14 +326,14 @@ void deviceFigures(const GpuTrace& g, GpuOverview& o) {
 }  // namespace
 
 const char* splitRoleKey(SplitRole r) {
-    static constexpr const char* k[] = {"kernel",       "memcpy",   "memset", "communication",
-                                        "runtime",      "data_loading", "cpu_exec", "other"};
+    static constexpr const char* k[] = {"kernel",  "memcpy",       "memset",   "communication",
+                                        "runtime", "data_loading", "cpu_exec", "other"};
     return k[static_cast<size_t>(r)];
 }
 
 const char* splitRoleLabel(SplitRole r) {
-    static constexpr const char* k[] = {"Kernel",     "Memcpy",   "Memset", "Communication",
-                                        "Runtime",    "DataLoader", "CPU Exec", "Other"};
+    static constexpr const char* k[] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
+                                        "Runtime", "DataLoader", "CPU Exec", "Other"};
     return k[static_cast<size_t>(r)];
 }
 

@@ -90,9 +90,9 @@ struct TensorCoreFigures {
 
 struct GpuOverview {
     bool hasGpu = false;
-    std::vector<GpuStep> steps;  // by start
-    bool stepsFromProfilerSteps = true;  // false: one step over the host events
-    int64_t spanStart = 0, spanEnd = 0;  // first to last overview step
+    std::vector<GpuStep> steps;                     // by start
+    bool stepsFromProfilerSteps = true;             // false: one step over the host events
+    int64_t spanStart = 0, spanEnd = 0;             // first to last overview step
     std::array<int64_t, kSplitRoles> splitTotal{};  // over the overview steps
     int64_t overviewSteps = 0;
     std::vector<DeviceFigures> devices;

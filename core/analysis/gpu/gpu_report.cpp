@@ -21,8 +21,7 @@ void writeDistribution(json::Writer& w, const char* key, const Distribution& d) 
 
 void writeSplit(json::Writer& w, const std::array<int64_t, kSplitRoles>& s) {
     w.StartObject();
-    for (size_t i = 0; i < kSplitRoles; ++i)
-        kv(w, splitRoleKey(static_cast<SplitRole>(i)), s[i]);
+    for (size_t i = 0; i < kSplitRoles; ++i) kv(w, splitRoleKey(static_cast<SplitRole>(i)), s[i]);
     w.EndObject();
 }
 
@@ -220,8 +219,9 @@ void writeStudioStepsJson(json::Writer& w, const GpuOverview& o) {
         kv(w, "non_compute_pct", 100.0 * static_cast<double>(o.deviceTotal.nonCompute) / sp);
     }
     if (o.deviceTotal.communication > 0)
-        kv(w, "comm_comp_overlap_pct", 100.0 * static_cast<double>(o.deviceTotal.overlap) /
-                                           static_cast<double>(o.deviceTotal.communication));
+        kv(w, "comm_comp_overlap_pct",
+           100.0 * static_cast<double>(o.deviceTotal.overlap) /
+               static_cast<double>(o.deviceTotal.communication));
     w.EndObject();
 }
 

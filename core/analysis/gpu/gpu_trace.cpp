@@ -246,7 +246,8 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
     g.sourceId = sourceId;
     std::string stats;
     {
-        Statement q = store.db().prepare("SELECT kind, COALESCE(stats, '') FROM sources WHERE id = ?");
+        Statement q =
+            store.db().prepare("SELECT kind, COALESCE(stats, '') FROM sources WHERE id = ?");
         q.bind(1, sourceId);
         if (!q.step()) return Error{"no source " + std::to_string(sourceId) + " in this session"};
         g.sourceKind = q.text(0);
@@ -314,8 +315,9 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
         sq.bind(1, t.id);
         while (sq.step()) {
             const int64_t catId = sq.int64(5), argId = sq.int64(6);
-            Category c = ascendHw ? Category{SliceClass::Activity, ActivityKind::Kernel, HostKind::Other}
-                                  : category(catId);
+            Category c = ascendHw
+                             ? Category{SliceClass::Activity, ActivityKind::Kernel, HostKind::Other}
+                             : category(catId);
             if (c.cls == SliceClass::Skip) continue;
             const int64_t id = sq.int64(0), ts = sq.int64(1),
                           dur = std::max<int64_t>(0, sq.int64(2)), nameId = sq.int64(4);
@@ -329,7 +331,9 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                 a.dur = dur;
                 a.nameId = nameId;
                 a.kind = c.activity;
-                if (argId) argTarget[argId] = {SliceClass::Activity, static_cast<int32_t>(g.activities.size())};
+                if (argId)
+                    argTarget[argId] = {SliceClass::Activity,
+                                        static_cast<int32_t>(g.activities.size())};
                 g.activities.push_back(a);
             } else if (c.cls == SliceClass::GpuAnnotation) {
                 g.annotations.push_back({id, t.id, ts, dur, nameId, depth});
@@ -426,8 +430,8 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                 if (auto* v = get("est. achieved occupancy %")) d.occupancyPct = realOf(*v);
                 if (auto* v = get("bytes")) d.bytes = intOf(*v);
                 if (auto* v = get("memory bandwidth (GB/s)")) d.bandwidthGBs = realOf(*v);
-                if (auto* v = get("Task Type"); v && v->IsString() &&
-                                                std::string_view(v->GetString()) == "HCCL")
+                if (auto* v = get("Task Type");
+                    v && v->IsString() && std::string_view(v->GetString()) == "HCCL")
                     d.communication = true;
                 CollectiveArgs c = collectiveOf(a);
                 if (!c.empty()) {
@@ -443,8 +447,9 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                     if (auto* sid = get("Stream ID")) d.stream = intOf(*sid);
                     for (const auto& m : a.GetObject()) {
                         const std::string_view key(m.name.GetString(), m.name.GetStringLength());
-                        const bool pipe = (key.rfind("aic_", 0) == 0 || key.rfind("aiv_", 0) == 0) &&
-                                          (endsWith(key, "_ratio") || endsWith(key, "_rate"));
+                        const bool pipe =
+                            (key.rfind("aic_", 0) == 0 || key.rfind("aiv_", 0) == 0) &&
+                            (endsWith(key, "_ratio") || endsWith(key, "_rate"));
                         if ((pipe || key == "cube_utilization(%)") && m.value.IsNumber())
                             k.pipeline.emplace_back(std::string(key), m.value.GetDouble());
                     }
@@ -500,8 +505,8 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
             if (a.kind != ActivityKind::Kernel) continue;
             // A kernel launched from inside a collective op is communication; its op (or an
             // op around it) may carry the collective's arguments.
-            for (int32_t op = a.launch >= 0 ? g.host[static_cast<size_t>(a.launch)].op : -1; op >= 0;
-                 op = parentOp[static_cast<size_t>(op)]) {
+            for (int32_t op = a.launch >= 0 ? g.host[static_cast<size_t>(a.launch)].op : -1;
+                 op >= 0; op = parentOp[static_cast<size_t>(op)]) {
                 const HostEvent& h = g.host[static_cast<size_t>(op)];
                 if (isCollectiveOpName(g.name(h))) a.communication = true;
                 if (a.collective < 0 && h.collective >= 0) a.collective = h.collective;

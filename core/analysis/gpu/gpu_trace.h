@@ -38,11 +38,11 @@ const char* activityKindKey(ActivityKind k);
 
 /// Kineto's collective arguments (record_param_comms ops, and NCCL kernels from PyTorch 2.3).
 struct CollectiveArgs {
-    std::string name;       // "Collective name": allreduce, allgather, reduce_scatter, ...
-    std::string dtype;      // "dtype": Float, BFloat16, ...
-    int64_t inNelems = -1;  // "In msg nelems"
-    int64_t outNelems = -1; // "Out msg nelems"
-    int64_t groupSize = -1; // "Group size"
+    std::string name;          // "Collective name": allreduce, allgather, reduce_scatter, ...
+    std::string dtype;         // "dtype": Float, BFloat16, ...
+    int64_t inNelems = -1;     // "In msg nelems"
+    int64_t outNelems = -1;    // "Out msg nelems"
+    int64_t groupSize = -1;    // "Group size"
     std::string processGroup;  // "Process Group Name" (+ " " + description when given)
     std::string groupRanks;    // "Process Group Ranks" as written, e.g. "[0, 1, 2, 3]"
     int64_t rank = -1;         // "Rank" (of the sender/receiver for p2p, when given)
@@ -57,12 +57,12 @@ struct DeviceActivity {
     int64_t registers = -1, sharedMemory = -1;
     double blocksPerSm = -1, warpsPerSm = -1, occupancyPct = -1;  // Kineto's; -1 absent
     int64_t bytes = -1;
-    double bandwidthGBs = -1;     // Kineto's "memory bandwidth (GB/s)"
-    int32_t launch = -1;          // index into GpuTrace::host of the launching runtime call
-    int32_t collective = -1;      // index into GpuTrace::collectives (kernel args or its op's)
-    int32_t ascend = -1;          // index into GpuTrace::ascend (kernel_details.csv rows)
-    bool tensorCore = false;      // usesTensorCores(name) for kernels
-    bool communication = false;   // communication kernel (kernel_rules.h)
+    double bandwidthGBs = -1;    // Kineto's "memory bandwidth (GB/s)"
+    int32_t launch = -1;         // index into GpuTrace::host of the launching runtime call
+    int32_t collective = -1;     // index into GpuTrace::collectives (kernel args or its op's)
+    int32_t ascend = -1;         // index into GpuTrace::ascend (kernel_details.csv rows)
+    bool tensorCore = false;     // usesTensorCores(name) for kernels
+    bool communication = false;  // communication kernel (kernel_rules.h)
     int64_t end() const { return ts + dur; }
 };
 
@@ -126,6 +126,7 @@ Result<std::vector<int64_t>> listDeviceSources(store::TraceStore& store);
 Result<int64_t> resolveDeviceSource(store::TraceStore& store, std::optional<int64_t> sourceId);
 
 /// Reads source `sourceId` of `store`. Cancellable through `job`.
-Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobControl* job = nullptr);
+Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId,
+                              JobControl* job = nullptr);
 
 }  // namespace ts::analysis::gpu

@@ -29,7 +29,8 @@ double microsAsParsed(int64_t ns) {
     char b[48];
     const bool neg = ns < 0;
     const uint64_t a = neg ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-    std::snprintf(b, sizeof b, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(a / 1000),
+    std::snprintf(b, sizeof b, "%s%llu.%03llu", neg ? "-" : "",
+                  static_cast<unsigned long long>(a / 1000),
                   static_cast<unsigned long long>(a % 1000));
     return std::strtod(b, nullptr);
 }
@@ -86,7 +87,8 @@ const char* htaKernelTypeName(HtaKernelType t) {
 
 HtaKernelType htaKernelType(std::string_view name) {
     if (name.find("ncclKernel") != std::string_view::npos) return HtaKernelType::Communication;
-    if (name.find("Memcpy") != std::string_view::npos || name.find("Memset") != std::string_view::npos)
+    if (name.find("Memcpy") != std::string_view::npos ||
+        name.find("Memset") != std::string_view::npos)
         return HtaKernelType::Memory;
     return HtaKernelType::Computation;
 }
@@ -137,7 +139,8 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
     auto times = [&](int64_t ts, int64_t dur) -> std::pair<int64_t, int64_t> {
         if (!r.rounded) return {ts, ts + dur};
         const double t = microsAsParsed(ts), d = microsAsParsed(dur);
-        return {static_cast<int64_t>(std::ceil(t)) * 1000, static_cast<int64_t>(std::floor(t + d)) * 1000};
+        return {static_cast<int64_t>(std::ceil(t)) * 1000,
+                static_cast<int64_t>(std::floor(t + d)) * 1000};
     };
 
     // HTA's rows: GPU rows (stream >= 0 and correlation >= 0, or a device sync by name) and
@@ -347,10 +350,12 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
 
     // Queue length per stream and launch statistics.
     static const std::set<std::string_view> kQueueLaunches = {
-        "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",  "cuLaunchKernelEx",
-        "cudaMemcpyAsync",  "cudaMemsetAsync",     "hipLaunchKernel", "hipExtModuleLaunchKernel",
-        "hipMemcpyAsync",   "hipMemsetAsync",      "hipMemcpyWithStream",
-        "runFunction - job_prep_and_submit_for_execution"};
+        "cudaLaunchKernel",    "cudaLaunchKernelExC",
+        "cuLaunchKernel",      "cuLaunchKernelEx",
+        "cudaMemcpyAsync",     "cudaMemsetAsync",
+        "hipLaunchKernel",     "hipExtModuleLaunchKernel",
+        "hipMemcpyAsync",      "hipMemsetAsync",
+        "hipMemcpyWithStream", "runFunction - job_prep_and_submit_for_execution"};
     static const std::set<std::string_view> kStatLaunches = {
         "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync",
         "runFunction - job_prep_and_submit_for_execution"};
@@ -478,8 +483,9 @@ HtaResult computeHta(const GpuTrace& g, const HtaOptions& opt) {
         if (best) ++r.annotatedKernels;
     }
     for (auto& [name, a] : byName) r.annotations.push_back(std::move(a));
-    std::stable_sort(r.annotations.begin(), r.annotations.end(),
-                     [](const HtaAnnotation& x, const HtaAnnotation& y) { return x.kernelNs > y.kernelNs; });
+    std::stable_sort(
+        r.annotations.begin(), r.annotations.end(),
+        [](const HtaAnnotation& x, const HtaAnnotation& y) { return x.kernelNs > y.kernelNs; });
     return r;
 }
 

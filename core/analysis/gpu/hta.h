@@ -88,8 +88,8 @@ struct HtaQueueStream {
 };
 
 struct HtaMemoryBandwidth {
-    std::string name;        // "Memcpy DtoH", "Memcpy HtoD", "Memcpy DtoD", "Memset", ...
-    Distribution gbps;       // over the points above 0
+    std::string name;   // "Memcpy DtoH", "Memcpy HtoD", "Memcpy DtoD", "Memset", ...
+    Distribution gbps;  // over the points above 0
     int64_t rows = 0;
     std::vector<std::pair<int64_t, double>> series;  // (time, GB/s)
 };
@@ -97,7 +97,7 @@ struct HtaMemoryBandwidth {
 struct HtaLaunchStats {
     int64_t launches = 0;
     Distribution cpuDurationNs, gpuDurationNs, launchDelayNs;  // HTA's launch_delay
-    Distribution latencyNs;  // the studio's: gpu start - (cpu start + cpu duration)
+    Distribution latencyNs;           // the studio's: gpu start - (cpu start + cpu duration)
     int64_t runtimeOutliers = 0;      // cpu duration > 50 us (HTA's runtime_cutoff)
     int64_t launchDelayOutliers = 0;  // launch_delay > 100 us (HTA's launch_delay_cutoff)
     int64_t shortKernels = 0;         // cpu duration <= 50 us and gpu duration < cpu duration
@@ -113,13 +113,13 @@ struct HtaResult {
     bool applicable = false;  // GPU rows present
     std::string note;         // why not, or what the filter did
     bool rounded = false;
-    bool filtered = false;            // the ProfilerStep filter ran
-    int64_t profilerSteps = 0;        // distinct ProfilerStep#N names
-    int64_t lastStepStartNs = 0;      // HTA's last_profiler_start
+    bool filtered = false;                        // the ProfilerStep filter ran
+    int64_t profilerSteps = 0;                    // distinct ProfilerStep#N names
+    int64_t lastStepStartNs = 0;                  // HTA's last_profiler_start
     int64_t gpuRowsKept = 0, gpuRowsDropped = 0;  // GPU rows (stream >= 0), after the filter
-    std::vector<int64_t> stepsKept;   // step numbers whose host step starts before the cut
+    std::vector<int64_t> stepsKept;  // step numbers whose host step starts before the cut
     HtaTemporal temporal;
-    std::optional<double> commCompOverlap;  // ratio 0..1; nullopt without communication
+    std::optional<double> commCompOverlap;     // ratio 0..1; nullopt without communication
     std::optional<double> commCompOverlapPct;  // rounded to 2 decimals
     std::vector<HtaIdleStream> idle;
     int64_t consecutiveKernelDelayNs = 0;

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <functional>
 #include <unordered_map>
-#include <algorithm>
 
 #include "core/analysis/gpu/occupancy.h"
 
@@ -12,7 +11,8 @@ namespace ts::analysis::gpu {
 namespace {
 
 std::string dimsText(const std::array<int64_t, 3>& d) {
-    return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + "]";
+    return "[" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) +
+           "]";
 }
 
 struct Acc {
@@ -108,8 +108,14 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
         double bps = a.blocksPerSm;
         if (a.kind == ActivityKind::Kernel && (occ < 0 || bps < 0) && a.grid[0] > 0) {
             if (const DeviceProperties* d = deviceById(g.devices, std::max<int64_t>(0, a.device))) {
-                LaunchShape s{a.grid[0], a.grid[1], a.grid[2], a.block[0], a.block[1], a.block[2],
-                              std::max<int64_t>(0, a.registers), std::max<int64_t>(0, a.sharedMemory)};
+                LaunchShape s{a.grid[0],
+                              a.grid[1],
+                              a.grid[2],
+                              a.block[0],
+                              a.block[1],
+                              a.block[2],
+                              std::max<int64_t>(0, a.registers),
+                              std::max<int64_t>(0, a.sharedMemory)};
                 if (auto res = computeOccupancy(*d, s, OccupancyMode::Kineto)) {
                     if (occ < 0) occ = res->estimatedAchieved;
                     if (bps < 0) bps = res->blocksPerSm;
@@ -124,8 +130,7 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
             acc.bpsSum += bps;
             ++acc.bpsCount;
         }
-        if (const HostEvent* op = g.launchingOp(a))
-            ++acc.ops[{g.name(*op), op->inputDims}];
+        if (const HostEvent* op = g.launchingOp(a)) ++acc.ops[{g.name(*op), op->inputDims}];
         if (a.ascend >= 0) {
             const AscendKernelInfo& k = g.ascend[static_cast<size_t>(a.ascend)];
             r.acceleratorCore = k.acceleratorCore;
@@ -154,7 +159,8 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
     for (Acc& acc : accs) {
         KernelRow& r = acc.row;
         r.meanNs = r.calls ? static_cast<double>(r.totalNs) / static_cast<double>(r.calls) : 0;
-        r.share = t.totalNs > 0 ? static_cast<double>(r.totalNs) / static_cast<double>(t.totalNs) : 0;
+        r.share =
+            t.totalNs > 0 ? static_cast<double>(r.totalNs) / static_cast<double>(t.totalNs) : 0;
         if (acc.occTime > 0) {
             r.occupancy = acc.occWeighted / static_cast<double>(acc.occTime);
             t.hasOccupancy = true;
@@ -166,9 +172,16 @@ KernelTable buildKernelTable(const GpuTrace& g, const KernelTableOptions& opt) {
             r.block = dimsText(acc.block);
             r.registers = acc.regs;
             r.sharedMemory = acc.smem;
-            if (const DeviceProperties* d = deviceById(g.devices, std::max<int64_t>(0, acc.device))) {
-                LaunchShape s{acc.grid[0], acc.grid[1], acc.grid[2], acc.block[0], acc.block[1],
-                              acc.block[2], std::max<int64_t>(0, acc.regs), std::max<int64_t>(0, acc.smem)};
+            if (const DeviceProperties* d =
+                    deviceById(g.devices, std::max<int64_t>(0, acc.device))) {
+                LaunchShape s{acc.grid[0],
+                              acc.grid[1],
+                              acc.grid[2],
+                              acc.block[0],
+                              acc.block[1],
+                              acc.block[2],
+                              std::max<int64_t>(0, acc.regs),
+                              std::max<int64_t>(0, acc.smem)};
                 if (auto res = computeOccupancy(*d, s, OccupancyMode::OptIn)) {
                     r.theoretical = res->theoretical;
                     r.limitedBy = res->limitedBy;
@@ -225,9 +238,9 @@ std::string kernelTableCsv(const KernelTable& t) {
         out += csvField(r.name) + ',' + csvField(r.kind) + ',' + csvField(r.grid) + ',' +
                csvField(r.block) + ',' + (r.registers >= 0 ? std::to_string(r.registers) : "") +
                ',' + (r.sharedMemory >= 0 ? std::to_string(r.sharedMemory) : "") + ',' +
-               std::to_string(r.calls) + ',' + std::to_string(r.totalNs) + ',' +
-               num(r.meanNs, 1) + ',' + std::to_string(r.minNs) + ',' + std::to_string(r.maxNs) +
-               ',' + num(r.share, 6) + ',' + (r.occupancy ? num(*r.occupancy, 4) : "") + ',' +
+               std::to_string(r.calls) + ',' + std::to_string(r.totalNs) + ',' + num(r.meanNs, 1) +
+               ',' + std::to_string(r.minNs) + ',' + std::to_string(r.maxNs) + ',' +
+               num(r.share, 6) + ',' + (r.occupancy ? num(*r.occupancy, 4) : "") + ',' +
                (r.theoretical ? num(*r.theoretical, 4) : "") + ',' + csvField(r.limitedBy) + ',' +
                (r.blocksPerSm >= 0 ? num(r.blocksPerSm, 3) : "") + ',' +
                (r.tensorCore ? "yes" : "no") + ',' + csvField(r.op) + ',' +

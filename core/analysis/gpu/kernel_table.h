@@ -29,16 +29,16 @@ struct KernelRow {
     int64_t calls = 0;
     int64_t totalNs = 0, minNs = 0, maxNs = 0;
     double meanNs = 0;
-    double share = 0;  // of all kernel time in the table
+    double share = 0;                   // of all kernel time in the table
     std::optional<double> occupancy;    // est. achieved, 0..1, duration-weighted
     std::optional<double> theoretical;  // theoretical occupancy of the configuration, 0..1
     std::string limitedBy;              // what limits it
     double blocksPerSm = -1;            // mean over calls (Kineto's or computed)
     bool tensorCore = false;
     bool communication = false;
-    std::string op;           // the op that launched most calls ("" unknown)
-    std::string inputShapes;  // that op's input shapes in those calls (the commonest)
-    int64_t opCalls = 0;      // calls launched by that op
+    std::string op;                 // the op that launched most calls ("" unknown)
+    std::string inputShapes;        // that op's input shapes in those calls (the commonest)
+    int64_t opCalls = 0;            // calls launched by that op
     std::vector<int64_t> sliceIds;  // up to 16 of the longest calls (to open on the timeline)
     // Ascend AI Core / AI Vector figures (kernel_details.csv), "name" -> mean value.
     std::map<std::string, double> pipeline;

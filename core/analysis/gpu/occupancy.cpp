@@ -103,7 +103,8 @@ std::optional<OccupancyResult> computeOccupancy(const DeviceProperties& d, const
     int64_t bySmem = INT_MAX;
     const int64_t reserved = major >= 8 ? 1024 : 0;
     const int64_t granularity = major >= 8 ? 128 : 256;
-    const int64_t smemPerBlock = roundUp(std::max<int64_t>(0, s.sharedMemory) + reserved, granularity);
+    const int64_t smemPerBlock =
+        roundUp(std::max<int64_t>(0, s.sharedMemory) + reserved, granularity);
     int64_t perBlockLimit = d.sharedMemPerBlock;
     if (mode == OccupancyMode::OptIn && major >= 7 && d.sharedMemPerBlockOptin > 0 &&
         smemPerBlock > d.sharedMemPerBlock + reserved)

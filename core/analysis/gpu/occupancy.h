@@ -32,11 +32,11 @@ struct LaunchShape {
 };
 
 struct OccupancyResult {
-    double blocksPerSm = 0;          // grid blocks / SMs
-    double warpsPerSm = 0;           // blocks per SM * threads per block / 32
-    int activeBlocksPerSm = 0;       // theoretical limit
-    double theoretical = 0;          // activeBlocksPerSm * threads / max threads per SM (0..1)
-    double estimatedAchieved = 0;    // min(active, blocks per SM) * threads / max threads (0..1)
+    double blocksPerSm = 0;        // grid blocks / SMs
+    double warpsPerSm = 0;         // blocks per SM * threads per block / 32
+    int activeBlocksPerSm = 0;     // theoretical limit
+    double theoretical = 0;        // activeBlocksPerSm * threads / max threads per SM (0..1)
+    double estimatedAchieved = 0;  // min(active, blocks per SM) * threads / max threads (0..1)
     /// What limits the active blocks: "warps", "registers", "shared memory", "blocks"
     /// (several joined by '|' when they tie).
     std::string limitedBy;

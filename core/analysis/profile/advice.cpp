@@ -118,8 +118,7 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = topShare;
         f.threshold = kOpBottleneckShare;
         f.costNs = top->second;
-        f.title = "Op bottleneck: " + top->first + " takes " + pct(topShare) +
-                  " of op self time";
+        f.title = "Op bottleneck: " + top->first + " takes " + pct(topShare) + " of op self time";
         f.explanation =
             "One op type dominates the self time of all ops: the step is bound by this "
             "operator. Build a single-op case of " +
@@ -128,9 +127,8 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
             "if it is slow, replace it with an equivalent faster op (a workaround) or improve "
             "the op itself (a fix). Group the op statistics by input shape to find the shape "
             "that costs most.";
-        f.glossary = {{"op bottleneck", "算子瓶颈"},
-                      {"workaround", "规避方案"},
-                      {"fix", "解决方案"}};
+        f.glossary = {
+            {"op bottleneck", "算子瓶颈"}, {"workaround", "规避方案"}, {"fix", "解决方案"}};
         f.figures = {{"op", top->first},
                      {"self time", dur(static_cast<double>(top->second))},
                      {"all op self time", dur(static_cast<double>(total))},
@@ -149,8 +147,8 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = copyShare;
         f.threshold = kCopyBottleneckShare;
         f.costNs = copyTotal;
-        f.title = "Copy bottleneck: copies and contiguous conversions take " +
-                  pct(copyShare) + " of op time";
+        f.title = "Copy bottleneck: copies and contiguous conversions take " + pct(copyShare) +
+                  " of op time";
         f.explanation =
             "Copies, non-contiguous to contiguous conversions and format conversions "
             "(Cast, TransData) take a large share of op time. View-type ops (View, Permute, "

@@ -151,9 +151,12 @@ void gpuIdleRule(const GpuReport& g, const std::string& device, std::vector<Advi
                                pct(static_cast<double>(split(g, SplitRole::DataLoader)) / st));
     }
     if (gaps > 0) {
-        f.figures.emplace_back("HTA idle: host wait", pct(static_cast<double>(hostWait) / static_cast<double>(gaps)));
-        f.figures.emplace_back("HTA idle: kernel wait", pct(static_cast<double>(kernelWait) / static_cast<double>(gaps)));
-        f.figures.emplace_back("HTA idle: other", pct(static_cast<double>(other) / static_cast<double>(gaps)));
+        f.figures.emplace_back("HTA idle: host wait",
+                               pct(static_cast<double>(hostWait) / static_cast<double>(gaps)));
+        f.figures.emplace_back("HTA idle: kernel wait",
+                               pct(static_cast<double>(kernelWait) / static_cast<double>(gaps)));
+        f.figures.emplace_back("HTA idle: other",
+                               pct(static_cast<double>(other) / static_cast<double>(gaps)));
     }
     stepEvidence(f, g, [](const gpu::GpuStep& s) { return s.device.idle; });
     out.push_back(std::move(f));
@@ -181,22 +184,24 @@ void kernelBottleneckRule(const GpuReport& g, const std::string& device,
     const bool ascend = device == "ascend";
     f.title = join({"Kernel bottleneck: ", shortName, " takes ", pct(share), " of ",
                     ascend ? "NPU" : "GPU", " kernel time"});
-    std::string why =
-        "One kernel dominates the device's kernel time, so the step is bound by it" +
-        (top->op.empty() ? std::string(".") : ", launched by " + top->op + ".");
+    std::string why = "One kernel dominates the device's kernel time, so the step is bound by it" +
+                      (top->op.empty() ? std::string(".") : ", launched by " + top->op + ".");
     if (ascend) {
-        why += " Check that it runs on the AI Core (not the AI CPU), with a format and shapes "
-               "it supports well (dimensions aligned to 16), and compare a single-op case with "
-               "the shapes below; replace it with an equivalent op or fuse it where one exists.";
+        why +=
+            " Check that it runs on the AI Core (not the AI CPU), with a format and shapes "
+            "it supports well (dimensions aligned to 16), and compare a single-op case with "
+            "the shapes below; replace it with an equivalent op or fuse it where one exists.";
         f.glossary = {{"op bottleneck", "算子瓶颈"}, {"workaround", "规避方案"}};
     } else if (!top->tensorCore && !top->op.empty() && gpu::tensorCoreEligibleOp(top->op)) {
-        why += " It is a matmul or convolution that does not use Tensor Cores: run it in "
-               "bfloat16/float16 (torch.autocast) or allow TF32 "
-               "(torch.backends.cuda.matmul.allow_tf32), and keep its dimensions multiples of 8.";
+        why +=
+            " It is a matmul or convolution that does not use Tensor Cores: run it in "
+            "bfloat16/float16 (torch.autocast) or allow TF32 "
+            "(torch.backends.cuda.matmul.allow_tf32), and keep its dimensions multiples of 8.";
     } else {
-        why += " Look at its shapes below and its occupancy; a larger batch, a fused "
-               "implementation (torch.compile, a fused optimizer, scaled_dot_product_attention) "
-               "or another algorithm (cudnn.benchmark) may run it faster.";
+        why +=
+            " Look at its shapes below and its occupancy; a larger batch, a fused "
+            "implementation (torch.compile, a fused optimizer, scaled_dot_product_attention) "
+            "or another algorithm (cudnn.benchmark) may run it faster.";
     }
     f.explanation = why;
     f.figures = {{"kernel", shortName},
@@ -225,8 +230,8 @@ void offTensorCoreRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kOffTensorCoreShare;
     f.costNs = off;
-    f.title = "Matmuls and convolutions off the Tensor Cores: " + pct(share) +
-              " of their kernel time";
+    f.title =
+        "Matmuls and convolutions off the Tensor Cores: " + pct(share) + " of their kernel time";
     f.explanation =
         "The ops that can run on Tensor Cores (mm, addmm, bmm, linear, convolutions, "
         "attention) spend most of their kernel time in kernels that do not use them — float32 "
@@ -293,8 +298,8 @@ void launchOverheadRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = shortShare;
     f.threshold = kShortKernelShare;
     f.costNs = split(g, SplitRole::Runtime);
-    f.title = "Launch overhead: " + pct(shortShare) +
-              " of kernels run shorter than their launch takes";
+    f.title =
+        "Launch overhead: " + pct(shortShare) + " of kernels run shorter than their launch takes";
     f.explanation =
         "Most kernels are so short that the host spends longer launching them than the GPU "
         "spends running them, and the steps show the GPU idle while the host is inside CUDA "
@@ -366,8 +371,8 @@ void lowOccupancyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kLowOccupancyShare;
     f.costNs = low;
-    f.title = "Low occupancy: kernels under " + pct(kLowOccupancy) + " est. achieved occupancy take " +
-              pct(share) + " of kernel time";
+    f.title = "Low occupancy: kernels under " + pct(kLowOccupancy) +
+              " est. achieved occupancy take " + pct(share) + " of kernel time";
     f.explanation =
         "These kernels keep few warps resident on each SM — small grids (fewer blocks than "
         "SMs), or many registers or much shared memory per thread — so the SMs sit partly "
@@ -384,8 +389,8 @@ void lowOccupancyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
 }
 
 bool isFormatConversion(const std::string& n) {
-    static constexpr std::string_view k[] = {"TransData", "Cast", "TransposeD", "Transpose",
-                                             "ViewCopy", "Contiguous", "AsStrided"};
+    static constexpr std::string_view k[] = {"TransData", "Cast",       "TransposeD", "Transpose",
+                                             "ViewCopy",  "Contiguous", "AsStrided"};
     for (std::string_view p : k)
         if (n.find(p) != std::string::npos) return true;
     return false;
@@ -473,13 +478,14 @@ AdviceFinding gpuCostOverview(const GpuReport& g, const StepAnalysis& a) {
                                                             ", median " + dur(a.medianNs));
         for (size_t i = 0; i < gpu::kSplitRoles; ++i) {
             const auto r = static_cast<SplitRole>(i);
-            f.figures.emplace_back(std::string("split: ") + gpu::splitRoleLabel(r),
-                                   pct(static_cast<double>(g.overview.splitTotal[i]) /
-                                       static_cast<double>(total)));
+            f.figures.emplace_back(
+                std::string("split: ") + gpu::splitRoleLabel(r),
+                pct(static_cast<double>(g.overview.splitTotal[i]) / static_cast<double>(total)));
         }
     }
     for (const auto& d : g.overview.devices)
-        f.figures.emplace_back("GPU " + std::to_string(d.device) + " utilisation", pct(d.utilization));
+        f.figures.emplace_back("GPU " + std::to_string(d.device) + " utilisation",
+                               pct(d.utilization));
     kernelEvidence(f, g, top);
     return f;
 }

@@ -25,12 +25,12 @@ struct ProfileReport {
     StepAnalysis steps;
     MemoryAnalysis memory;
     std::vector<AdviceFinding> advice;
-    std::optional<AdviceFinding> overview;  // costOverview(): where the time goes, always
-    std::vector<OpSelfTime> ops;            // op self time by type, largest first
-    std::optional<gpu::GpuReport> gpu;      // when the source has device work
+    std::optional<AdviceFinding> overview;    // costOverview(): where the time goes, always
+    std::vector<OpSelfTime> ops;              // op self time by type, largest first
+    std::optional<gpu::GpuReport> gpu;        // when the source has device work
     std::optional<gpu::AscendTables> ascend;  // the session's Ascend profiler tables, if any
-    std::string device = "cpu";             // what the advice is about: cuda | rocm | ascend
-                                            // | engine | cpu
+    std::string device = "cpu";               // what the advice is about: cuda | rocm | ascend
+                                              // | engine | cpu
 };
 
 /// Analyses the profile picked by resolveProfileSource(sourceId, runId).
