@@ -78,6 +78,16 @@ void writeRank(Writer& w, const RankProfile& r, const RankFigures& f) {
         else
             w.Null();
         w.EndObject();
+        w.Key("collectives");
+        w.StartObject();
+        kv(w, "definition",
+           "the n-th call of each collective and process group on every rank that has it is "
+           "one collective: wait = latest start among the ranks - this rank's start, transfer = "
+           "this rank's end - that latest start");
+        kv(w, "matched", d.collectivesMatched);
+        kv(w, "wait_ms", static_cast<double>(d.collectiveWaitNs) / 1e6);
+        kv(w, "transfer_ms", static_cast<double>(d.collectiveTransferNs) / 1e6);
+        w.EndObject();
     }
     w.EndObject();
 }

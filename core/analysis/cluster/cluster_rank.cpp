@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -282,12 +283,51 @@ std::optional<RankDeviceFigures> deviceFiguresOf(store::TraceStore& store,
         f.studio = o.deviceTotal;
         f.studioSteps = static_cast<int64_t>(o.steps.size());
         for (const auto& s : o.steps) f.studioStepsNs += s.duration();
+        const gpu::GpuTrace& t = g.value();
+        for (const gpu::DeviceActivity& a : t.activities) {
+            if (a.kind != gpu::ActivityKind::Kernel || !a.communication || a.collective < 0)
+                continue;
+            const gpu::CollectiveArgs& c = t.collectives[static_cast<size_t>(a.collective)];
+            f.collectives.push_back({c.name + "@" + c.processGroup, a.ts, a.end()});
+        }
         return f;
     }
     return std::nullopt;
 }
 
 }  // namespace
+
+void matchCollectives(std::vector<RankProfile>& ranks) {
+    // key -> per rank (index) its calls in start order.
+    std::map<std::string,
+             std::vector<std::pair<size_t, std::vector<const RankDeviceFigures::CollectiveCall*>>>>
+        by;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (!ranks[r].deviceFigures) continue;
+        std::map<std::string, std::vector<const RankDeviceFigures::CollectiveCall*>> mine;
+        for (const auto& c : ranks[r].deviceFigures->collectives) mine[c.key].push_back(&c);
+        for (auto& [key, calls] : mine) {
+            std::stable_sort(calls.begin(), calls.end(),
+                             [](const auto* a, const auto* b) { return a->start < b->start; });
+            by[key].emplace_back(r, std::move(calls));
+        }
+    }
+    for (auto& [key, perRank] : by) {
+        if (perRank.size() < 2) continue;  // one rank: nothing to wait for
+        size_t n = SIZE_MAX;
+        for (const auto& [r, calls] : perRank) n = std::min(n, calls.size());
+        for (size_t i = 0; i < n; ++i) {
+            int64_t latest = INT64_MIN;
+            for (const auto& [r, calls] : perRank) latest = std::max(latest, calls[i]->start);
+            for (const auto& [r, calls] : perRank) {
+                RankDeviceFigures& f = *ranks[r].deviceFigures;
+                ++f.collectivesMatched;
+                f.collectiveWaitNs += latest - calls[i]->start;
+                f.collectiveTransferNs += std::max<int64_t>(0, calls[i]->end - latest);
+            }
+        }
+    }
+}
 
 Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input, JobControl* job) {
     if (auto ascend = ascendClusterRank(store, input)) return std::move(*ascend);

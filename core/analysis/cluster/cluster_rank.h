@@ -56,6 +56,18 @@ struct RankDeviceFigures {
     int64_t htaRowsKept = 0, htaRowsDropped = 0;
     gpu::StepDeviceFigures studio;
     int64_t studioSteps = 0, studioStepsNs = 0;
+    /// The rank's collective kernels (Kineto's collective arguments): "<collective>@<group>",
+    /// start, end — matched across ranks by matchCollectives().
+    struct CollectiveCall {
+        std::string key;
+        int64_t start = 0, end = 0;
+    };
+    std::vector<CollectiveCall> collectives;
+    /// After matchCollectives(): the n-th call of each collective and group on every rank
+    /// that has it is one collective; on this rank, wait = the latest start among those
+    /// ranks - this rank's start (waiting for the last rank to arrive), transfer = this
+    /// rank's end - that latest start.
+    int64_t collectivesMatched = 0, collectiveWaitNs = 0, collectiveTransferNs = 0;
 };
 
 struct RankProfile {
@@ -67,6 +79,9 @@ struct RankProfile {
     std::vector<std::string> warnings;
     std::optional<RankDeviceFigures> deviceFigures;  // GPU traces
 };
+
+/// Fills the wait / transfer of every rank's collectives (RankDeviceFigures above).
+void matchCollectives(std::vector<RankProfile>& ranks);
 
 /// Reads the rank's slices (the chunks of its sources' tracks, as the timeline reads them)
 /// and measures every step. Steps: ProfilerStep#N, else msprof "Iteration N", else one
