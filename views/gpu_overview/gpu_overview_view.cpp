@@ -417,6 +417,24 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
                       "bandwidth = MB / ms per link type."));
         }
     }
+    // The tables read as they are: op statistics, MindSpore 1.x's op types, data pipeline
+    // queues and FLOPs (the first 15 rows of each; analyze --json lists them all).
+    for (const char* kind :
+         {"op_statistic", "aicore_intermediate_type", "minddata_pipeline_raw", "flops"}) {
+        const gpu::AscendTable* tab = t.table(kind);
+        if (!tab || tab->header.empty()) continue;
+        addSection(
+            m_ascend,
+            QStringLiteral("%1 (%2 rows)").arg(QString::fromLatin1(kind)).arg(tab->text.size()));
+        for (size_t r = 0; r < tab->text.size() && r < 15; ++r) {
+            QStringList cells;
+            for (size_t c = 1; c < tab->header.size() && c < tab->text[r].size(); ++c)
+                cells << QStringLiteral("%1 %2").arg(QString::fromStdString(tab->header[c]),
+                                                     QString::fromStdString(tab->text[r][c]));
+            addRow(m_ascend,
+                   {QString::fromStdString(tab->text[r][0]), cells.join(QStringLiteral(", "))});
+        }
+    }
     const auto matrix = gpu::ascendMatrix(t, false);
     if (!matrix.empty()) addSection(m_ascend, tr("Links (communication_matrix.json)"));
     for (const auto& m : matrix)
