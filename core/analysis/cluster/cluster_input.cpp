@@ -157,10 +157,17 @@ Result<std::vector<RankInput>> ranksOfSession(store::TraceStore& store,
             warnings->push_back(one.label + ": " + std::to_string(unknown.size()) +
                                 " source(s) without a rank left out");
     } else {
-        // The newest profile, or every source with slices when none has steps (msprof).
-        auto profile = resolveProfileSource(store, std::nullopt, std::nullopt);
+        // The newest profile, or every source with slices when none has steps (msprof: its
+        // device, HCCL and step trace timelines are one rank together).
+        std::optional<int64_t> profile;
+        if (auto list = listProfileSources(store); list)
+            for (const ProfileSourceInfo& p : list.value())
+                if (!p.deviceOnly) {
+                    profile = p.id;
+                    break;
+                }
         for (const RankInput& u : unknown) {
-            if (profile && u.sourceIds.front() != profile.value()) continue;
+            if (profile && u.sourceIds.front() != *profile) continue;
             one.sourceIds.push_back(u.sourceIds.front());
             one.label += (one.label.empty() ? "" : ", ") + u.label;
         }

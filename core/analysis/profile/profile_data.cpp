@@ -98,8 +98,9 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         i.steps = q.int64(4);
         const bool hasDevice =
             std::find(deviceIds.begin(), deviceIds.end(), i.id) != deviceIds.end();
-        if (i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0 || hasDevice)
-            out.push_back(std::move(i));
+        const bool profile = i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0;
+        i.deviceOnly = !profile && hasDevice;
+        if (profile || hasDevice) out.push_back(std::move(i));
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;
@@ -131,6 +132,9 @@ Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int
         return Error{
             "no profile in this session (no source of kind "
             "'profiler' and no ProfilerStep#N slices)"};
+    // A profile proper (steps, a recorded run, memory data) before one only by its device work.
+    for (const ProfileSourceInfo& p : list.value())
+        if (!p.deviceOnly) return p.id;
     return list.value().front().id;
 }
 

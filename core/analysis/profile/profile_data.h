@@ -28,13 +28,17 @@ struct ProfileSourceInfo {
     std::string kind;   // sources.kind
     std::string label;  // sources.label, else the file name of sources.path
     int64_t steps = 0;  // ProfilerStep#N slices
+    /// A profile only by its device work (no steps, not a recorded run, no memory data): an
+    /// Nsight export, a CUPTI file, Ascend's kernels or msprof timelines.
+    bool deviceOnly = false;
 };
 
 /// Profile sources, newest (highest id) first. Empty when the session has none.
 Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& store);
 
 /// The source to analyse: `sourceId` when given (must exist), the profile of `runId` when
-/// given (error when the run is unknown or has no profile), else the newest profile source.
+/// given (error when the run is unknown or has no profile), else the newest profile source
+/// (one with steps, a recorded run or memory data before one only by its device work).
 /// Errors name the problem ("run 3 has no profile", "no profile in this session").
 Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int64_t> sourceId,
                                      std::optional<int64_t> runId);
