@@ -60,12 +60,15 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     {"core/hdf5", "core/log", "core/dist", "core/checkpoint_info"},
     // the session file
     {"core/store"},
-    // readers and writers of the store; memory snapshots (over the timeline's op statistics);
-    // the device-side analyses of a profile (GPU overview, kernels, HTA, collectives)
+    // readers and writers of the store; the device-side analyses of a profile (GPU overview,
+    // kernels, HTA, collectives, Ascend's tables)
     {"core/log_store", "core/timeline", "core/curves", "core/session", "core/export/chrome",
-     "core/profiler/gpu", "core/memory", "core/analysis/gpu"},
-    // the CUPTI collector (over the activity format), profile analysis (over the timeline)
-    {"core/profiler/cuda", "core/analysis/profile"},
+     "core/profiler/gpu", "core/analysis/gpu"},
+    // the CUPTI collector (over the activity format), memory snapshots and memory by op (over
+    // the timeline's op statistics)
+    {"core/profiler/cuda", "core/memory"},
+    // profile analysis (over the timeline; names live blocks through core/memory)
+    {"core/analysis/profile"},
     // the engine (all of its rooms and its CUDA backend); cluster and diff analysis
     {"core/engine", "core/analysis/cluster", "core/analysis/diff"},
     // observers of the engine: debugging (dumps, overflow, crash records), the profiler, ONNX

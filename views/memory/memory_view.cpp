@@ -16,7 +16,7 @@
 #include "views/common/job_tracker.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/memory/bytes_item.h"
+#include "views/common/bytes_item.h"
 
 using namespace ts::analysis;
 

@@ -21,7 +21,7 @@
 #include "importers/registry.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/memory/bytes_item.h"
+#include "views/common/bytes_item.h"
 #include "views/memory/segment_map_widget.h"
 #include "views/memory/snapshot_answers.h"
 #include "views/memory/snapshot_timeline_widget.h"
