@@ -208,10 +208,13 @@ const HostEvent* GpuTrace::launchingOp(const DeviceActivity& a) const {
 }
 
 Result<std::vector<int64_t>> listDeviceSources(store::TraceStore& store) {
+    // A stream's track starts with its GPU rows (PyTorch 2.x's gpu_user_annotation may come
+    // first): its first 64 slices decide, so no track is scanned whole.
     Statement q = store.db().prepare(
-        "SELECT t.source_id, COALESCE(p.name, ''), "
-        " (SELECT COALESCE(c.str, '') FROM slices s LEFT JOIN strings c ON c.id = s.cat_id"
-        "  WHERE s.track_id = t.id LIMIT 1) "
+        "SELECT t.source_id, COALESCE(p.name, ''), EXISTS ("
+        "  SELECT 1 FROM (SELECT cat_id FROM slices WHERE track_id = t.id LIMIT 64) f"
+        "  JOIN strings c ON c.id = f.cat_id WHERE c.str IN ('kernel', 'Kernel', 'gpu_memcpy',"
+        "  'Memcpy', 'gpu_memset', 'Memset', 'cuda_sync', 'mtia_ccp_events')) "
         "FROM tracks t LEFT JOIN processes p ON p.id = t.process_id "
         "WHERE t.kind <> 'counter' ORDER BY t.source_id DESC");
     if (!q.ok()) return Error{q.error()};
@@ -219,9 +222,7 @@ Result<std::vector<int64_t>> listDeviceSources(store::TraceStore& store) {
     while (q.step()) {
         const int64_t id = q.int64(0);
         if (!out.empty() && out.back() == id) continue;
-        const Category c = classify(q.textView(2));
-        if (c.cls == SliceClass::Activity || q.textView(1).rfind("Ascend Hardware", 0) == 0)
-            out.push_back(id);
+        if (q.int64(2) != 0 || q.textView(1).rfind("Ascend Hardware", 0) == 0) out.push_back(id);
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;
