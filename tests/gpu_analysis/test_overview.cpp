@@ -4,6 +4,8 @@
 // the same file, standard library only); and the analyze report built on them.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "core/analysis/gpu/gpu_overview.h"
 #include "core/analysis/gpu/gpu_report.h"
 #include "core/analysis/profile/profile_report.h"
@@ -23,6 +25,10 @@ rapidjson::Document pluginReference(const std::filesystem::path& file) {
     doc.Parse(r.out.c_str());
     EXPECT_FALSE(doc.HasParseError()) << r.out;
     return doc;
+}
+
+void writeText(const std::filesystem::path& file, const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
 }
 
 }  // namespace
@@ -130,4 +136,37 @@ TEST(GpuOverview, TraceWithoutProfilerStepsIsOneStep) {
     ASSERT_EQ(o.steps.size(), 1u);
     EXPECT_FALSE(o.stepsFromProfilerSteps);
     EXPECT_GT(o.steps[0].duration(), 0);
+}
+
+TEST(GpuOverview, DeviceCategoriesOnAHostThreadAreHostWork) {
+    // A recorder's copy op tagged gpu_memcpy, nested in a cpu_op on its own thread, is host
+    // work; the kernel on the stream's track (pid 0, tid 7) is the device's.
+    const auto dir = ts::test::tempDir("gpu_mixed");
+    const auto mixed = dir / "mixed.json", hostOnly = dir / "host_only.json";
+    writeText(
+        mixed,
+        R"({"traceEvents":[)"
+        R"({"ph":"X","cat":"cpu_op","name":"aten::copy_","pid":1,"tid":1,"ts":10,"dur":20},)"
+        R"({"ph":"X","cat":"gpu_memcpy","name":"Contiguous","pid":1,"tid":1,"ts":12,"dur":5},)"
+        R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":40,"dur":4,)"
+        R"("args":{"device":0,"stream":7}}]})");
+    writeText(
+        hostOnly,
+        R"({"traceEvents":[)"
+        R"({"ph":"X","cat":"cpu_op","name":"aten::copy_","pid":1,"tid":1,"ts":10,"dur":20},)"
+        R"({"ph":"X","cat":"gpu_memcpy","name":"Contiguous","pid":1,"tid":1,"ts":12,"dur":5}]})");
+    const GpuTrace g = ts::test::loadTrace(mixed);
+    ASSERT_EQ(g.activities.size(), 1u);
+    EXPECT_EQ(g.str(g.activities[0].nameId), "k");
+    ASSERT_EQ(g.host.size(), 2u);
+    EXPECT_EQ(g.str(g.host[1].nameId), "Contiguous");
+    EXPECT_EQ(g.host[1].kind, HostKind::Other);
+    EXPECT_EQ(g.host[1].depth, 1);
+    auto listed = listDeviceSources(ts::test::importedSession(mixed));
+    ASSERT_TRUE(listed.ok());
+    EXPECT_EQ(listed.value().size(), 1u);
+    EXPECT_FALSE(computeGpuOverview(ts::test::loadTrace(hostOnly)).hasGpu);
+    auto none = listDeviceSources(ts::test::importedSession(hostOnly));
+    ASSERT_TRUE(none.ok());
+    EXPECT_TRUE(none.value().empty());
 }

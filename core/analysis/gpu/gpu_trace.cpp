@@ -209,12 +209,17 @@ const HostEvent* GpuTrace::launchingOp(const DeviceActivity& a) const {
 
 Result<std::vector<int64_t>> listDeviceSources(store::TraceStore& store) {
     // A stream's track starts with its GPU rows (PyTorch 2.x's gpu_user_annotation may come
-    // first): its first 64 slices decide, so no track is scanned whole.
+    // first): its first 64 slices decide, so no track is scanned whole. A track with host
+    // calls among them is a host thread's, whatever else it carries (see loadGpuTrace).
     Statement q = store.db().prepare(
         "SELECT t.source_id, COALESCE(p.name, ''), EXISTS ("
         "  SELECT 1 FROM (SELECT cat_id FROM slices WHERE track_id = t.id LIMIT 64) f"
         "  JOIN strings c ON c.id = f.cat_id WHERE c.str IN ('kernel', 'Kernel', 'gpu_memcpy',"
-        "  'Memcpy', 'gpu_memset', 'Memset', 'cuda_sync', 'mtia_ccp_events')) "
+        "  'Memcpy', 'gpu_memset', 'Memset', 'cuda_sync', 'mtia_ccp_events')) AND NOT EXISTS ("
+        "  SELECT 1 FROM (SELECT cat_id FROM slices WHERE track_id = t.id LIMIT 64) f"
+        "  JOIN strings c ON c.id = f.cat_id WHERE c.str IN ('cpu_op', 'Operator',"
+        "  'user_annotation', 'cuda_driver', 'Runtime', 'python_function')"
+        "  OR c.str LIKE '%\\_runtime' ESCAPE '\\') "
         "FROM tracks t LEFT JOIN processes p ON p.id = t.process_id "
         "WHERE t.kind <> 'counter' ORDER BY t.source_id DESC");
     if (!q.ok()) return Error{q.error()};
@@ -314,16 +319,32 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
         const bool ascendHw = t.process.rfind("Ascend Hardware", 0) == 0;
         sq.reset();
         sq.bind(1, t.id);
+        // A track's rows are read whole first: device rows on a track that also carries host
+        // calls (a recorder's copy op tagged gpu_memcpy on its own thread) are host work.
+        // Kineto never mixes the two; its device rows have a stream's track to themselves.
+        struct Row {
+            int64_t id, ts, dur, nameId, argId;
+            int32_t depth;
+            Category c;
+        };
+        std::vector<Row> rows;
+        bool hostCalls = false;
         while (sq.step()) {
-            const int64_t catId = sq.int64(5), argId = sq.int64(6);
+            const int64_t catId = sq.int64(5);
             Category c = ascendHw
                              ? Category{SliceClass::Activity, ActivityKind::Kernel, HostKind::Other}
                              : category(catId);
             if (c.cls == SliceClass::Skip) continue;
-            const int64_t id = sq.int64(0), ts = sq.int64(1),
-                          dur = std::max<int64_t>(0, sq.int64(2)), nameId = sq.int64(4);
-            const auto depth = static_cast<int32_t>(sq.int64(3));
-            if (c.cls == SliceClass::Activity) {
+            hostCalls = hostCalls || (c.cls == SliceClass::Host && c.host != HostKind::Other);
+            rows.push_back({sq.int64(0), sq.int64(1), std::max<int64_t>(0, sq.int64(2)),
+                            sq.int64(4), sq.int64(6), static_cast<int32_t>(sq.int64(3)), c});
+        }
+        if (!sq.error().empty()) return Error{sq.error()};
+        for (const Row& r : rows) {
+            const Category& c = r.c;
+            const int64_t id = r.id, ts = r.ts, dur = r.dur, nameId = r.nameId, argId = r.argId;
+            const int32_t depth = r.depth;
+            if (c.cls == SliceClass::Activity && !hostCalls) {
                 ascendDevice = ascendDevice || ascendHw;
                 DeviceActivity a;
                 a.sliceId = id;
@@ -336,7 +357,7 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                     argTarget[argId] = {SliceClass::Activity,
                                         static_cast<int32_t>(g.activities.size())};
                 g.activities.push_back(a);
-            } else if (c.cls == SliceClass::GpuAnnotation) {
+            } else if (c.cls == SliceClass::GpuAnnotation && !hostCalls) {
                 g.annotations.push_back({id, t.id, ts, dur, nameId, depth});
             } else {
                 HostEvent h;
@@ -346,13 +367,12 @@ Result<GpuTrace> loadGpuTrace(store::TraceStore& store, int64_t sourceId, JobCon
                 h.dur = dur;
                 h.nameId = nameId;
                 h.depth = depth;
-                h.kind = c.host;
+                h.kind = c.cls == SliceClass::Host ? c.host : HostKind::Other;
                 if (argId && h.kind != HostKind::Python)
                     argTarget[argId] = {SliceClass::Host, static_cast<int32_t>(g.host.size())};
                 g.host.push_back(h);
             }
         }
-        if (!sq.error().empty()) return Error{sq.error()};
     }
 
     // Names.
