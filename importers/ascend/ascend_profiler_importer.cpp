@@ -181,7 +181,10 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
             if (static_cast<int>(c) == name || static_cast<int>(c) == start ||
                 static_cast<int>(c) == dur)
                 continue;
-            const std::string& v = r.fields[c];
+            std::string_view v = r.fields[c];
+            // torch_npu quotes shapes once more inside the CSV's quoting ("""8192,512"""), so
+            // that a spreadsheet keeps them whole: the value is what is inside.
+            if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
             if (v.empty() || v == "N/A") continue;
             if (auto x = csv::number(v);
                 x && header[c] != "Input Shapes" && header[c] != "Output Shapes")

@@ -141,7 +141,9 @@ TEST(AscendImport, RealKernelDetailsIntoTheKernelTableWithAiCoreFigures) {
         if (row.acceleratorCore == "AI_CORE" && (mac > 0 || mte2 > 0)) {
             EXPECT_FALSE(row.bound.empty());
         }
-        EXPECT_FALSE(row.inputShapes.empty());  // Ascend's own Input Shapes
+        // Ascend's own Input Shapes, without torch_npu's inner quotes ("""81920,4096;...""").
+        ASSERT_FALSE(row.inputShapes.empty());
+        EXPECT_NE(row.inputShapes.front(), '"') << row.inputShapes;
     }
     // The CSV export carries the Ascend columns.
     const std::string csv = kernelTableCsv(t);

@@ -104,7 +104,7 @@ TEST(GpuOverview, AnalyzeGivesOneStepPerProfilerStepWithItsDeviceSide) {
     // CUDA advice on a CUDA trace, in plain English: the host-bound H200 is named.
     bool idle = false;
     for (const auto& f : rep.advice) {
-        EXPECT_EQ(f.device, f.kind == ts::analysis::AdviceKind::FirstStepWarmup ? "cuda" : "cuda");
+        EXPECT_EQ(f.device, "cuda");
         // No CJK inline (UTF-8 lead bytes of U+3000..U+9FFF): the seeds' terms are a glossary.
         for (unsigned char c : f.title + f.explanation)
             EXPECT_FALSE(c >= 0xE3 && c <= 0xE9) << f.title;
@@ -112,6 +112,12 @@ TEST(GpuOverview, AnalyzeGivesOneStepPerProfilerStepWithItsDeviceSide) {
         if (f.kind == ts::analysis::AdviceKind::GpuIdle) idle = true;
     }
     EXPECT_TRUE(idle);
+    // The source lists four steps too, not eight (each step is also on the GPU stream).
+    auto sources = ts::analysis::listProfileSources(store);
+    ASSERT_TRUE(sources.ok());
+    ASSERT_EQ(sources.value().size(), 1u);
+    EXPECT_EQ(sources.value()[0].steps, 4);
+    EXPECT_FALSE(sources.value()[0].deviceOnly);
 }
 
 TEST(GpuOverview, TraceWithOneProfilerStepAndATritonKernel) {

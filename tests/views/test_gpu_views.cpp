@@ -66,6 +66,9 @@ TEST(KernelView, KernelsOfATorchH200Trace) {
     EXPECT_EQ(t.calls, 252 + 16 + 28);
     EXPECT_TRUE(view->summaryLabel()->text().contains("NVIDIA H200"));
     EXPECT_TRUE(view->summaryLabel()->text().contains("Tensor Cores"));
+    // CUDA's columns shown, Ascend's hidden.
+    EXPECT_FALSE(view->table()->isColumnHidden(KernelTableModel::Occupancy));
+    EXPECT_TRUE(view->table()->isColumnHidden(KernelTableModel::CoreType));
     // cuBLASLt's nvjet GEMM: Tensor Cores, launched by aten::mm with its input shapes.
     QAbstractItemModel* m = view->proxy();
     const int nvjet = findRow(m, KernelTableModel::Name, "nvjet_sm90_tst_64x128_64x8_2x1_v_bz_NTN");

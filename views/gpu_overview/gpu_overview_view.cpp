@@ -97,7 +97,12 @@ GpuOverviewView::GpuOverviewView(SessionContext* ctx, QWidget* parent)
     m_plot->setMinimumHeight(180);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row of its own above the bars: a tall step leaves no corner free.
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->xAxis->setLabel(tr("Step (host ProfilerStep joined with the GPU work it launched)"));
     topLayout->addWidget(m_plot, 1);
     m_splitHelp->setWordWrap(true);

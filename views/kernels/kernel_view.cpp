@@ -10,6 +10,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -204,6 +205,17 @@ void KernelView::applyGrouping() {
         tr(" Hover a column header for its definition; double-click a row to see its "
            "longest call in the timeline.");
     m_summary->setText(text);
+    // Each vendor's own columns: CUDA's launch configuration and occupancy mean nothing on an
+    // Ascend kernel, its core type and block dim nothing on a CUDA one.
+    const bool ascend = m_data->vendor == "ascend";
+    for (int c = KernelTableModel::Occupancy; c <= KernelTableModel::SharedMemory; ++c)
+        m_table->setColumnHidden(c, ascend);
+    for (int c = KernelTableModel::CoreType; c <= KernelTableModel::Bound; ++c)
+        m_table->setColumnHidden(c, !ascend);
+    // A kernels-only file (Ascend's kernel_details.csv, an Nsight export) names no op.
+    const bool anyOp =
+        std::any_of(t.rows.begin(), t.rows.end(), [](const auto& r) { return !r.op.empty(); });
+    m_table->setColumnHidden(KernelTableModel::Op, !anyOp);
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(KernelTableModel::Name,
                             std::min(m_table->columnWidth(KernelTableModel::Name), 420));

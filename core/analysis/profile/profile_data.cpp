@@ -71,11 +71,12 @@ std::pair<size_t, size_t> ProfileData::trackRange(int64_t trackId) const {
     return {static_cast<size_t>(lo - slices.begin()), static_cast<size_t>(hi - slices.begin())};
 }
 
-// Step counts come from slice_name_stats (kept by the writer), not a scan of the slices.
+// Step counts come from slice_name_stats (kept by the writer), not a scan of the slices: one
+// per distinct ProfilerStep#N name, since Kineto repeats each step on the GPU streams it used.
 Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& store) {
     Statement q = store.db().prepare(
         "SELECT so.id, so.kind, COALESCE(so.label, ''), so.path, "
-        "  (SELECT COALESCE(SUM(ns.count), 0) FROM slice_name_stats ns "
+        "  (SELECT COUNT(DISTINCT ns.name_id) FROM slice_name_stats ns "
         "   JOIN tracks t ON t.id = ns.track_id JOIN strings n ON n.id = ns.name_id "
         "   WHERE t.source_id = so.id AND n.str LIKE 'ProfilerStep#%'), "
         // Memory data makes a profile too: a memory snapshot, Kineto's [memory] events.

@@ -27,7 +27,7 @@ struct ProfileSourceInfo {
     int64_t id = 0;
     std::string kind;   // sources.kind
     std::string label;  // sources.label, else the file name of sources.path
-    int64_t steps = 0;  // ProfilerStep#N slices
+    int64_t steps = 0;  // distinct ProfilerStep#N names (Kineto's GPU copies count once)
     /// A profile only by its device work (no steps, not a recorded run, no memory data): an
     /// Nsight export, a CUPTI file, Ascend's kernels or msprof timelines.
     bool deviceOnly = false;
