@@ -1,5 +1,7 @@
 #include "importers/batch_import.h"
 
+#include "importers/ascend/ascend_files.h"
+
 #include "importers/common/source_labels.h"
 #include "importers/registry.h"
 
@@ -15,7 +17,8 @@ BatchImport importFiles(const std::vector<std::string>& files, store::TraceStore
                         JobControl& control) {
     BatchImport out;
     const int64_t stringsBefore = store.maxStringId();
-    for (const std::string& f : files) {
+    // An Ascend / MindSpore profiler folder stands for the files in it the studio reads.
+    for (const std::string& f : ascend::expandAscendFolders(files)) {
         if (control.cancelled()) break;
         out.reports.push_back(importFile(f, store, control));
     }

@@ -18,6 +18,7 @@ Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
 Importer torchMemoryImporter();
 Importer ascendMemoryImporter();
+Importer ascendProfilerImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -29,6 +30,7 @@ const std::vector<Importer>& importers() {
         v.push_back(cuptiActivityImporter());
         v.push_back(torchMemoryImporter());
         v.push_back(ascendMemoryImporter());
+        v.push_back(ascendProfilerImporter());
         return v;
     }();
     return list;

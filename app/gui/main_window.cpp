@@ -152,6 +152,15 @@ void MainWindow::buildMenus() {
     });
     imp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     tb->addAction(imp);
+    // A profiler folder (Ascend's ASCEND_PROFILER_OUTPUT, msprof-analyze's output, a
+    // MindSpore profiler folder): every file of it the studio reads.
+    file->addAction(tr("Import &Folder…"), this,
+                    [this] {
+                        const QString dir =
+                            QFileDialog::getExistingDirectory(this, tr("Import a profiler folder"));
+                        if (!dir.isEmpty()) m_doc->importFiles({dir});
+                    })
+        ->setObjectName(QStringLiteral("importFolderAction"));
     file->addAction(tr("&New Session"), this, [this] { m_doc->newSession(); });
     file->addAction(tr("Open &Demo Session"), this, [this] { openDemo(); });
     file->addSeparator();

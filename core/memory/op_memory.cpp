@@ -1,4 +1,5 @@
 #include "core/memory/op_memory.h"
+#include "core/common/json_read.h"
 
 #include <rapidjson/document.h>
 
@@ -99,7 +100,7 @@ Status readKineto(store::TraceStore& s, int64_t sourceId, OpMemory& m, JobContro
     rapidjson::Document doc;
     while (q.step()) {
         if (job && job->cancelled()) return Error{"cancelled"};
-        if (doc.Parse(q.text(2).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.text(2)) || !doc.IsObject()) continue;
         events.push_back({q.int64(0), q.int64(1), intArg(doc, "Bytes"),
                           intArg(doc, "Total Allocated", INT64_MIN),
                           static_cast<uint64_t>(intArg(doc, "Addr", -1)), deviceLabel(doc)});
@@ -216,7 +217,7 @@ Status readAllocationsThread(store::TraceStore& s, int64_t sourceId, OpMemory& m
     q.bind(1, sourceId);
     rapidjson::Document doc;
     while (q.step()) {
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.text(1)) || !doc.IsObject()) continue;
         OpAllocation a;
         a.ts = q.int64(0);
         a.bytes = intArg(doc, "bytes");

@@ -16,6 +16,7 @@
 #include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
 #include "importers/ascend_memory/ascend_memory_importer.h"
+#include "importers/common/csv_table.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
 
@@ -237,7 +238,7 @@ TEST(MemoryImport, AscendMemoryTables) {
     ASSERT_TRUE(r.ok());
     EXPECT_DOUBLE_EQ(r->peakBytes, 3.0 * 1024 * 1024);  // PTA's curve
     EXPECT_DOUBLE_EQ(r->poolPeakBytes, 4.0 * 1024 * 1024);
-    EXPECT_EQ(importers::ascend_memory::splitCsvLine("a, \"b,\"\"c\"\" \" ,d\t"),
+    EXPECT_EQ(importers::csv::splitLine("a, \"b,\"\"c\"\" \" ,d\t"),
               (std::vector<std::string>{"a", "b,\"c\"", "d"}));
 }
 
