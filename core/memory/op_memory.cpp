@@ -39,19 +39,6 @@ std::string deviceLabel(const rapidjson::Value& o) {
     return "device type " + std::to_string(type) + ":" + std::to_string(id);
 }
 
-std::string shapeText(const rapidjson::Value& v) {
-    if (!v.IsArray()) return {};
-    std::string out = "[";
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-        if (i) out += ',';
-        if (v[i].IsInt64())
-            out += std::to_string(v[i].GetInt64());
-        else if (v[i].IsArray())
-            out += shapeText(v[i]);
-    }
-    return out + "]";
-}
-
 void aggregate(OpMemory& m) {
     std::map<std::string, OpMemoryRow> byOp;
     std::map<std::pair<std::string, std::string>, OpMemoryRow> byShape;
@@ -224,7 +211,7 @@ Status readAllocationsThread(store::TraceStore& s, int64_t sourceId, OpMemory& m
         if (auto it = doc.FindMember("op"); it != doc.MemberEnd() && it->value.IsString())
             a.op = it->value.GetString();
         if (auto it = doc.FindMember("shape"); it != doc.MemberEnd())
-            a.shapes = shapeText(it->value);
+            a.shapes = ts::json::shapeText(it->value);
         if (auto it = doc.FindMember("free_ts"); it != doc.MemberEnd() && it->value.IsNumber())
             a.freeTs = intArg(doc, "free_ts");
         m.allocations.push_back(std::move(a));
