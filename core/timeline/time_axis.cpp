@@ -54,21 +54,6 @@ void TimeAxis::clamp() {
     m_start = hi < lo ? (lo + hi) / 2 : std::clamp(m_start, lo, hi);
 }
 
-std::string formatDuration(double ns, int significant) {
-    const double a = std::fabs(ns);
-    const char* unit = "ns";
-    double v = ns;
-    if (a >= 1e9)
-        v = ns / 1e9, unit = "s";
-    else if (a >= 1e6)
-        v = ns / 1e6, unit = "ms";
-    else if (a >= 1e3)
-        v = ns / 1e3, unit = "us";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g %s", significant, v, unit);
-    return buf;
-}
-
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double minSpacingPx) {
     std::vector<RulerTick> ticks;
     const double minStep = axis.nsPerPixel() * minSpacingPx;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/units.h"
+
 namespace ts::timeline {
 
 class TimeAxis {
@@ -55,7 +57,7 @@ struct RulerTick {
 /// labels relative to `origin` (the trace start) in readable units.
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double minSpacingPx = 90);
 
-/// "1.234 ms", "15 us", "2.5 s", "830 ns": duration in the unit that reads best.
-std::string formatDuration(double ns, int significant = 4);
+/// "1.234 ms", "15 µs", "2.5 s", "830 ns": core/common/units.h, here for the timeline's callers.
+using ts::formatDuration;
 
 }  // namespace ts::timeline

@@ -59,7 +59,7 @@ TEST(TimeAxis, RulerTicksAreRoundAndReadable) {
     EXPECT_EQ(ticks[0].label, "0 ns");
     EXPECT_EQ(ticks[1].label, "1 ms");
     EXPECT_DOUBLE_EQ(ticks[1].ns - ticks[0].ns, 1e6);
-    EXPECT_EQ(formatDuration(1500), "1.5 us");
+    EXPECT_EQ(formatDuration(1500), "1.5 µs");
     EXPECT_EQ(formatDuration(2.5e9), "2.5 s");
     EXPECT_EQ(formatDuration(830), "830 ns");
     EXPECT_EQ(formatDuration(1234567), "1.235 ms");

@@ -249,7 +249,9 @@ void CurvesView::updateStatus() {
     if (m_ctx->sessionPath().isEmpty())
         m_status->setText(tr("No session"));
     else if (m_runList->count() == 0)
-        m_status->setText(tr("No training runs in this session"));
+        m_status->setText(
+            tr("No runs yet: start one in the Training panel, or open "
+               "TensorBoard event files"));
     else
         m_status->setText(m_loader->live() ? tr("Live") : QString());
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/plot_theme.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ DiffSplitPlot::DiffSplitPlot(QWidget* parent) : QCustomPlot(parent) {
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     xAxis->setTickLabelRotation(35);
     xAxis->setTickLength(0, 3);
+    followPalette(this);
 }
 
 void DiffSplitPlot::setDiff(const ts::analysis::RunDiff& d) {

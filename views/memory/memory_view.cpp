@@ -9,17 +9,14 @@
 #include <algorithm>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/plot_theme.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 
 using namespace ts::analysis;
 
 namespace {
-
-QString bytesText(double b) {
-    return QLocale().formattedDataSize(static_cast<qint64>(b), 2,
-                                       QLocale::DataSizeTraditionalFormat);
-}
 
 /// Unit for the x axis (time since the first sample): ns, µs, ms or s.
 std::pair<double, QString> timeUnit(double spanNs) {
@@ -52,7 +49,8 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
       m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)),
       m_table(new QTableWidget(0, ColumnCount, this)) {
-    auto* layout = new QVBoxLayout(this);
+    m_pages = addEmptyStatePages(ctx, this);
+    auto* layout = new QVBoxLayout(m_pages.content);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -91,6 +89,7 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
         m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
     });
     m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
+    followPalette(m_plot);
 }
 
 void MemoryView::reload(qint64 sourceId) {
@@ -119,9 +118,12 @@ void MemoryView::showError(const QString& message) {
     m_plot->replot();
     m_table->setRowCount(0);
     m_summary->setText(message);
+    if (isNoProfileError(message)) showNoProfile(m_pages.empty, tr("memory"));
+    m_pages.showEmpty(isNoProfileError(message));
 }
 
 void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
+    m_pages.showEmpty(false);
     m_memory = m;
     m_plot->clearGraphs();
     m_plot->clearItems();

@@ -130,8 +130,8 @@ Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int
     if (!list) return Error{list.error()};
     if (list.value().empty())
         return Error{
-            "no profile in this session (no source of kind "
-            "'profiler' and no ProfilerStep#N slices)"};
+            "no profile in this session: open a trace written by torch.profiler, launch a "
+            "script with the profiler on, or train with --profile"};
     return list.value().front().id;
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 
 namespace {
 
@@ -101,6 +102,7 @@ StatsWidget::StatsWidget(JobTracker* jobs, QWidget* parent)
     timer->start(100);
     setRunning(false);
     m_grid->setText(tr("Select a dataset."));
+    followPalette(m_plot);
 }
 
 void StatsWidget::setRunning(bool on) {
