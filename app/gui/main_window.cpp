@@ -136,7 +136,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &SessionDocument::sessionCreated, this,
             [this](const QString& path, const QString& where) {
                 statusBar()->showMessage(
-                    tr("New session %1, kept %2 (File > New Sessions Are Kept to choose)")
+                    tr("New session %1: %2 (File > New Sessions Are Kept to choose)")
                         .arg(QFileInfo(path).fileName(), where),
                     20000);
             });
@@ -340,8 +340,10 @@ CommandPalette* MainWindow::preparePalette() {
     std::vector<CommandPalette::Entry> entries;
     for (const ViewInfo& v : allViews())
         entries.push_back({tr("View"), v.title, QString(), [this, n = v.name] { showView(n); }});
+    QStringList viewTitles;
+    for (const ViewInfo& v : allViews()) viewTitles << v.title;
     for (QAction* a : menuActions()) {
-        if (!a->isEnabled()) continue;
+        if (!a->isEnabled() || viewTitles.contains(a->text())) continue;  // listed as views
         QString text = a->text();
         if (auto* m = qobject_cast<QMenu*>(a->parent()); m && m->title().contains(tr("Kept")))
             text = tr("Keep new sessions: %1").arg(text);
@@ -429,11 +431,14 @@ void MainWindow::saveSessionAsDialog() {
 
 void MainWindow::updatePlaceLabel() {
     const QString path = m_ctx->sessionPath();
-    m_placeLabel->setText(path.isEmpty()
-                              ? QString()
-                              : tr("Session %1, kept %2")
-                                    .arg(QFileInfo(path).fileName(), describeSessionPlace(path)));
-    m_placeLabel->setToolTip(path);
+    m_placeLabel->setText(
+        path.isEmpty()
+            ? QString()
+            : tr("%1 · kept in %2").arg(QFileInfo(path).fileName(), shortSessionPlace(path)));
+    m_placeLabel->setToolTip(
+        path.isEmpty()
+            ? QString()
+            : tr("The open session, kept %1:\n%2").arg(describeSessionPlace(path), path));
 }
 
 void MainWindow::openDefaultViews() {
@@ -474,6 +479,7 @@ bool MainWindow::openDemo(bool fresh) {
 
 void MainWindow::openPaths(const QStringList& paths) {
     QStringList toImport;
+    bool openingSession = false;
     for (const QString& raw : paths) {
         const QString path = QFileInfo(raw).absoluteFilePath();
         if (!QFileInfo::exists(path)) {
@@ -483,6 +489,7 @@ void MainWindow::openPaths(const QStringList& paths) {
         if (SessionDocument::isSessionFile(path)) {
             SessionRegistry::instance()->add(path);  // the Diff view lists every one opened
             m_doc->openSession(path);
+            openingSession = true;
             continue;
         }
         bool handled = false;
@@ -500,6 +507,14 @@ void MainWindow::openPaths(const QStringList& paths) {
             toImport << path;
             addRecent(path);
         }
+    }
+    if (openingSession && !toImport.isEmpty()) {
+        // `trainscope s.tscope trace.json`: the traces go into that session once it is open
+        // (it opens on a job), not into a new one made meanwhile.
+        connect(
+            m_doc, &SessionDocument::sessionOpened, this,
+            [this, toImport] { m_doc->importFiles(toImport); }, Qt::SingleShotConnection);
+        return;
     }
     m_doc->importFiles(toImport);
 }

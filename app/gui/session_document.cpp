@@ -67,7 +67,7 @@ QString SessionDocument::newSession(const QString& stem, const QString& besideFi
     s.value().reset();
     if (isTemporarySession(path)) m_temporary.insert(path);
     m_ctx->setSessionPath(path);
-    emit sessionCreated(path, describeSessionPlace(path));
+    emit sessionCreated(path, tr("kept %1").arg(describeSessionPlace(path)));
     emit sessionOpened(path);
     return path;
 }
@@ -108,8 +108,8 @@ bool SessionDocument::openDemo(bool fresh) {
     }
     QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup);
     QSettings().setValue(kDemoCopyKey, copy);
-    emit sessionCreated(copy, tr("a working copy of the demo, %1 (the demo itself is never "
-                                 "changed)")
+    emit sessionCreated(copy, tr("your working copy of the demo, kept %1; the demo itself "
+                                 "never changes")
                                   .arg(describeSessionPlace(copy)));
     openSession(copy);
     return true;

@@ -266,7 +266,8 @@ TEST(FirstHourViews, EmptyViewsSayWhatToDo) {
 
     TimelineView timeline(&ctx);
     timeline.show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return timeline.emptyState()->isVisible(); }, 10000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return timeline.emptyState()->isVisible() && ctx.jobs()->idle(); }, 10000));
     EXPECT_TRUE(timeline.emptyState()->text().contains("torch.profiler"));
     EXPECT_TRUE(timeline.emptyState()->buttonTexts().contains("Open the demo"));
     ASSERT_TRUE(timeline.emptyState()->click("Launch a script with the profiler on…"));
@@ -275,7 +276,8 @@ TEST(FirstHourViews, EmptyViewsSayWhatToDo) {
 
     StepsView steps(&ctx);
     steps.QWidget::show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return steps.emptyState()->isVisible(); }, 10000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return steps.emptyState()->isVisible() && ctx.jobs()->idle(); }, 10000));
     EXPECT_TRUE(steps.emptyState()->title().contains("No profile"));
     EXPECT_FALSE(steps.emptyState()->text().contains("kind"));  // no schema words
     EXPECT_TRUE(steps.emptyState()->click("Open a PyTorch trace…"));
@@ -283,7 +285,8 @@ TEST(FirstHourViews, EmptyViewsSayWhatToDo) {
 
     StatsView stats(&ctx);
     stats.show();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return stats.emptyState()->isVisible(); }, 10000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return stats.emptyState()->isVisible() && ctx.jobs()->idle(); }, 10000));
     EXPECT_TRUE(stats.emptyState()->buttonTexts().contains("Open a trace…"));
 }
 

@@ -22,9 +22,9 @@ EmptyState::EmptyState(SessionContext* ctx, QWidget* parent)
     m_text->setAlignment(Qt::AlignHCenter);
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::RichText);
-    m_text->setMaximumWidth(640);
+    layout->setContentsMargins(40, 20, 40, 20);
     layout->addWidget(m_title);
-    layout->addWidget(m_text, 0, Qt::AlignHCenter);
+    layout->addWidget(m_text);  // full width: a wrapped label aligned in a layout gets cut
     m_buttons = new QHBoxLayout;
     m_buttons->addStretch(1);
     m_buttons->addStretch(1);

@@ -110,6 +110,12 @@ QString describeSessionPlace(const QString& path) {
     return QObject::tr("in %1").arg(home(QFileInfo(path).absolutePath()));
 }
 
+QString shortSessionPlace(const QString& path) {
+    if (isTemporarySession(path)) return QObject::tr("a temporary folder (removed on close)");
+    if (under(path, sessionsFolder())) return QObject::tr("the data folder");
+    return home(QFileInfo(path).absolutePath());
+}
+
 std::vector<SessionFileEntry> listStudioSessions() {
     std::vector<SessionFileEntry> out;
     for (const QString& folder : {sessionsFolder(), temporarySessionsFolder()}) {

@@ -34,6 +34,9 @@ bool isTemporarySession(const QString& path);
 /// "in the data folder (~/.local/share/...)", "beside the trace (/data/run1)", "in a
 /// temporary folder, removed when it is closed".
 QString describeSessionPlace(const QString& path);
+/// The same in a few words for the status bar: "the data folder", "a temporary folder",
+/// or the folder (~/exp/run1).
+QString shortSessionPlace(const QString& path);
 
 /// One session file of the data folder.
 struct SessionFileEntry {

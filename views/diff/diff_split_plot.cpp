@@ -35,7 +35,7 @@ QString shortLabel(const std::string& key) {
 }  // namespace
 
 DiffSplitPlot::DiffSplitPlot(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(280, 200);
+    setMinimumSize(280, 140);
     legend->setVisible(true);
     legend->setBrush(QColor(255, 255, 255, 200));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);

@@ -105,9 +105,16 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->verticalHeader()->hide();
+    // The name gets the room: the figures are as wide as their text, the category fixed.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name,
                                                       QHeaderView::Stretch);
-    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 150);  // cuda_runtime
+    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Category,
+                                                      QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::InputShapes,
+                                                      QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 130);  // cuda_runtime
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->setColumnHidden(OpStatsTableModel::InputShapes, true);
     layout->addWidget(m_table, 1);
 

@@ -15,20 +15,11 @@ QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-/// `text` as HTML that may wrap after path and list separators (a long token of a file path
-/// would otherwise widen the panel and squeeze the labels), a call stack's frames on lines.
+/// `text` as HTML, a call stack's frames on lines of their own. (Long tokens such as file
+/// paths wrap anywhere: the panel's word-wrap mode, so copying a value gives it unchanged.)
 QString wrappable(const QString& text, bool stackLines) {
-    QString out;
-    out.reserve(text.size() + text.size() / 8);
-    for (const QChar c : text) {
-        if (stackLines && c == u';') {
-            out += QStringLiteral(";<br>");
-            continue;
-        }
-        out += QString(c).toHtmlEscaped();
-        if (c == u'/' || c == u';' || c == u',' || c == u'(' || c == u'.' || c == u'_')
-            out += QChar(0x200B);  // zero-width space: a place to break the line
-    }
+    QString out = text.toHtmlEscaped();
+    if (stackLines) out.replace(u';', QStringLiteral(";<br>"));
     return out;
 }
 
@@ -48,6 +39,9 @@ SliceDetailsPanel::SliceDetailsPanel(QWidget* parent) : QTextBrowser(parent) {
     setOpenLinks(false);
     setOpenExternalLinks(false);
     setLineWrapMode(QTextEdit::WidgetWidth);
+    // A 1,300-character call stack without spaces breaks where it must rather than widening
+    // the panel and squeezing the labels to a letter per line.
+    setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == QLatin1String("slice"))
             emit sliceLinkActivated(url.path().toLongLong());
@@ -84,8 +78,11 @@ bool SliceDetailsPanel::expandArg(const QString& key) {
 
 void SliceDetailsPanel::render() {
     const ts::timeline::SliceDetails& d = *m_details;
-    // One table, labels in a column of their own that never wraps; values wrap.
-    QString h = QStringLiteral("<h3>%1</h3><table cellspacing=3 width='100%'>")
+    // Two columns: the slice's facts, then its flows and args; in each, labels in a column
+    // of their own that never wraps, values that wrap.
+    QString h = QStringLiteral(
+                    "<h3>%1</h3><table width='100%'><tr><td valign='top' width='34%'>"
+                    "<table cellspacing=3>")
                     .arg(wrappable(QString::fromStdString(d.name), false));
     auto row = [&](const QString& k, const QString& v) {
         h += QStringLiteral("<tr><td nowrap valign='top'><b>%1</b></td><td>%2</td></tr>").arg(k, v);
@@ -97,6 +94,7 @@ void SliceDetailsPanel::render() {
     row(tr("Self time"), dur(d.selfNs));
     row(tr("Depth"), QString::number(d.depth));
     row(tr("Slice id"), QString::number(d.id));
+    h += QStringLiteral("</table></td><td valign='top'><table cellspacing=3 width='100%'>");
     auto flows = [&](const QString& title, const std::vector<ts::timeline::FlowLink>& links) {
         if (links.empty()) return;
         QString list;
@@ -137,6 +135,6 @@ void SliceDetailsPanel::render() {
             row(tr("Args"), wrappable(QString::fromStdString(d.argsJson), false));
         }
     }
-    h += QStringLiteral("</table>");
+    h += QStringLiteral("</table></td></tr></table>");
     setHtml(h);
 }

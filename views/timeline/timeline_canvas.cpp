@@ -18,7 +18,7 @@ TimelineCanvas::TimelineCanvas(QWidget* parent)
     : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);  // hover tooltips
-    setMinimumSize(300, 150);
+    setMinimumSize(300, 100);
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_gutter = std::max(kMinGutter, QSettings().value("timeline/gutterWidth", 220).toInt());
     m_frame.gutter = m_gutter;

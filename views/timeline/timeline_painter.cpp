@@ -23,6 +23,8 @@ uint32_t fnv1a(const std::string& s) {
     return h;
 }
 
+const QColor kMatchTick(230, 150, 0);
+
 bool isDark(QRgb c) {
     return qGray(c) < 140;
 }
@@ -348,12 +350,12 @@ void TimelinePainter::paintRuler(QPainter& p, const QSize& size, const TimelineF
     p.setPen(c.dimText);
     p.drawText(QRect(6, line1 + 2, f.gutter - 8, line2 - line1), Qt::AlignTop | Qt::AlignLeft,
                fm.elidedText(absoluteTimeText(f), Qt::ElideRight, f.gutter - 10));
+    paintMatchTicks(p, size, f);
 }
 
 QString TimelinePainter::absoluteTimeText(const TimelineFrame& f) {
-    const auto start = static_cast<int64_t>(f.axis->start());
-    int64_t stored = start + f.model->originNs;
-    if (!f.model->tracks.empty()) stored -= f.model->tracks.front().offsetNs;
+    // The timeline's own time: the recorded clock, or the clock sources were aligned to.
+    const int64_t stored = static_cast<int64_t>(f.axis->start()) + f.model->originNs;
     constexpr int64_t k1990 = 631'152'000'000'000'000;  // ns since 1970
     if (stored > k1990) {
         const QDateTime t = QDateTime::fromMSecsSinceEpoch(stored / 1'000'000);
@@ -371,7 +373,6 @@ void TimelinePainter::paintSearchMarks(QPainter& p, const QSize& size, const Tim
     const TimeAxis& ax = *f.axis;
     const int width = size.width() - f.gutter;
     if (width <= 0) return;
-    std::vector<uint8_t> rulerCol(static_cast<size_t>(width) + 1, 0);
     std::vector<std::pair<int, int>> seen;  // (row y, x) drawn, to draw each pixel once
     const int top = f.rulerHeight;
     for (const SliceRef& r : f.search->matches) {
@@ -379,7 +380,6 @@ void TimelinePainter::paintSearchMarks(QPainter& p, const QSize& size, const Tim
         const double xr = ax.xOf(t);
         if (xr < -2 || xr > width + 2) continue;
         const int x = static_cast<int>(xr);
-        if (x >= 0 && x <= width) rulerCol[static_cast<size_t>(x)] = 1;
         const int ly = f.layout->levelY(r.track, r.level);
         if (ly < 0) continue;
         const int y = top + ly - f.scrollY;
@@ -392,13 +392,21 @@ void TimelinePainter::paintSearchMarks(QPainter& p, const QSize& size, const Tim
         const QRect r(f.gutter + x - 1, y + 1, 3, TimelineLayout::kLevelHeight - 2);
         p.fillRect(r, f.colors.match);
     }
+}
+
+void TimelinePainter::paintMatchTicks(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    if (!f.search || f.search->matches.empty()) return;
+    const int width = size.width() - f.gutter;
+    if (width <= 0) return;
     // Ticks along the bottom of the ruler: where the matches are in the whole view.
-    p.save();
-    p.setClipping(false);
+    std::vector<uint8_t> column(static_cast<size_t>(width) + 1, 0);
+    for (const SliceRef& r : f.search->matches) {
+        const double x = f.axis->xOf(static_cast<double>(f.model->ts(r)));
+        if (x >= 0 && x <= width) column[static_cast<size_t>(x)] = 1;
+    }
     for (int x = 0; x <= width; ++x)
-        if (rulerCol[static_cast<size_t>(x)])
-            p.fillRect(QRect(f.gutter + x, top - 4, 1, 3), QColor(230, 150, 0));
-    p.restore();
+        if (column[static_cast<size_t>(x)])
+            p.fillRect(QRect(f.gutter + x, f.rulerHeight - 4, 1, 3), kMatchTick);
 }
 
 void TimelinePainter::paintGutter(QPainter& p, const QSize& size, const TimelineFrame& f) {
@@ -420,8 +428,12 @@ void TimelinePainter::paintGutter(QPainter& p, const QSize& size, const Timeline
             const TrackGroup& g = f.model->groups[row.group];
             QString title =
                 QString::fromUtf8(folded ? "\u25B8 " : "\u25BE ") + QString::fromStdString(g.title);
-            if (!g.alignment.empty())  // the clock alignment chosen for its source
-                title += QStringLiteral(" \u21E4 ") + QString::fromStdString(g.alignment);
+            if (!g.alignment.empty()) {
+                // Its source's clock is aligned: the shift, in short (the hover says how).
+                const QString a = QString::fromStdString(g.alignment);
+                const int open = a.lastIndexOf('(');
+                title += QStringLiteral(" \u21E4 ") + (open >= 0 ? a.mid(open + 1).chopped(1) : a);
+            }
             p.drawText(QRect(4, y, f.gutter - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                        elideName(fm, title, f.gutter - 8));
         } else {

@@ -77,6 +77,8 @@ private:
     /// Search matches as marks on their rows and ticks on the ruler, so they show when
     /// zoomed out (where a match is folded into a block of many slices).
     void paintSearchMarks(QPainter& p, const QSize& size, const TimelineFrame& f);
+    /// The matches as ticks along the bottom of the ruler.
+    void paintMatchTicks(QPainter& p, const QSize& size, const TimelineFrame& f);
 
     /// A slice name as drawn, and its width in the current font (-1: not measured yet).
     struct Label {

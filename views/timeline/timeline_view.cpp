@@ -70,6 +70,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     auto* content = new QWidget(m_stack);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
+    m_stack->setCurrentWidget(content);  // the empty state only once a model says so
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -138,6 +139,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     split->addWidget(m_bottom);
     split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 2);
+    split->setSizes({480, 210});  // the tracks first; the details below, scrolling
     layout->addWidget(split, 1);
 
     m_searchTimer->setSingleShot(true);
@@ -388,7 +390,7 @@ void TimelineView::goToMatch(int64_t index) {
     m_canvas->setCurrentMatch(ref);
     // Zoomed to the match: it fills a third of the view, its neighbours around it.
     const double a = static_cast<double>(m_model->ts(ref));
-    const double d = std::max(static_cast<double>(m_model->dur(ref)), 1000.0);
+    const double d = std::max(static_cast<double>(m_model->dur(ref)), 1.0);
     m_canvas->zoomTo(a - d, a + 2 * d);
     m_canvas->revealTrack(ref.track);
     onSliceClicked(ref);
@@ -435,7 +437,14 @@ void TimelineView::clearSearch() {
 }
 
 void TimelineView::updateClockBar() {
-    const bool unrelated = m_model && m_model->clockBases.size() > 1;
+    // Unrelated clocks, unless every source was placed by its command run (profiler cycles on
+    // a clock that starts with their recording, each placed when its file was written).
+    bool placed = m_model && !m_model->alignments.empty() &&
+                  m_model->alignments.size() == m_model->sourceExtents.size();
+    if (m_model)
+        for (const auto& a : m_model->alignments)
+            placed = placed && a.mode == ts::timeline::AlignMode::FileTime;
+    const bool unrelated = m_model && m_model->clockBases.size() > 1 && !placed;
     m_clockBar->setVisible(unrelated);
     if (!unrelated) return;
     const auto& bases = m_model->clockBases;
@@ -447,11 +456,14 @@ void TimelineView::updateClockBar() {
     text += relative > 0
                 ? tr(" (%n from the start of its recording)", nullptr, static_cast<int>(relative))
                 : QString();
-    text += tr(": shown as recorded they lie %1 apart, each squeezed to a sliver.")
-                .arg(durationText(apart, 3));
-    if (!m_model->alignments.empty())
-        text += tr(" %n source(s) aligned (see their track headers).", nullptr,
-                   static_cast<int>(m_model->alignments.size()));
+    if (m_model->alignments.empty())
+        text += tr(": shown as recorded they lie %1 apart, each squeezed to a sliver.")
+                    .arg(durationText(apart, 3));
+    else
+        text += tr(" (%1 apart as recorded); %n source(s) aligned: the \u21E4 on their process "
+                   "headers gives the shift, the hover how.",
+                   nullptr, static_cast<int>(m_model->alignments.size()))
+                    .arg(durationText(apart, 3));
     m_clockLabel->setText(text);
 }
 

@@ -12,7 +12,7 @@ namespace {
 QLabel* value(QWidget* parent) {
     auto* l = new QLabel(QStringLiteral("–"), parent);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setMinimumWidth(90);
+    l->setMinimumWidth(64);
     return l;
 }
 }  // namespace

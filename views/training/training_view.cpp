@@ -86,7 +86,7 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
       m_pause(new QPushButton(tr("Pause"), this)),
       m_stop(new QPushButton(tr("Stop"), this)),
       m_load(new QPushButton(tr("Load settings"), this)),
-      m_continue(new QPushButton(tr("Continue from checkpoint"), this)),
+      m_continue(new QPushButton(tr("Resume…"), this)),
       m_rename(new QPushButton(tr("Rename…"), this)),
       m_remove(new QPushButton(tr("Remove…"), this)),
       m_removeJunk(new QPushButton(tr("Remove this run"), this)),
@@ -145,13 +145,17 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     QFont bold = title->font();
     bold.setBold(true);
     title->setFont(bold);
+    // The title, then the history's buttons on a row of their own: the panel fits 1280 pixels.
     hb->addWidget(title);
     hb->addStretch(1);
-    hb->addWidget(m_rename);
-    hb->addWidget(m_remove);
-    hb->addWidget(m_load);
-    hb->addWidget(m_continue);
     hl->addLayout(hb);
+    auto* hb2 = new QHBoxLayout;
+    hb2->addWidget(m_rename);
+    hb2->addWidget(m_remove);
+    hb2->addWidget(m_load);
+    hb2->addWidget(m_continue);
+    hb2->addStretch(1);
+    hl->addLayout(hb2);
     hl->addWidget(m_table, 1);
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(history);

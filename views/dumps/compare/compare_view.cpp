@@ -139,12 +139,15 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     th->addWidget(m_useAbs);
     th->addWidget(m_abs);
     th->addWidget(new QLabel(tr("and NaN/Inf at the same positions"), this));
-    th->addWidget(m_rule);
-    th->addWidget(m_pairing);
     th->addStretch();
-    th->addWidget(m_failuresOnly);
-    th->addWidget(m_run);
-    th->addWidget(m_csv);
+    // The rule, pairing and actions on a row of their own: the view fits 1280 pixels.
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_rule);
+    actions->addWidget(m_pairing);
+    actions->addStretch();
+    actions->addWidget(m_failuresOnly);
+    actions->addWidget(m_run);
+    actions->addWidget(m_csv);
 
     m_table->setModel(m_model);
     m_table->verticalHeader()->setVisible(false);
@@ -181,6 +184,7 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(grid);
     lay->addLayout(th);
+    lay->addLayout(actions);
     lay->addWidget(m_summary);
     lay->addWidget(split, 1);
 
