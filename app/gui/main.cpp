@@ -130,8 +130,9 @@ int main(int argc, char** argv) {
                               QStringLiteral("TEXT"));
     QCommandLineOption cancelAfter(
         QStringLiteral("cancel-after"),
-        QStringLiteral("Press Cancel on the background jobs after this many seconds (what the "
-                       "studio then says can be seen and saved with --screenshot)."),
+        QStringLiteral("Press Cancel on the background jobs this many seconds after the first "
+                       "import starts (what the studio then says can be saved with "
+                       "--screenshot)."),
         QStringLiteral("SECONDS"));
     parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, query, whole,
                        theme, open, search, cancelAfter});
@@ -239,9 +240,18 @@ int main(int argc, char** argv) {
             tl->searchBox()->setText(parser.value(search));  // the search runs when typed
         if (parser.isSet(view)) window.showView(parser.value(view));
     }
-    if (parser.isSet(cancelAfter))
-        QTimer::singleShot(static_cast<int>(parser.value(cancelAfter).toDouble() * 1000), &window,
-                           [&window] { window.context()->jobs()->cancelAll(); });
+    if (parser.isSet(cancelAfter)) {
+        // Counted from the start of the first import, so that it lands mid-way through it.
+        const int ms = static_cast<int>(parser.value(cancelAfter).toDouble() * 1000);
+        auto armed = std::make_shared<bool>(false);
+        QObject::connect(window.context()->jobs(), &JobTracker::jobStarted, &window,
+                         [&window, ms, armed](quint64, const QString& title) {
+                             if (*armed || !title.startsWith(QLatin1String("Importing"))) return;
+                             *armed = true;
+                             QTimer::singleShot(
+                                 ms, &window, [&window] { window.context()->jobs()->cancelAll(); });
+                         });
+    }
     if (parser.isSet(find)) {
         if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))
             tl->findAndFrame(parser.value(find));

@@ -64,10 +64,17 @@ std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double mi
             break;
         }
     const double first = std::ceil((axis.start() - origin) / step) * step + origin;
+    // Far from the origin (deep into a long trace, or two clocks years apart), a label from
+    // the origin would need more digits than it shows ("18786.4 d" on every tick): the
+    // ticks then count from the first one ("+200 µs"), the ruler saying where that is.
+    const bool fromFirst = std::fabs(first - origin) / step > 1e4;
     for (double t = first; t <= axis.end() && ticks.size() < 1000; t += step) {
         const double rel = t - origin;
         const bool major = std::fmod(std::fabs(std::round(rel / step)), 5.0) == 0.0;
-        ticks.push_back({t, formatDuration(std::round(rel / step) * step, 6), major});
+        const std::string label =
+            fromFirst ? "+" + formatDuration(std::round((t - first) / step) * step, 6)
+                      : formatDuration(std::round(rel / step) * step, 6);
+        ticks.push_back({t, label, major});
     }
     return ticks;
 }

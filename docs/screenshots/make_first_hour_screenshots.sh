@@ -71,7 +71,8 @@ with gzip.open(sys.argv[1], "wt", compresslevel=1) as f:
         f.write('%s{"ph":"X","name":"op%d","pid":1,"tid":%d,"ts":%d,"dur":1}' % ("," if i else "", i % 50, i % 4, i))
     f.write("]")
 EOF
-shot fh03_import_cancelled "$work/kineto.tscope" "$work/big.json.gz" --cancel-after 1.5
+cp "$work/kineto.tscope" "$work/cancel.tscope"
+shot fh03_import_cancelled "$work/cancel.tscope" "$work/big.json.gz" --cancel-after 0.4
 # 4-6, 8, 9. A real Kineto trace in the timeline: fits 1280x720, long args wrap in the
 # details, names elided in the middle, µs on the ruler with the absolute time.
 shot fh04_timeline_kineto "$work/kineto.tscope" --view timeline
@@ -119,9 +120,8 @@ shot fh16_profiler_cycles "$work/cycles.tscope" --view timeline
 shot fh17_shortcuts "$work/kineto.tscope" --view timeline --open-dialog keys
 shot fh17_search_marks "$work/kineto.tscope" --view timeline --search "aten::add_"
 # 18. Counter tracks with a scale; Compare dumps: the first divergent link, A − B.
-shot fh18_counters "$work/h200.tscope" --view timeline --time-range "$($cli query "$work/h200.tscope" \
-    "SELECT min(ts) || ',' || (min(ts) + 20000000) FROM counters" --json 2>/dev/null |
-    /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(list(d["rows"][0].values())[0] if isinstance(d["rows"][0], dict) else d["rows"][0][0])' 2>/dev/null || echo 0,1)"
+$cli import "$corpus/real/catapult/instance_counters.json" -o "$work/counters.tscope" >/dev/null
+shot fh18_counters "$work/counters.tscope" --view timeline
 shot fh18_compare "$corpus/generated/hdf5/dump_npu.h5" "$corpus/generated/hdf5/dump_gpu.h5" --view compare
 # 19. The dark theme: window, timeline canvas and plots.
 shot fh19_dark_timeline "$work/kineto.tscope" --view timeline --theme dark
