@@ -47,6 +47,7 @@ ShortcutSheet::ShortcutSheet(QWidget* parent) : QDialog(parent) {
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionMode(QAbstractItemView::NoSelection);
     table->setAlternatingRowColors(true);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     for (int i = 0; i < static_cast<int>(keys().size()); ++i) {
         const Key& k = keys()[static_cast<size_t>(i)];
         table->setItem(i, 0, new QTableWidgetItem(k.group));
