@@ -21,6 +21,7 @@ run timeline_open
 QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} run gui_timeline_frame
 run h5_stats 256
 run h5_open
+run snapshot_read 1024
 run log_call_cost
 run debug_overhead
 run rdr_overhead

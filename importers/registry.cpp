@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+
+#include "core/common/file_io.h"
 #include "core/log/logger.h"
 
 namespace ts::importers {
@@ -14,6 +16,8 @@ Importer tfeventsImporter();
 Importer chromeJsonImporter();
 Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
+Importer torchMemoryImporter();
+Importer ascendMemoryImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -23,6 +27,8 @@ const std::vector<Importer>& importers() {
         v.push_back(chromeJsonImporter());
         v.push_back(nsysSqliteImporter());
         v.push_back(cuptiActivityImporter());
+        v.push_back(torchMemoryImporter());
+        v.push_back(ascendMemoryImporter());
         return v;
     }();
     return list;
@@ -73,6 +79,11 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         failed.error = "no such file: " + path;
+        TS_LOG(IMPORTER, ERROR) << failed.error;
+        return failed;
+    }
+    if (sameFile(path, store.path())) {
+        failed.error = "'" + path + "' is the session being imported into; not imported";
         TS_LOG(IMPORTER, ERROR) << failed.error;
         return failed;
     }

@@ -44,8 +44,10 @@
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
-    "All supported (*.tscope *.json *.gz *.zip *.sqlite *.h5 *.hdf5 *.log *.txt *tfevents*);;"
+    "All supported (*.tscope *.json *.gz *.zip *.sqlite *.h5 *.hdf5 *.log *.txt *tfevents* "
+    "*.pickle *.pkl);;"
     "Sessions (*.tscope);;Traces (*.json *.json.gz *.gz *.zip *.sqlite);;"
+    "PyTorch memory snapshots (*.pickle *.pkl *.pickle.gz);;"
     "HDF5 dumps (*.h5 *.hdf5);;Logs (*.log *.txt);;All files (*)";
 
 bool headless() {

@@ -8,6 +8,7 @@
 #include "views/dumps/dumps_view_info.h"
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
+#include "views/memory/snapshot_view_info.h"
 #include "views/problems/problems_view.h"
 #include "views/query/query_view_info.h"
 #include "views/rdr/rdr_view_info.h"
@@ -31,6 +32,7 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(statsViewInfo());
         v.push_back(stepsViewInfo());
         v.push_back(memoryViewInfo());
+        v.push_back(memorySnapshotViewInfo());  // accepts *.pickle: `trainscope SNAPSHOT.pickle`
         v.push_back(adviceViewInfo());
         v.push_back(diffViewInfo());     // run against run
         v.push_back(clusterViewInfo());  // accepts folders of rank_<r>.tscope

@@ -165,7 +165,7 @@ Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& 
             continue;
         }
         row.info = info.value();
-        auto s = datasetStats(file, p);
+        auto s = datasetStats(file, p, job, false);
         if (s)
             row.stats = s.value();
         else
@@ -187,7 +187,7 @@ Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job) {
             if (job) job->addDone(1);
             continue;
         }
-        auto s = datasetStats(file, t.path);
+        auto s = datasetStats(file, t.path, job, false);
         if (job) job->addDone(1);
         if (!s) {
             rep.errors.push_back(t.path + ": " + s.error());
@@ -220,7 +220,7 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t) {
 namespace {
 
 ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x,
-                        const DumpTensor& y) {
+                        const DumpTensor& y, const JobControl* job) {
     ComparePair p;
     p.tensor = x;
     p.pathB = y.path;
@@ -245,6 +245,10 @@ ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& 
     std::vector<float> fa, fb;
     std::vector<double> da, db;
     for (;;) {
+        if (job && job->cancelled()) {
+            p.error = "cancelled";
+            break;
+        }
         auto na = ra->next(fa, da);
         auto nb = rb->next(fb, db);
         if (!na || !nb) {
@@ -303,10 +307,11 @@ Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const C
         if (job && job->cancelled()) return Error{"cancelled"};
         if (job) job->addDone(1);
         const auto [i, j] = pairing.pairs[k];
-        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j]);
+        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j], job);
         p.unit = pairing.unit[k];
         rep.pairs.push_back(std::move(p));
     }
+    if (job && job->cancelled()) return Error{"cancelled"};
     for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back((*ta)[i].path);
     for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back((*tb)[j].path);
     applyThresholds(rep, t);

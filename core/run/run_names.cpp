@@ -3,6 +3,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "core/store/status.h"
 #include "core/store/trace_store.h"
 
 namespace ts::run {
@@ -72,7 +73,7 @@ Status removeRun(store::TraceStore& store, int64_t runId) {
         store::Statement q = store.db().prepare("SELECT status FROM runs WHERE id = ?");
         q.bind(1, runId);
         if (!q.step()) return Error{"no run " + std::to_string(runId) + " in this session"};
-        if (q.textView(0) == "running")
+        if (store::parseRunStatus(q.textView(0)) == store::RunStatus::Running)
             return Error{"run " + std::to_string(runId) + " is still running: stop it first"};
     }
     std::vector<int64_t> sources;

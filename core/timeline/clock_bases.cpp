@@ -3,9 +3,11 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "core/common/json.h"
+#include "core/common/json_read.h"
 #include "core/common/units.h"
 #include "core/store/trace_store.h"
 
@@ -65,15 +67,12 @@ Result<std::vector<SourceAlignment>> readAlignments(store::TraceStore& store) {
     std::vector<SourceAlignment> out;
     while (q.step()) {
         SourceAlignment a;
-        try {
-            a.sourceId = std::stoll(q.text(0));
-        } catch (...) {
+        const std::string_view id = q.textView(0);
+        if (auto [p, ec] = std::from_chars(id.data(), id.data() + id.size(), a.sourceId);
+            ec != std::errc() || p != id.data() + id.size())
             continue;
-        }
         rapidjson::Document d;
-        const std::string v = q.text(1);
-        d.Parse(v.c_str());
-        if (d.HasParseError() || !d.IsObject()) continue;
+        if (!json::parse(d, q.textView(1)) || !d.IsObject()) continue;
         auto mode = d.HasMember("mode") && d["mode"].IsString()
                         ? parseAlignMode(d["mode"].GetString())
                         : std::nullopt;

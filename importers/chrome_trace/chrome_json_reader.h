@@ -5,6 +5,7 @@
 // chunk. Refuses JSON that is not a Chrome trace (object without traceEvents, list of lists).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct ReadOutcome {
     int64_t nonObjectEvents = 0;            // scalars in the events array (skipped)
     std::vector<std::string> topLevelKeys;  // object form: every top-level key
     std::string displayTimeUnit;
+    std::optional<int64_t> baseTimeNs;  // Kineto's "baseTimeNanoseconds"
 };
 
 /// Where the reader puts events: it fills slot() field by field and calls commit() once the

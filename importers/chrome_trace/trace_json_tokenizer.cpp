@@ -4,6 +4,8 @@
 // before the token (or before the event, which is always parsed whole) and reads more.
 #include "importers/chrome_trace/trace_json_tokenizer.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -251,6 +253,15 @@ Tokenizer::Step Tokenizer::advance() {
                     p = q;
                     m_state = State::ObjectAfter;
                     continue;
+                }
+                if (m_topKey == "baseTimeNanoseconds" && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+                    // Kineto's epoch: its ts are microseconds after it (memory snapshots align
+                    // by it). Read here, then skipped as any value.
+                    const char* q = p + 1;
+                    while (*q >= '0' && *q <= '9') ++q;
+                    if (cut(q)) return more(p);
+                    int64_t v = 0;
+                    if (std::from_chars(p, q, v).ec == std::errc()) m_out.baseTimeNs = v;
                 }
                 if (cut(p)) return more(p);  // its first byte decides what it is
                 m_skipper.begin();

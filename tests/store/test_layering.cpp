@@ -63,8 +63,11 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     // readers and writers of the store
     {"core/log_store", "core/timeline", "core/curves", "core/session", "core/export/chrome",
      "core/profiler/gpu"},
-    // the CUPTI collector (over the activity format), profile analysis (over the timeline)
-    {"core/profiler/cuda", "core/analysis/profile"},
+    // the CUPTI collector (over the activity format), memory snapshots and memory by op (over
+    // the timeline's op statistics)
+    {"core/profiler/cuda", "core/memory"},
+    // profile analysis (over the timeline; names live blocks through core/memory)
+    {"core/analysis/profile"},
     // the engine (all of its rooms and its CUDA backend); cluster and diff analysis
     {"core/engine", "core/analysis/cluster", "core/analysis/diff"},
     // observers of the engine: debugging (dumps, overflow, crash records), the profiler, ONNX

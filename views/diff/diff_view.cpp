@@ -9,12 +9,14 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "core/timeline/time_axis.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/diff/diff_memory_panel.h"
 #include "views/diff/diff_side_picker.h"
 #include "views/diff/diff_split_plot.h"
 #include "views/diff/diff_table_model.h"
@@ -28,6 +30,7 @@ DiffView::DiffView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent),
       m_ctx(ctx),
       m_picker(new DiffSidePicker(ctx, this)),
+      m_memory(new DiffMemoryPanel(ctx, this)),
       m_by(new QComboBox(this)),
       m_map(new QLineEdit(this)),
       m_summary(new QLabel(this)),
@@ -77,7 +80,10 @@ DiffView::DiffView(SessionContext* ctx, QWidget* parent)
     tl->addWidget(m_filter);
     tl->addWidget(m_table, 1);
     auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(tableBox);
+    auto* left = new QTabWidget(this);  // op time; memory side by side
+    left->addTab(tableBox, tr("Op time"));
+    left->addTab(m_memory, tr("Memory"));
+    top->addWidget(left);
     top->addWidget(m_split);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
@@ -124,6 +130,7 @@ void DiffView::compare() {
     const QString mapPath = m_map->text().trimmed();
     const quint64 gen = ++m_generation;
     m_summary->setText(tr("Comparing…"));
+    m_memory->compare(sides->first, sides->second, o.by == ts::analysis::DiffGroupBy::Shape);
     m_ctx->jobs()->run<DiffResult>(
         this, QStringLiteral("diff:%1").arg(reinterpret_cast<quintptr>(this)),
         tr("Comparing two runs"),

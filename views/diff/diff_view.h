@@ -11,6 +11,7 @@
 
 #include "core/analysis/diff/run_diff.h"
 
+class DiffMemoryPanel;
 class DiffSidePicker;
 class DiffSplitPlot;
 class DiffTableModel;
@@ -38,6 +39,7 @@ public:
     QTableView* table() const { return m_table; }
     DiffSplitPlot* splitPlot() const { return m_split; }
     DiffTimelines* timelines() const { return m_timelines; }
+    DiffMemoryPanel* memoryPanel() const { return m_memory; }
     QLabel* summary() const { return m_summary; }
     /// The diff shown (null before the first one or after an error).
     std::shared_ptr<const ts::analysis::RunDiff> diff() const { return m_diff; }
@@ -53,6 +55,7 @@ private:
 
     SessionContext* m_ctx;
     DiffSidePicker* m_picker;
+    DiffMemoryPanel* m_memory;
     QComboBox* m_by;
     QLineEdit* m_map;
     QLabel* m_summary;

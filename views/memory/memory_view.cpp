@@ -1,14 +1,20 @@
 #include "views/memory/memory_view.h"
 
 #include <qcustomplot.h>
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cstdlib>
 
+#include "core/store/trace_store.h"
 #include "core/timeline/time_axis.h"
+#include "views/common/bytes_item.h"
+#include "views/common/job_tracker.h"
 #include "views/common/plot_theme.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
@@ -48,7 +54,9 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
       m_sources(new ProfileSourceBox(this)),
       m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)),
-      m_table(new QTableWidget(0, ColumnCount, this)) {
+      m_table(new QTableWidget(0, ColumnCount, this)),
+      m_opTable(new QTableWidget(0, OpColumnCount, this)),
+      m_byShape(new QCheckBox(tr("By input shape"), this)) {
     m_pages = addEmptyStatePages(ctx, this);
     auto* layout = new QVBoxLayout(m_pages.content);
     layout->addLayout(m_sources->makeBar(this));
@@ -77,7 +85,28 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
     for (int c : {Op, Shape, Bytes, AllocatedAt})
         m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(Tensor, QHeaderView::Stretch);
-    split->addWidget(m_table);
+    // Memory by op: allocated, freed and net per op (or op and input shape).
+    auto* opPage = new QWidget(this);
+    auto* opLayout = new QVBoxLayout(opPage);
+    opLayout->setContentsMargins(0, 0, 0, 0);
+    opLayout->addWidget(m_byShape);
+    m_opTable->setHorizontalHeaderLabels(
+        {tr("Op"), tr("Input shapes"), tr("Allocations"), tr("Allocated"), tr("Freed"), tr("Net")});
+    m_opTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_opTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_opTable->verticalHeader()->hide();
+    m_opTable->setSortingEnabled(true);
+    m_opTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_opTable->horizontalHeader()->setSectionResizeMode(OpShapes, QHeaderView::Stretch);
+    m_opTable->setToolTip(
+        tr("allocated: bytes of the op's allocations; freed: those freed "
+           "within the profile; net: what they still held at its end"));
+    opLayout->addWidget(m_opTable, 1);
+    connect(m_byShape, &QCheckBox::toggled, this, [this] { showOps(); });
+    auto* tabs = new QTabWidget(this);
+    tabs->addTab(m_table, tr("Live at the peak"));
+    tabs->addTab(opPage, tr("Memory by op"));
+    split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
@@ -97,8 +126,10 @@ void MemoryView::reload(qint64 sourceId) {
         showError(tr("No session open."));
         return;
     }
+    using OpResult = ts::Result<ts::memory::OpMemory>;
+    const std::string session = m_ctx->sessionPath().toStdString();
     loadProfileReport(m_ctx, this, QStringLiteral("memory-view"), sourceId,
-                      [this](const ProfileReportResult& r) {
+                      [this, session](const ProfileReportResult& r) {
                           if (!r) {
                               showError(QString::fromStdString(r.error()));
                               return;
@@ -108,7 +139,51 @@ void MemoryView::reload(qint64 sourceId) {
                           for (const auto& st : r.value().steps.steps)
                               m_stepStarts.emplace_back(st.number, st.ts);
                           show(r.value().memory, QString::fromStdString(r.value().sourceLabel));
+                          const int64_t src = r.value().sourceId;
+                          m_ctx->jobs()->run<OpResult>(
+                              this, QStringLiteral("memory-view-ops"), tr("Memory by op"),
+                              [session, src](ts::JobControl& jc) -> OpResult {
+                                  auto st = ts::store::TraceStore::open(
+                                      session, ts::store::TraceStore::Mode::ReadOnly);
+                                  if (!st) return ts::Error{st.error()};
+                                  return ts::memory::analyzeOpMemory(*st.value(), src, &jc);
+                              },
+                              [this](OpResult ops) {
+                                  if (ops)
+                                      m_opMemory = std::move(ops.value());
+                                  else
+                                      m_opMemory.reset();
+                                  showOps();
+                              });
                       });
+}
+
+void MemoryView::showOps() {
+    m_opTable->setSortingEnabled(false);
+    m_opTable->setRowCount(0);
+    if (!m_opMemory) return;
+    const auto& rows = m_byShape->isChecked() ? m_opMemory->byOpAndShape : m_opMemory->byOp;
+    m_opTable->setColumnHidden(OpShapes, !m_byShape->isChecked());
+    m_opTable->setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+        const auto& row = rows[static_cast<size_t>(r)];
+        m_opTable->setItem(r, OpName, new QTableWidgetItem(QString::fromStdString(row.op)));
+        m_opTable->setItem(r, OpShapes, new QTableWidgetItem(QString::fromStdString(row.shapes)));
+        auto num = [&](int col, qint64 v, bool bytes) {
+            QTableWidgetItem* it = bytes ? new BytesItem(v) : new QTableWidgetItem;
+            if (!bytes) {
+                it->setData(Qt::DisplayRole, v);
+                it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_opTable->setItem(r, col, it);
+        };
+        num(OpAllocations, row.allocations, false);
+        num(OpAllocated, row.allocated, true);
+        num(OpFreed, row.freed, true);
+        num(OpNet, row.net(), true);
+    }
+    m_opTable->setSortingEnabled(true);
+    m_opTable->sortItems(OpAllocated, Qt::DescendingOrder);
 }
 
 void MemoryView::showError(const QString& message) {
@@ -153,6 +228,11 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
     };
     addSeries(m.inUse, QColor(0, 114, 178));
     if (!m.pool.empty()) addSeries(m.pool, QColor(160, 160, 160));
+    const QColor others[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167)};
+    size_t nOther = 0;
+    for (const MemorySeries& o : m.others)  // the other devices of a Kineto trace
+        if (o.name.rfind("Total Allocated (", 0) == 0 && !o.empty())
+            addSeries(o, others[nOther++ % std::size(others)]);
     QCPGraph* peak = m_plot->addGraph();
     peak->setName(tr("Peak"));
     peak->setLineStyle(QCPGraph::lsNone);

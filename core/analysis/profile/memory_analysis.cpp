@@ -1,10 +1,11 @@
 #include "core/analysis/profile/memory_analysis.h"
 
-#include <rapidjson/document.h>
 #include <algorithm>
 #include <charconv>
 #include <map>
 
+#include "core/common/json_read.h"
+#include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
 
 namespace ts::analysis {
@@ -106,7 +107,7 @@ Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m
     std::vector<LiveAllocation> live;
     rapidjson::Document doc;
     while (q.step()) {
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.textView(1)) || !doc.IsObject()) continue;
         auto freeIt = doc.FindMember("free_ts");
         const bool freed = freeIt != doc.MemberEnd() && freeIt->value.IsNumber() &&
                            intField(doc, "free_ts") <= m.peakTs;
@@ -129,6 +130,21 @@ Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m
     return {};
 }
 
+/// Names each live block by the op that allocated it: the op slice holding its "[memory]"
+/// event on the same thread (core/memory/op_memory).
+void nameByOp(store::TraceStore& s, int64_t sourceId, std::map<int64_t, LiveAllocation>& live,
+              JobControl* job) {
+    auto ops = memory::analyzeOpMemory(s, sourceId, job);
+    if (!ops) return;
+    std::map<std::pair<int64_t, int64_t>, const memory::OpAllocation*> byTime;
+    for (const auto& a : ops->allocations) byTime[{a.ts, static_cast<int64_t>(a.addr)}] = &a;
+    for (auto& [addr, a] : live)
+        if (auto it = byTime.find({a.ts, addr}); it != byTime.end()) {
+            a.op = it->second->op;
+            a.shape = it->second->shapes;
+        }
+}
+
 /// Kineto's "[memory]" instants: per device, series of Total Allocated / Total Reserved and
 /// the live blocks by address.
 Status readKinetoMemory(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m, size_t top,
@@ -147,7 +163,7 @@ Status readKinetoMemory(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& 
     rapidjson::Document doc;
     while (q.step()) {
         if (job && job->cancelled()) return Error{"cancelled"};
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.textView(1)) || !doc.IsObject()) continue;
         const int64_t dev = intField(doc, "Device Id", -1), bytes = intField(doc, "Bytes");
         int64_t& run = running[dev];
         run += bytes;
@@ -175,6 +191,17 @@ Status readKinetoMemory(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& 
     }
     if (std::all_of(m.pool.value.begin(), m.pool.value.end(), [](double v) { return v == 0; }))
         m.pool = MemorySeries{};
+    for (const auto& [d, evs] : byDevice) {  // the other devices' curves, for the view
+        if (&evs == best) continue;
+        MemorySeries other;
+        other.name = "Total Allocated (" +
+                     (d < 0 ? std::string("CPU") : "device " + std::to_string(d)) + ")";
+        for (const auto& e : evs) {
+            other.ts.push_back(e.ts);
+            other.value.push_back(static_cast<double>(e.total));
+        }
+        m.others.push_back(std::move(other));
+    }
     findPeak(m);
     if (!haveAddr) return {};  // no addresses: blocks cannot be matched to their frees
     std::map<int64_t, LiveAllocation> live;
@@ -185,6 +212,7 @@ Status readKinetoMemory(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& 
         else
             live.erase(e.addr);
     }
+    nameByOp(s, sourceId, live, job);
     std::vector<LiveAllocation> v;
     for (auto& [addr, a] : live) v.push_back(a);
     keepTop(m, std::move(v), top);

@@ -89,7 +89,11 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         "SELECT so.id, so.kind, COALESCE(so.label, ''), so.path, "
         "  (SELECT COALESCE(SUM(ns.count), 0) FROM slice_name_stats ns "
         "   JOIN tracks t ON t.id = ns.track_id JOIN strings n ON n.id = ns.name_id "
-        "   WHERE t.source_id = so.id AND n.str LIKE 'ProfilerStep#%') "
+        "   WHERE t.source_id = so.id AND n.str LIKE 'ProfilerStep#%'), "
+        // Memory data makes a profile too: a memory snapshot, Kineto's [memory] events.
+        "  so.kind = 'torch_memory_snapshot' OR EXISTS (SELECT 1 FROM tracks t JOIN instants i "
+        "   ON i.track_id = t.id WHERE t.source_id = so.id AND t.kind = 'thread' AND i.name_id = "
+        "   (SELECT id FROM strings WHERE str = '[memory]')) "
         "FROM sources so ORDER BY so.id DESC");
     if (!q.ok()) return Error{q.error()};
     std::vector<ProfileSourceInfo> out;
@@ -100,7 +104,7 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         i.label = q.text(2);
         if (i.label.empty()) i.label = std::filesystem::path(q.text(3)).filename().string();
         i.steps = q.int64(4);
-        if (i.kind == "profiler" || i.steps > 0) out.push_back(std::move(i));
+        if (i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0) out.push_back(std::move(i));
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;

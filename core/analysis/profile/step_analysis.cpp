@@ -146,9 +146,11 @@ StepAnalysis analyzeSteps(const ProfileData& d) {
     bool phases = false;
     for (size_t i = 0; i < d.slices.size(); ++i) {
         const std::string& n = d.name(d.slices[i]);
-        if (profilerStepNumber(n))
-            stepIdx.push_back(i);
-        else if (!phases && isPhaseName(n))
+        if (profilerStepNumber(n)) {
+            // Kineto repeats each step on the GPU streams it used (gpu_user_annotation): the
+            // host's range is the step.
+            if (d.category(d.slices[i]) != "gpu_user_annotation") stepIdx.push_back(i);
+        } else if (!phases && isPhaseName(n))
             phases = true;
     }
     a.split = phases ? StepSplit::Phases : StepSplit::Ops;

@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -20,6 +19,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/common/file_io.h"
 #include "core/debug/tensor_difference.h"
 #include "views/common/job_tracker.h"
 #include "views/common/plot_theme.h"
@@ -437,15 +437,10 @@ void CompareView::updateSummary() {
 }
 
 bool CompareView::exportCsv(const QString& path, QString* error) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    const std::string csv = ts::debug::compareCsv(m_model->report());
-    if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    // Whole or not at all, and never over one of the dump files compared.
+    const auto s =
+        ts::writeFileAtomically(path.toStdString(), ts::debug::compareCsv(m_model->report()),
+                                {m_a->text().toStdString(), m_b->text().toStdString()});
+    if (!s && error) *error = QString::fromStdString(s.error());
+    return s.ok();
 }
