@@ -13,6 +13,12 @@ constexpr KeyInfo kKeys[] = {
     {"json_flow_without_start", true,
      "A flow arrow's end whose start was not recorded (it began before the profiler's "
      "window opened); normal in Kineto traces: no arrow is drawn, nothing else is lost."},
+    {"json_flow_start_without_end", true,
+     "A flow arrow's start whose end was not recorded (the profiler's window closed first); "
+     "normal at the end of a Kineto trace: no arrow is drawn, nothing else is lost."},
+    {"ascend_memory_release_row", true,
+     "A release row of an Ascend memory table (MindSpore's layout): its allocation row already "
+     "says when the block was freed."},
     {"tfevents_non_scalar_summary", true,
      "A histogram, image or text summary: only scalars become curves."},
     {"json_flow_unbound", false,
@@ -33,6 +39,11 @@ constexpr KeyInfo kKeys[] = {
     {"json_truncated", false,
      "The file ends in the middle of the trace (cut off while written?): events after that "
      "point are missing."},
+    {"ascend_memory_bad_row", false,
+     "A row of an Ascend memory table without a size, a time or a name: it was skipped."},
+    {"snapshot_not_understood", false,
+     "A part of a PyTorch memory snapshot this version does not understand (the source's notes "
+     "say which): the rest was read."},
     {"tfevents_bad_record", false, "A TensorBoard record whose checksum or framing is wrong."},
     {"tfevents_nonfinite_value", false, "A scalar that is NaN or infinite."},
     {"nsys_table_read_error", false, "A table of the Nsight Systems export could not be read."},

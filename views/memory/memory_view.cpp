@@ -289,10 +289,7 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
         };
         set(Op, a.op.empty() ? tr("(unknown)") : QString::fromStdString(a.op));
         set(Shape, QString::fromStdString(a.shape));
-        auto* bytes = new QTableWidgetItem(QString::number(a.bytes));
-        bytes->setToolTip(bytesText(static_cast<double>(a.bytes)));
-        bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(r, Bytes, bytes);
+        m_table->setItem(r, Bytes, new BytesItem(a.bytes));  // "400 B", exact bytes on hover
         set(Tensor, QString::fromStdString(a.tensor));
         set(AllocatedAt, a.ts <= t0 ? tr("before the profile")
                                     : QString::fromStdString(ts::timeline::formatDuration(
