@@ -1,9 +1,17 @@
 #include "importers/import_report.h"
 
 #include "core/common/json.h"
+#include "core/store/import_problems.h"
 #include "core/store/trace_store.h"
 
 namespace ts::importers {
+
+int64_t ImportReport::expectedSkips() const {
+    int64_t n = 0;
+    for (const auto& [key, count] : skippedReasons)
+        if (store::isExpectedSkip(key)) n += count;
+    return n;
+}
 
 std::string ImportReport::statsJson() const {
     rapidjson::StringBuffer buf;
@@ -21,6 +29,8 @@ std::string ImportReport::statsJson() const {
     num("processes", processes);
     num("threads", threads);
     num("skipped", skipped);
+    num("problems", problems());
+    num("expected_skips", expectedSkips());
     w.Key("skipped_reasons");
     w.StartObject();
     for (const auto& [k, v] : skippedReasons) num(k.c_str(), v);

@@ -45,6 +45,10 @@ struct ImportReport {
         if (!tsMinNs || lo < *tsMinNs) tsMinNs = lo;
         if (!tsMaxNs || hi > *tsMaxNs) tsMaxNs = hi;
     }
+    /// Skipped records of the format's normal use (core/store/import_problems.h), counted
+    /// quietly; problems() are the rest, shown loudly.
+    int64_t expectedSkips() const;
+    int64_t problems() const { return skipped - expectedSkips(); }
     /// JSON object of the counts, as stored in sources.stats.
     std::string statsJson() const;
 };

@@ -192,6 +192,21 @@ void writeJson(JsonWriter& w, const RunDiff& d, size_t top, const std::string& b
     w.EndObject();
     w.Key("aligned");
     writeAligned(w, d);
+    w.Key("attributed_to");
+    if (d.attribution.name.empty()) {
+        w.Null();
+    } else {
+        w.StartObject();
+        kv(w, "name", d.attribution.name);
+        kv(w, "category", d.attribution.category);
+        w.Key("user_annotation");
+        w.Bool(d.attribution.annotation);
+        kv(w, "a_ns", d.attribution.totalNs[0]);
+        kv(w, "b_ns", d.attribution.totalNs[1]);
+        kv(w, "delta_ns", d.attribution.deltaNs);
+        kv(w, "op", d.attribution.op);
+        w.EndObject();
+    }
     kv(w, "explains", d.explains);
     w.EndObject();
 }

@@ -1,6 +1,6 @@
 // trainscope-cli import FILE... -o SESSION: imports trace files into a session (created when
-// missing). With --json prints {"sources": [...]} with the counts of each import; exits 1
-// when any source failed.
+// missing). With --json prints {"sources": [...]} with the counts of each import (skipped
+// = problems + expected_skips, core/store/import_problems.h); exits 1 when any source failed.
 #include <iostream>
 
 #include "app/cli/session_open.h"
@@ -29,6 +29,8 @@ void writeReport(JsonWriter& w, const importers::ImportReport& r) {
     kv(w, "processes", r.processes);
     kv(w, "threads", r.threads);
     kv(w, "skipped", r.skipped);
+    kv(w, "problems", r.problems());
+    kv(w, "expected_skips", r.expectedSkips());
     w.Key("skipped_reasons");
     w.StartObject();
     for (const auto& [k, v] : r.skippedReasons) kv(w, k.c_str(), v);
@@ -72,6 +74,9 @@ int runImport(const Args& args) {
                       << " async slices, " << r.instants << " instants, " << r.marks << " marks, "
                       << r.samples << " samples, " << r.counterSamples << " counter samples, "
                       << r.flows << " flows, " << r.skipped << " skipped";
+            if (r.skipped > 0)
+                std::cout << " (" << r.problems() << " problems, " << r.expectedSkips()
+                          << " expected)";
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }

@@ -20,6 +20,7 @@ namespace {
 run::LaunchSpec launchSpec(const Args& args) {
     run::LaunchSpec s = commandLaunchSpec(args, "launch");
     s.watchDirs = args.values("watch");
+    s.watchDefaults = !args.has("no-default-watch");
     for (const std::string& l : args.values("log-level")) {
         auto setting = run::parseLogLevelSetting(l);
         if (!setting) throw CliError{"--log-level: " + setting.error()};
@@ -65,13 +66,16 @@ TS_CLI_COMMAND(
     "[--record-cuda] "
     "[--json] -- COMMAND [ARGS...]",
     {{"output", true, "(-o) session file to record the run in (created when missing)"},
-     {"name", true, "run name (default: the command line)"},
+     {"name", true, "run name (default: the script and a counter, \"train.py #3\")"},
      {"cwd", true, "working folder of the command (default: this one)"},
      {"env", true, "NAME=VALUE for the command's environment (wins over the studio's)", true},
      {"watch", true,
       "folder whose new traces (.json, .json.gz, .sqlite), dumps (.h5), TensorBoard event files "
       "and crash records become the run's",
       true},
+     {"no-default-watch", false,
+      "do not watch the working folder and the profilers' usual folders below it (log, logs, "
+      "runs, traces, profiler, tb_logs, lightning_logs) for new traces and event files"},
      {"log-level", true,
       "MODULE=LEVEL: GLOBAL (GLOG_v, ASCEND_GLOBAL_LOG_LEVEL, TORCH_CPP_LOG_LEVEL), TORCH, ASCEND, "
       "ASCEND:<MOD>, EVENT=on|off, or a MindSpore sub-module (MS_SUBMODULE_LOG_v); LEVEL 0-4 or "

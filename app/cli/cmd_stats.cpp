@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli/session_open.h"
+#include "core/common/units.h"
 #include "core/timeline/op_stats.h"
 #include "core/timeline/sample_stats.h"
 #include "core/timeline/time_axis.h"
@@ -12,9 +13,16 @@
 namespace ts::cli {
 namespace {
 
+/// `s` cut or padded to `width` characters (UTF-8: "µs" is one character wide, two bytes).
 std::string padded(std::string s, size_t width, bool right) {
-    if (s.size() > width) s = s.substr(0, width - 1) + "~";
-    const std::string pad(width - s.size(), ' ');
+    if (displayWidth(s) > width) {
+        size_t bytes = 0;
+        for (size_t chars = 0; bytes < s.size() && chars < width - 1; ++chars) do
+                ++bytes;
+            while (bytes < s.size() && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80);
+        s = s.substr(0, bytes) + "~";
+    }
+    const std::string pad(width - displayWidth(s), ' ');
     return right ? pad + s : s + pad;
 }
 
@@ -23,11 +31,12 @@ void printTable(const timeline::OpStats& st, bool shapes) {
     std::cout << padded("Name", 48, false) << padded("Category", 16, false)
               << (shapes ? padded("Input shapes", 28, false) : "") << padded("Calls", 9, true)
               << padded("Self", 13, true) << padded("Total", 13, true) << padded("Avg", 13, true)
-              << padded("Min", 13, true) << padded("Max", 13, true) << padded("% range", 9, true)
-              << "\n";
-    char pct[32];
+              << padded("Min", 13, true) << padded("Max", 13, true) << padded("Self %", 9, true)
+              << padded("Total %", 9, true) << "\n";
+    char pct[32], totalPct[32];
     for (const auto& r : st.rows) {
-        std::snprintf(pct, sizeof pct, "%.2f%%", r.percent);
+        std::snprintf(pct, sizeof pct, "%.2f%%", r.selfPercent);
+        std::snprintf(totalPct, sizeof totalPct, "%.2f%%", r.totalPercent);
         std::cout << padded(r.name, 48, false) << padded(r.category, 16, false)
                   << (shapes ? padded(r.inputShapes, 28, false) : "")
                   << padded(std::to_string(r.calls), 9, true)
@@ -36,11 +45,16 @@ void printTable(const timeline::OpStats& st, bool shapes) {
                   << padded(formatDuration(r.avgNs), 13, true)
                   << padded(formatDuration(static_cast<double>(r.minNs)), 13, true)
                   << padded(formatDuration(static_cast<double>(r.maxNs)), 13, true)
-                  << padded(pct, 9, true) << "\n";
+                  << padded(pct, 9, true) << padded(totalPct, 9, true) << "\n";
     }
     std::cout << st.rows.size() << " rows, " << st.slices << " slices, range "
               << formatDuration(static_cast<double>(st.rangeEnd - st.rangeStart)) << " ["
-              << st.rangeStart << ", " << st.rangeEnd << "] ns\n";
+              << st.rangeStart << ", " << st.rangeEnd << "] ns";
+    if (st.traceSpans > 0)
+        std::cout << "; " << st.traceSpans
+                  << " trace-span annotation(s) left out (--include-trace-spans lists them)";
+    std::cout << "\nSelf % is of the self time of all rows (it sums to 100 %); Total % is of the "
+                 "range (nested and parallel calls make it sum past 100 %).\n";
 }
 
 // The bottom-up table of stack samples: self and total samples per function.
@@ -102,6 +116,7 @@ int runStats(const Args& args) {
     if (args.has("source")) o.sourceId = intOption(args, "source");
     if (args.has("run")) o.runId = intOption(args, "run");
     o.groupByInputShape = args.has("group-by-input-shape");
+    o.includeTraceSpans = args.has("include-trace-spans");
     int64_t top = -1;
     if (args.has("top")) {
         top = intOption(args, "top");
@@ -109,7 +124,7 @@ int runStats(const Args& args) {
     }
     if (args.has("samples")) {
         if (args.has("step") || args.has("run") || args.has("group-by-input-shape") ||
-            args.has("by"))
+            args.has("by") || args.has("include-trace-spans"))
             throw CliError{"--samples takes --top and --source only"};
         return runSampleStats(args, top);
     }
@@ -139,7 +154,8 @@ int runStats(const Args& args) {
         kv(w, "avg_ns", r.avgNs);
         kv(w, "min_ns", r.minNs);
         kv(w, "max_ns", r.maxNs);
-        kv(w, "percent", r.percent);
+        kv(w, "self_percent", r.selfPercent);
+        kv(w, "total_percent", r.totalPercent);
         w.EndObject();
     }
     w.EndArray();
@@ -149,6 +165,8 @@ int runStats(const Args& args) {
     w.Int64(st.rangeEnd);
     w.EndArray();
     kv(w, "slices", st.slices);
+    kv(w, "self_ns", st.selfNs);
+    kv(w, "trace_spans_left_out", st.traceSpans);
     w.EndObject();
     printJson(buf);
     return 0;
@@ -157,13 +175,15 @@ int runStats(const Args& args) {
 TS_CLI_COMMAND("stats",
                "op statistics like PyTorch's key_averages(): calls, self, total, avg, min, max",
                "SESSION [--top N] [--by name|cat] [--step N] [--source N] [--run N] "
-               "[--group-by-input-shape] [--samples] [--json]",
+               "[--group-by-input-shape] [--include-trace-spans] [--samples] [--json]",
                {{"top", true, "only the N rows with the most self time"},
                 {"by", true, "group by op name (default) or category (cat)"},
                 {"step", true, "only slices inside ProfilerStep#N"},
                 {"source", true, "only this source's tracks"},
                 {"run", true, "only this run's profile"},
                 {"group-by-input-shape", false, "split rows by input shapes (args)"},
+                {"include-trace-spans", false,
+                 "also list trace-span annotations (Kineto's \"PyTorch Profiler (0)\")"},
                 {"samples", false,
                  "the bottom-up table of stack samples instead: self and total samples per "
                  "function"}},

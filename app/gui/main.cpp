@@ -3,9 +3,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTextStream>
+#include <QTimer>
 #include <cstdio>
 #include <functional>
 #include <initializer_list>
@@ -13,9 +15,12 @@
 #include <string>
 #include <string_view>
 
+#include "app/gui/command_palette.h"
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/session_document.h"
+#include "app/gui/theme.h"
+#include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/logs/log_level_panel.h"
 #include "views/query/query_view.h"
@@ -110,7 +115,27 @@ int main(int argc, char** argv) {
     QCommandLineOption whole(QStringLiteral("window"),
                              QStringLiteral("With --screenshot and --view: save the whole window "
                                             "with that view in front."));
-    parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, query, whole});
+    QCommandLineOption theme(QStringLiteral("theme"),
+                             QStringLiteral("Colour theme for this run: light, dark or system "
+                                            "(View > Theme keeps a choice)."),
+                             QStringLiteral("NAME"));
+    QCommandLineOption open(QStringLiteral("open-dialog"),
+                            QStringLiteral("Once the session is open, show one of the studio's "
+                                           "dialogs: palette[:QUERY], keys, sessions (for "
+                                           "screenshots and links)."),
+                            QStringLiteral("NAME"));
+    QCommandLineOption search(QStringLiteral("search"),
+                              QStringLiteral("Search the timeline for TEXT without zooming (the "
+                                             "matches are marked)."),
+                              QStringLiteral("TEXT"));
+    QCommandLineOption cancelAfter(
+        QStringLiteral("cancel-after"),
+        QStringLiteral("Press Cancel on the background jobs this many seconds after the first "
+                       "import starts (what the studio then says can be saved with "
+                       "--screenshot)."),
+        QStringLiteral("SECONDS"));
+    parser.addOptions({shot, view, size, range, tab, delay, train, launch, find, query, whole,
+                       theme, open, search, cancelAfter});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Files to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -122,11 +147,15 @@ int main(int argc, char** argv) {
     const bool screenshot = parser.isSet(shot);
     app.setProperty("trainscope_headless", screenshot);
     MainWindow window;
+    if (parser.isSet(theme)) {
+        const QString t = parser.value(theme);
+        applyTheme(t == QLatin1String("dark")    ? Theme::Dark
+                   : t == QLatin1String("light") ? Theme::Light
+                                                 : Theme::System);
+    }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split('x');
         if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
-    } else if (screenshot) {
-        window.resize(1600, 950);
     }
     window.show();
     if (parser.positionalArguments().isEmpty())
@@ -192,6 +221,36 @@ int main(int argc, char** argv) {
             }
             if (parser.isSet(view)) window.showView(parser.value(view));
         });
+    }
+    if (parser.isSet(open)) {
+        whenOpen([&window, &parser, &open] {
+            const QString what = parser.value(open);
+            if (what.startsWith(QLatin1String("palette"))) {
+                window.showPalette();
+                if (what.contains(':')) window.preparePalette()->setQuery(what.section(':', 1));
+            } else if (what == QLatin1String("keys")) {
+                window.showShortcutSheet();
+            } else if (what == QLatin1String("sessions")) {
+                window.showSessionsDialog();
+            }
+        });
+    }
+    if (parser.isSet(search)) {
+        if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))
+            tl->searchBox()->setText(parser.value(search));  // the search runs when typed
+        if (parser.isSet(view)) window.showView(parser.value(view));
+    }
+    if (parser.isSet(cancelAfter)) {
+        // Counted from the start of the first import, so that it lands mid-way through it.
+        const int ms = static_cast<int>(parser.value(cancelAfter).toDouble() * 1000);
+        auto armed = std::make_shared<bool>(false);
+        QObject::connect(window.context()->jobs(), &JobTracker::jobStarted, &window,
+                         [&window, ms, armed](quint64, const QString& title) {
+                             if (*armed || !title.startsWith(QLatin1String("Importing"))) return;
+                             *armed = true;
+                             QTimer::singleShot(
+                                 ms, &window, [&window] { window.context()->jobs()->cancelAll(); });
+                         });
     }
     if (parser.isSet(find)) {
         if (auto* tl = qobject_cast<TimelineView*>(window.showView(QStringLiteral("timeline"))))

@@ -1,5 +1,6 @@
 #include "app/gui/onnx_export_action.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -14,10 +15,26 @@
 OnnxExportAction::OnnxExportAction(SessionContext* ctx, QWidget* dialogParent)
     : QObject(dialogParent), m_ctx(ctx), m_parent(dialogParent) {}
 
+QString OnnxExportAction::checkpointFolder(const QString& sessionPath) {
+    if (sessionPath.isEmpty()) return {};
+    // Where TrainingJob keeps a run's checkpoints: "<session>-checkpoints/run-<id>".
+    const QFileInfo s(sessionPath);
+    QDir dir(s.absolutePath() + '/' + s.completeBaseName() + QStringLiteral("-checkpoints"));
+    if (!dir.exists()) return {};
+    QFileInfoList runs = dir.entryInfoList({QStringLiteral("run-*")}, QDir::Dirs, QDir::Time);
+    return runs.isEmpty() ? dir.absolutePath() : runs.front().absoluteFilePath();
+}
+
 void OnnxExportAction::ask() {
-    const QString ckpt =
-        QFileDialog::getOpenFileName(m_parent, tr("Export ONNX: trained checkpoint"), QString(),
-                                     tr("Checkpoints (*.ckpt);;All files (*)"));
+    const QString folder = checkpointFolder(m_ctx->sessionPath());
+    const QString title =
+        folder.isEmpty()
+            ? tr("Export ONNX: a trained checkpoint (*.ckpt; the Training panel writes them when "
+                 "“Save the end state” or checkpoints are on)")
+            : tr("Export ONNX: a trained checkpoint (this session's runs keep theirs in %1)")
+                  .arg(QFileInfo(folder).absolutePath());
+    const QString ckpt = QFileDialog::getOpenFileName(m_parent, title, folder,
+                                                      tr("Checkpoints (*.ckpt);;All files (*)"));
     if (ckpt.isEmpty()) return;
     auto named = ts::onnx_export::checkpointModel(ckpt.toStdString());
     if (!named) {
@@ -60,7 +77,7 @@ void OnnxExportAction::exportCheckpoint(const QString& checkpoint, const QString
             }
             const auto& rep = r.value();
             emit finished(
-                true, tr("Exported %1 to %2: ONNX opset %3, %4 nodes, %5 parameters")
+                true, tr("Exported %1 to\n%2\n(ONNX opset %3, %4 nodes, %5 parameters)")
                           .arg(QString::fromStdString(rep.model), QString::fromStdString(rep.path))
                           .arg(rep.opset)
                           .arg(rep.nodes)

@@ -1,6 +1,8 @@
 #include "app/gui/screenshot.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QPainter>
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTimer>
@@ -75,7 +77,17 @@ void ScreenshotTaker::showTab() {
 bool ScreenshotTaker::save(QString* message) {
     QWidget* target = m_window;
     if (!m_view.isEmpty()) target = m_window->showView(m_view);
-    const QPixmap pix = target->grab();
+    QPixmap pix = target->grab();
+    if (target == m_window) {
+        // Dialogs open over the window (the command palette, the shortcut sheet, Manage
+        // Sessions) are drawn where they stand, as the user sees them.
+        QPainter p(&pix);
+        for (QDialog* d : m_window->findChildren<QDialog*>()) {
+            if (!d->isVisible() || !d->isWindow()) continue;
+            const QPoint at = d->frameGeometry().topLeft() - m_window->frameGeometry().topLeft();
+            p.drawPixmap(at, d->grab());
+        }
+    }
     if (pix.isNull() || !pix.save(m_out, "PNG")) {
         *message = QStringLiteral("cannot write %1").arg(m_out);
         return false;

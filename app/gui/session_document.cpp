@@ -1,31 +1,36 @@
 #include "app/gui/session_document.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QStandardPaths>
+#include <QSettings>
 
 #include "core/common/data_paths.h"
+#include "core/session/session_copy.h"
 #include "core/store/trace_store.h"
 #include "importers/batch_import.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/common/session_places.h"
 
 using ts::store::TraceStore;
 
+namespace {
+
+const char* kDemoCopyKey = "demo/copy";
+
+/// What an import job hands back: the reports, and for a cancelled one what it undid.
+struct ImportOutcome {
+    std::vector<ts::importers::ImportReport> reports;
+    bool cancelled = false;
+    int files = 0;             // files asked for
+    int64_t sourcesKept = -1;  // sources of the session after a cancel (-1: unknown)
+};
+
+}  // namespace
+
 SessionDocument::SessionDocument(SessionContext* ctx, QObject* parent)
     : QObject(parent), m_ctx(ctx) {}
-
-QString SessionDocument::sessionsDir() {
-    // ~/.local/share/trainscope/sessions (AppDataLocation would repeat the organisation
-    // and application names, both "TrainScope").
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    dir = dir.isEmpty() ? QDir::tempPath() + "/trainscope" : dir + "/trainscope";
-    dir += "/sessions";
-    QDir().mkpath(dir);
-    return dir;
-}
 
 bool SessionDocument::isSessionFile(const QString& path) {
     if (path.endsWith(QStringLiteral(".tscope"), Qt::CaseInsensitive)) return true;
@@ -52,25 +57,40 @@ void SessionDocument::openSession(const QString& path) {
         });
 }
 
-QString SessionDocument::newSession(const QString& stem) {
-    const QString path = sessionsDir() + "/" + stem + "-" +
-                         QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") + ".tscope";
+QString SessionDocument::newSession(const QString& stem, const QString& besideFile) {
+    const QString path = newSessionPath(stem, besideFile);
     auto s = TraceStore::open(path.toStdString(), TraceStore::Mode::Create);
     if (!s) {
         emit failed(QString::fromStdString(s.error()));
         return {};
     }
     s.value().reset();
+    if (isTemporarySession(path)) m_temporary.insert(path);
     m_ctx->setSessionPath(path);
+    emit sessionCreated(path, tr("kept %1").arg(describeSessionPlace(path)));
     emit sessionOpened(path);
     return path;
 }
 
-bool SessionDocument::openDemo() {
+QString SessionDocument::demoPath() {
     // Installed as <prefix>/share/trainscope/demo.tscope; in a build folder, the build's
     // resources/demo.tscope. $TRAINSCOPE_DEMO_SESSION overrides both.
-    const QString demo =
-        QString::fromStdString(ts::findDataPath("demo.tscope", "TRAINSCOPE_DEMO_SESSION"));
+    return QString::fromStdString(ts::findDataPath("demo.tscope", "TRAINSCOPE_DEMO_SESSION"));
+}
+
+QString SessionDocument::demoCopyPath() {
+    const QString copy = QSettings().value(kDemoCopyKey).toString();
+    return !copy.isEmpty() && QFileInfo::exists(copy) ? copy : QString();
+}
+
+bool SessionDocument::openDemo(bool fresh) {
+    const QString existing = demoCopyPath();
+    if (!fresh && !existing.isEmpty()) {
+        // The user's work in the demo stays: the copy made before is opened as it is.
+        openSession(existing);
+        return true;
+    }
+    const QString demo = demoPath();
     if (demo.isEmpty()) {
         emit failed(
             tr("The demo session was not found: it is installed as "
@@ -78,34 +98,135 @@ bool SessionDocument::openDemo() {
                "set TRAINSCOPE_DEMO_SESSION)."));
         return false;
     }
-    const QString copy = sessionsDir() + "/demo.tscope";
-    for (const char* ext : {"", "-wal", "-shm"}) QFile::remove(copy + ext);
+    // A new file every time: a copy another window may have open is never overwritten.
+    QString copy = sessionsFolder() + QStringLiteral("/demo.tscope");
+    for (int n = 2; QFileInfo::exists(copy); ++n)
+        copy = sessionsFolder() + QStringLiteral("/demo-%1.tscope").arg(n);
     if (!QFile::copy(demo, copy)) {
         emit failed(tr("Cannot copy the demo session to %1").arg(copy));
         return false;
     }
     QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup);
+    QSettings().setValue(kDemoCopyKey, copy);
+    emit sessionCreated(copy, tr("your working copy of the demo, kept %1; the demo itself "
+                                 "never changes")
+                                  .arg(describeSessionPlace(copy)));
     openSession(copy);
     return true;
 }
 
 void SessionDocument::importFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
-    if (m_ctx->sessionPath().isEmpty()) newSession(QFileInfo(paths.first()).completeBaseName());
+    if (m_ctx->sessionPath().isEmpty())
+        newSession(QFileInfo(paths.first()).completeBaseName(), paths.first());
     const QString session = m_ctx->sessionPath();
     if (session.isEmpty()) return;
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     const QString title = paths.size() == 1 ? tr("Importing %1").arg(QFileInfo(paths[0]).fileName())
                                             : tr("Importing %1 files").arg(paths.size());
-    using Reports = std::vector<ts::importers::ImportReport>;
-    m_ctx->jobs()->run<Reports>(
+    m_ctx->jobs()->runToEnd<ImportOutcome>(
         this, QString(), title,
-        [files, s = session.toStdString()](ts::JobControl& jc) { return importAll(s, files, jc); },
-        [this](Reports reports) {
+        [files, s = session.toStdString()](ts::JobControl& jc) {
+            ImportOutcome out;
+            out.files = static_cast<int>(files.size());
+            auto opened = TraceStore::open(s, TraceStore::Mode::ReadWrite);
+            if (!opened) {
+                ts::importers::ImportReport r;
+                r.error = opened.error();
+                out.reports.push_back(r);
+                return out;
+            }
+            ts::importers::BatchImport batch =
+                ts::importers::importFiles(files, *opened.value(), jc);
+            out.cancelled = batch.cancelled || jc.cancelled();
+            out.reports = std::move(batch.reports);
+            if (out.cancelled) {
+                auto n = opened.value()->db().queryInt("SELECT count(*) FROM sources");
+                out.sourcesKept = n ? n.value() : -1;
+            }
+            return out;
+        },
+        [this, title, paths](ImportOutcome o) {
+            if (o.cancelled) {
+                // Say what the cancel undid and what the session still holds.
+                const int started = static_cast<int>(o.reports.size());
+                QString what = paths.size() == 1
+                                   ? tr("the import of %1").arg(QFileInfo(paths[0]).fileName())
+                                   : tr("the import of %1 files").arg(paths.size());
+                QString undone = started > 1 ? tr("what it had read (%n file(s)) was removed "
+                                                  "again",
+                                                  nullptr, started - 1)
+                                             : tr("nothing of it was kept");
+                QString kept = o.sourcesKept >= 0
+                                   ? tr("the session is as it was (%n source(s) kept)", nullptr,
+                                        static_cast<int>(o.sourcesKept))
+                                   : tr("the session is as it was");
+                emit importCancelled(tr("Cancelled %1: %2; %3.").arg(what, undone, kept));
+                return;
+            }
             m_ctx->notifyDataChanged();
-            emit imported(reports);
+            emit imported(o.reports);
         });
+}
+
+void SessionDocument::saveSessionAs(const QString& target) {
+    const QString from = m_ctx->sessionPath();
+    if (from.isEmpty()) {
+        emit failed(tr("No session is open."));
+        return;
+    }
+    const QString to = QFileInfo(target).absoluteFilePath();
+    if (to == QFileInfo(from).absoluteFilePath()) {
+        emit saved(to);  // it is there already
+        return;
+    }
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("save-session"), tr("Saving %1").arg(QFileInfo(to).fileName()),
+        [f = from.toStdString(), t = to.toStdString(), to](ts::JobControl&) {
+            for (const char* ext : {"", "-wal", "-shm"}) QFile::remove(to + ext);
+            auto s = ts::session::copySession(f, t);
+            return s ? QString() : QString::fromStdString(s.error());
+        },
+        [this, from, to](QString error) {
+            if (!error.isEmpty()) {
+                emit failed(tr("Save Session As: %1").arg(error));
+                return;
+            }
+            if (from == demoCopyPath()) QSettings().remove(kDemoCopyKey);  // saved: not the demo's
+            m_ctx->setSessionPath(to);
+            emit saved(to);
+            emit sessionOpened(to);
+            if (m_temporary.remove(from)) removeSessionFiles(from);
+        });
+}
+
+QString SessionDocument::unsavedWork(const QString& path) {
+    if (path.isEmpty() || !isScratchSession(path)) return {};
+    auto work = ts::session::readSessionWork(path.toStdString());
+    if (!work) return {};
+    ts::session::SessionWork base;
+    const bool demo = path == demoCopyPath();
+    if (demo) {
+        auto d = ts::session::readSessionWork(demoPath().toStdString());
+        if (d) base = d.value();
+    }
+    const int64_t sources = work->sources - base.sources, runs = work->runs - base.runs;
+    if (sources <= 0 && runs <= 0) return {};
+    QStringList held;
+    if (runs > 0) held << tr("%n run(s)", nullptr, static_cast<int>(runs));
+    if (sources > 0) held << tr("%n imported source(s)", nullptr, static_cast<int>(sources));
+    const QString what =
+        demo ? tr("Your copy of the demo holds %1 of your own") : tr("This session holds %1");
+    return tr("%1. It is kept %2.")
+        .arg(what.arg(held.join(tr(" and "))), describeSessionPlace(path));
+}
+
+void SessionDocument::removeTemporarySessions(const QString& keep) {
+    for (const QString& p : std::as_const(m_temporary))
+        if (p != keep) removeSessionFiles(p);
+    m_temporary.clear();
+    if (!keep.isEmpty() && isTemporarySession(keep)) m_temporary.insert(keep);
 }
 
 std::vector<ts::importers::ImportReport> SessionDocument::importAll(

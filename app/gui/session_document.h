@@ -1,7 +1,11 @@
 #pragma once
 // SessionDocument: the session the main window has open, and the imports into it.
 // Every file operation runs as a JobTracker job; results come back as signals.
+// Sessions the studio makes go where the user chose (views/common/session_places.h) and
+// say where; the demo is never written: it opens as a working copy made once (again only
+// when the user asks for a fresh demo); Save Session As copies the open session elsewhere.
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <string>
@@ -19,12 +23,18 @@ public:
 
     /// Opens an existing *.tscope (checked on a job; sessionOpened or failed follows).
     void openSession(const QString& path);
-    /// Creates a new empty session under the user's data folder and opens it.
-    QString newSession(const QString& stem = QStringLiteral("session"));
-    /// Opens the bundled demo session (a writable copy of the one built with the studio).
-    bool openDemo();
+    /// Creates a new empty session named after `stem` where the setting says (beside
+    /// `besideFile` when that is the choice) and opens it; sessionCreated says where.
+    QString newSession(const QString& stem = QStringLiteral("session"),
+                       const QString& besideFile = QString());
+    /// Opens the demo's working copy, made from the bundled demo when there is none yet
+    /// (`fresh`: a new copy, the old one left as it is).
+    bool openDemo(bool fresh = false);
     /// Imports trace/profile files into the open session (a new one when none is open).
     void importFiles(const QStringList& paths);
+    /// Copies the open session to `target` (replacing it) on a job and opens the copy;
+    /// saved or failed follows.
+    void saveSessionAs(const QString& target);
 
     /// The work of importFiles (worker thread): imports `files` into `session` in order,
     /// then labels processes by source. When `jc` is cancelled, every source this call added
@@ -33,14 +43,30 @@ public:
                                                               const std::vector<std::string>& files,
                                                               ts::JobControl& jc);
 
-    static QString sessionsDir();
     static bool isSessionFile(const QString& path);
+    /// The bundled demo ("" when not found) and its current working copy ("" when none).
+    static QString demoPath();
+    static QString demoCopyPath();
+    /// Why closing `path` would leave work behind where the user may not look for it ("" when
+    /// it would not): a session the studio made (scratch) that holds sources or runs, beyond
+    /// the demo's own for the demo's copy. Reads the session (small queries).
+    static QString unsavedWork(const QString& path);
+    /// Temporary sessions this document made (removed when the window closes).
+    const QSet<QString>& temporarySessions() const { return m_temporary; }
+    /// Removes the temporary sessions made here, except `keep`.
+    void removeTemporarySessions(const QString& keep = QString());
 
 signals:
     void sessionOpened(const QString& path);
+    /// A session was made by the studio: `where` says where it is kept.
+    void sessionCreated(const QString& path, const QString& where);
     void imported(const std::vector<ts::importers::ImportReport>& reports);
+    /// An import was cancelled: `message` says what was undone and what the session keeps.
+    void importCancelled(const QString& message);
+    void saved(const QString& path);
     void failed(const QString& message);
 
 private:
     SessionContext* m_ctx;
+    QSet<QString> m_temporary;
 };

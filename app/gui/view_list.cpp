@@ -11,6 +11,7 @@
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
 #include "views/memory/snapshot_view_info.h"
+#include "views/problems/problems_view.h"
 #include "views/query/query_view_info.h"
 #include "views/rdr/rdr_view_info.h"
 #include "views/session/session_summary_view.h"
@@ -24,6 +25,7 @@ const std::vector<ViewInfo>& allViews() {
     static const std::vector<ViewInfo> views = [] {
         std::vector<ViewInfo> v;
         v.push_back(summaryViewInfo());
+        v.push_back(problemsViewInfo());  // what the importers could not read
         // Training: the panel that runs the engine, its curves, its checkpoints.
         v.push_back(trainingViewInfo());
         v.push_back(curvesViewInfo());

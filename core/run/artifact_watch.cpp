@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/run/open_writers.h"
@@ -60,14 +61,24 @@ ArtifactWatcher::ArtifactWatcher(int64_t settleNs, int maxDepth, WriterCheck wri
       m_maxDepth(maxDepth),
       m_writerCheck(writerCheck ? std::move(writerCheck) : WriterCheck(heldOpenForWriting)) {}
 
-void ArtifactWatcher::addFolder(const std::string& dir) {
+void ArtifactWatcher::addFolder(const std::string& dir, int maxDepth, bool tracesOnly) {
     const std::string c = canonical(dir);
-    for (const std::string& d : m_dirs)
-        if (d == c) return;
+    const int depth = maxDepth < 0 ? m_maxDepth : maxDepth;
+    for (Folder& f : m_folders)
+        if (f.path == c) {  // watched already: the deeper and wider of the two
+            f.maxDepth = std::max(f.maxDepth, depth);
+            f.tracesOnly = f.tracesOnly && tracesOnly;
+            return;
+        }
+    m_folders.push_back({c, depth, tracesOnly});
     m_dirs.push_back(c);
 }
 
-void ArtifactWatcher::list(const std::string& dir, int depth,
+void ArtifactWatcher::listAll(std::vector<std::pair<std::string, Seen>>& out) const {
+    for (const Folder& f : m_folders) list(f, f.path, 0, out);
+}
+
+void ArtifactWatcher::list(const Folder& f, const std::string& dir, int depth,
                            std::vector<std::pair<std::string, Seen>>& out) const {
     std::error_code ec;
     fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -77,10 +88,15 @@ void ArtifactWatcher::list(const std::string& dir, int depth,
         if (name.empty() || name[0] == '.') continue;
         std::error_code ec2;
         if (e.is_directory(ec2)) {
-            if (depth < m_maxDepth) list(e.path().string(), depth + 1, out);
+            if (depth < f.maxDepth) list(f, e.path().string(), depth + 1, out);
             continue;
         }
         if (!e.is_regular_file(ec2)) continue;
+        if (f.tracesOnly) {
+            const ArtifactKind k = classifyArtifact(name);
+            if (k != ArtifactKind::Trace && k != ArtifactKind::Nsys && k != ArtifactKind::TfEvents)
+                continue;
+        }
         struct stat st {};
         if (::stat(e.path().c_str(), &st) != 0) continue;
         Seen s;
@@ -92,7 +108,7 @@ void ArtifactWatcher::list(const std::string& dir, int depth,
 
 void ArtifactWatcher::snapshotExisting() {
     std::vector<std::pair<std::string, Seen>> files;
-    for (const std::string& d : m_dirs) list(d, 0, files);
+    listAll(files);
     for (const auto& f : files) m_done.insert(f.first);
 }
 
@@ -105,7 +121,7 @@ void ArtifactWatcher::markHandled(const std::string& path) {
 
 std::vector<ArtifactWatcher::Found> ArtifactWatcher::scan(int64_t nowNs, bool all) {
     std::vector<std::pair<std::string, Seen>> files;
-    for (const std::string& d : m_dirs) list(d, 0, files);
+    listAll(files);
     std::vector<Found> out;
     for (auto& [path, now] : files) {
         if (m_done.count(path)) continue;

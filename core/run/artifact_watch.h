@@ -38,8 +38,11 @@ public:
                              WriterCheck writerCheck = {});
 
     /// Watches `dir` (it may not exist yet). Files already there when the run starts are
-    /// not the run's: call snapshotExisting() before the command starts.
-    void addFolder(const std::string& dir);
+    /// not the run's: call snapshotExisting() before the command starts. `maxDepth` < 0:
+    /// the watcher's own; 0 lists the folder's files only. `tracesOnly`: only traces and
+    /// TensorBoard event files count there (a default folder such as the script's working
+    /// folder, where an *.h5 is more likely a model's weights than a dump).
+    void addFolder(const std::string& dir, int maxDepth = -1, bool tracesOnly = false);
     /// Remembers every file present now as not new.
     void snapshotExisting();
 
@@ -64,13 +67,20 @@ private:
         int64_t mtime = 0;
         int64_t changedAt = 0;
     };
-    void list(const std::string& dir, int depth,
+    struct Folder {
+        std::string path;
+        int maxDepth = 0;
+        bool tracesOnly = false;
+    };
+    void list(const Folder& f, const std::string& dir, int depth,
               std::vector<std::pair<std::string, Seen>>& out) const;
+    void listAll(std::vector<std::pair<std::string, Seen>>& out) const;
 
     int64_t m_settleNs;
     int m_maxDepth;
     WriterCheck m_writerCheck;
-    std::vector<std::string> m_dirs;
+    std::vector<std::string> m_dirs;  // paths of m_folders, in order
+    std::vector<Folder> m_folders;
     std::map<std::string, Seen> m_pending;
     std::set<std::string> m_done;            // never reported (existing, handled, other)
     std::map<std::string, Seen> m_reported;  // reported as it was then

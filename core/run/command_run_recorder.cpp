@@ -1,5 +1,6 @@
 // CommandRun's recorder thread: the only user of the session connection. It writes what the
 // supervisor hands over, imports what appears in the watched folders, and closes the run.
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -11,8 +12,10 @@
 #include "core/log_store/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
+#include "core/session/source_label.h"
 #include "core/store/scalar_writer.h"
 #include "core/store/trace_store.h"
+#include "core/timeline/clock_bases.h"
 
 namespace ts::run {
 namespace {
@@ -176,6 +179,7 @@ private:
         }
         if (a.sourceId > 0) {
             (void)m_store->setSourceRun(a.sourceId, m_runId);
+            if (a.status != store::SourceStatus::Failed) placeCycle(a.sourceId, c);
             if (m_profileSource == 0 && a.status != store::SourceStatus::Failed) {
                 (void)m_store->setRunProfileSource(m_runId, a.sourceId);
                 m_profileSource = a.sourceId;
@@ -184,6 +188,34 @@ private:
         if (a.status == store::SourceStatus::Failed)
             warn("trace " + c + " was not imported: " + a.error);
         m_traces.push_back({c, a.sourceId, a.slices, a.status});
+    }
+
+    /// Each profiler cycle of the run is named by its number ("cycle 3"; per rank
+    /// when the file names one: "rank1 cycle 3"), and a trace on a clock started with its
+    /// recording (torch's exporter without Kineto starts every cycle at 0) is placed on the
+    /// timeline where its file was written, so cycles line up in time instead of stacking.
+    void placeCycle(int64_t sourceId, const std::string& path) {
+        std::string who;
+        const std::string file = fs::path(path).filename().string();
+        if (file.starts_with("rank")) who = file.substr(0, file.find('.')) + " ";
+        const int cycle = ++m_cycles[who];
+        (void)session::labelSource(*m_store, sourceId, who + "cycle " + std::to_string(cycle));
+        store::Statement q = m_store->db().prepare(
+            "SELECT ts_min, ts_max FROM sources WHERE id = ? AND ts_min IS NOT NULL");
+        q.bind(1, sourceId);
+        if (!q.step() || !timeline::isRelativeClock(q.int64(0))) return;
+        std::error_code ec;
+        const auto written = fs::last_write_time(path, ec);
+        if (ec) return;
+        const int64_t fileNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::file_clock::to_sys(written).time_since_epoch())
+                                   .count();
+        const std::vector<timeline::SourceExtent> extent{{sourceId, q.int64(0), q.int64(1), {}}};
+        auto offset = timeline::alignmentOffset(*m_store, extent, sourceId,
+                                                timeline::AlignMode::FileTime, 0, fileNs);
+        if (offset)
+            (void)timeline::writeAlignment(
+                *m_store, {sourceId, timeline::AlignMode::FileTime, offset.value()});
     }
 
     /// A watched file changed after its import: its first source (a part of it) goes.
@@ -349,6 +381,7 @@ private:
     int m_writeErrors = 0;
     int64_t m_profileSource = 0;  // the run's profile source (the first trace imported)
     std::set<std::string> m_hookTags, m_imported, m_dumps;
+    std::map<std::string, int> m_cycles;  // profiler cycles imported, per rank ("" or "rankN ")
     std::map<std::string, int64_t> m_scalarCounts;
     std::map<std::string, std::vector<int64_t>> m_printed;  // rowids of printed scalars by tag
     size_t m_printedTracked = 0;

@@ -3,6 +3,7 @@
 // start; a start that fails ends the row as failed.
 #include "core/run/command_run_supervisor.h"
 
+#include "core/run/run_names.h"
 #include "core/store/trace_store.h"
 
 namespace ts::run::supervision {
@@ -11,7 +12,12 @@ bool Supervisor::beginRunRow() {
     auto store = store::TraceStore::open(m_st.options.sessionPath, store::TraceStore::Mode::Create);
     if (!store) return fail("cannot open the session: " + store.error());
     m_st.store = std::move(store.value());
-    const std::string name = m_spec.name.empty() ? m_spec.displayName() : m_spec.name;
+    // Unnamed: "<script> #N", numbered among the session's runs of that script.
+    std::string name = m_spec.name;
+    if (name.empty()) {
+        auto next = nextRunName(*m_st.store, scriptOf(m_spec));
+        name = next ? next.value() : m_spec.displayName();
+    }
     auto id = m_st.store->beginRun(name, launchSpecToJson(m_spec), "command");
     if (!id) return fail("cannot record the run in the session: " + id.error());
     m_runId = id.value();

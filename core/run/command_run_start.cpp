@@ -69,6 +69,9 @@ bool Supervisor::prepare() {
             p = (m_spec.cwd.empty() ? fs::current_path() : fs::path(m_spec.cwd)) / p;
         m_st.watcher.addFolder(p.lexically_normal().string());
     }
+    if (m_spec.watchDefaults)
+        for (const DefaultWatchFolder& d : defaultWatchFolders(m_spec.cwd))
+            m_st.watcher.addFolder(d.path, d.maxDepth, /*tracesOnly=*/true);
     if (m_spec.profile) m_st.watcher.addFolder(m_paths.profileDir);
     if (m_spec.recordCuda) m_st.watcher.addFolder(m_paths.cudaDir);
     if (!envs[0].rdrPath.empty()) m_st.watcher.addFolder(envs[0].rdrPath);

@@ -107,6 +107,17 @@ std::string formatLogLevelSetting(const LogLevelSetting& s) {
     return module + "=" + std::string(log::levelName(s.level));
 }
 
+std::vector<DefaultWatchFolder> defaultWatchFolders(const std::string& cwd) {
+    std::error_code ec;
+    const std::filesystem::path base =
+        cwd.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(cwd);
+    std::vector<DefaultWatchFolder> out{{base.lexically_normal().string(), 0}};
+    for (const char* sub :
+         {"log", "logs", "runs", "traces", "profiler", "tb_logs", "lightning_logs"})
+        out.push_back({(base / sub).lexically_normal().string(), 4});
+    return out;
+}
+
 std::string LaunchSpec::displayName() const {
     std::string out = std::filesystem::path(program).filename().string();
     for (const std::string& a : args) {
@@ -169,6 +180,8 @@ std::string launchSpecToJson(const LaunchSpec& s) {
     w.StartArray();
     for (const auto& d : s.watchDirs) str(w, d);
     w.EndArray();
+    w.Key("watch_defaults");
+    w.Bool(s.watchDefaults);
     w.Key("log_levels");
     w.StartArray();
     for (const auto& l : s.logLevels) str(w, formatLogLevelSetting(l));
@@ -224,6 +237,7 @@ Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
         for (const auto& m : it->value.GetObject())
             if (m.value.IsString()) s.env.emplace_back(m.name.GetString(), m.value.GetString());
     s.watchDirs = strings(d, "watch");
+    s.watchDefaults = boolean(d, "watch_defaults", s.watchDefaults);
     for (const std::string& t : strings(d, "log_levels")) {
         auto l = parseLogLevelSetting(t);
         if (!l) return Error{l.error()};

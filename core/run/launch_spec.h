@@ -39,13 +39,16 @@ Result<LogLevelSetting> parseLogLevelSetting(std::string_view text);
 std::string formatLogLevelSetting(const LogLevelSetting& s);
 
 struct LaunchSpec {
-    std::string name;               // "" = the program's file name and arguments
+    std::string name;               // "" = "<script> #N" (core/run/run_names.h)
     std::string program;            // a path, or a name looked up on the child's PATH
     std::vector<std::string> args;  // without the program
     std::string cwd;                // "" = the launcher's working folder
     std::vector<std::pair<std::string, std::string>> env;  // set by the user; win over ours
     std::vector<std::string> watchDirs;  // folders whose new traces, dumps, event files and
                                          // crash records become the run's
+    /// Also watch, for traces and event files, the working folder and the folders profilers
+    /// write to by default there (defaultWatchFolders).
+    bool watchDefaults = true;
     std::vector<LogLevelSetting> logLevels;
     std::string lossRegex;  // named groups: step, loss, and any other name becomes a tag
 
@@ -77,9 +80,20 @@ struct LaunchSpec {
     // Stop: SIGINT, then SIGTERM after graceSeconds, then SIGKILL after graceSeconds more.
     double graceSeconds = 5.0;
 
-    /// The name a run gets when `name` is empty: "python train.py --lr 0.1" shortened.
+    /// The command line in a line: "python train.py --lr 0.1" shortened (run summaries).
     std::string displayName() const;
 };
+
+/// A folder watched by default: its path and how deep below it new files are looked for.
+struct DefaultWatchFolder {
+    std::string path;
+    int maxDepth = 0;
+};
+/// The working folder (its own files) and, below it, the folders PyTorch's and TensorBoard's
+/// tools write to unless told otherwise (tensorboard_trace_handler's "log" and "logs",
+/// SummaryWriter's "runs", "traces", "profiler", "tb_logs", "lightning_logs"), searched a
+/// few levels deep. `cwd` "" is the launcher's working folder.
+std::vector<DefaultWatchFolder> defaultWatchFolders(const std::string& cwd);
 
 /// Errors a user can act on: no program, nproc out of 1..1024, a port out of range, a
 /// negative grace, a loss regex that does not compile or names no loss/tag group, an

@@ -1,11 +1,43 @@
 #include "core/session/session_overview.h"
 
+#include "core/store/import_problems.h"
+
 namespace ts::session {
 
 int64_t SessionOverview::count(const std::string& table) const {
     for (const auto& c : counts)
         if (c.table == table) return c.rows;
     return 0;
+}
+
+int64_t SessionOverview::problemCount() const {
+    int64_t n = 0;
+    for (const auto& p : problems)
+        if (!p.expected) n += p.count;
+    return n;
+}
+
+int64_t SessionOverview::expectedSkipCount() const {
+    int64_t n = 0;
+    for (const auto& p : problems)
+        if (p.expected) n += p.count;
+    return n;
+}
+
+Result<std::vector<ImportProblemRecord>> readImportProblemRecords(const std::string& path,
+                                                                  int64_t sourceId,
+                                                                  const std::string& key,
+                                                                  int64_t limit) {
+    auto store = store::TraceStore::open(path, store::TraceStore::Mode::ReadOnly);
+    if (!store) return Error{store.error()};
+    store::Statement q = store.value()->db().prepare(
+        "SELECT coalesce(byte_offset, -1), coalesce(phase, ''), coalesce(message, '') "
+        "FROM import_log WHERE source_id = ? AND key = ? ORDER BY byte_offset, id LIMIT ?");
+    q.bind(1, sourceId).bind(2, key).bind(3, limit);
+    std::vector<ImportProblemRecord> out;
+    while (q.step()) out.push_back({q.int64(0), q.text(1), q.text(2)});
+    if (!q.error().empty()) return Error{q.error()};
+    return out;
 }
 
 Result<SessionOverview> readOverview(const std::string& path) {
@@ -34,8 +66,11 @@ Result<SessionOverview> readOverview(store::TraceStore& store) {
     store::Statement p = db.prepare(
         "SELECT source_id, key, min(coalesce(byte_offset, -1)), min(coalesce(message, '')), "
         "count(*) FROM import_log GROUP BY source_id, key ORDER BY source_id, key");
-    while (p.step())
-        ov.problems.push_back({p.int64(0), p.text(1), p.int64(2), p.text(3), p.int64(4)});
+    while (p.step()) {
+        const std::string key = p.text(1);
+        ov.problems.push_back({p.int64(0), key, p.int64(2), p.text(3), p.int64(4),
+                               store::isExpectedSkip(key), store::explainImportKey(key)});
+    }
     if (!p.error().empty()) return Error{p.error()};
 
     store::Statement d = db.prepare(

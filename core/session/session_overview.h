@@ -15,7 +15,16 @@ struct ImportProblem {
     std::string key;
     int64_t byteOffset = -1;
     std::string message;
-    int64_t count = 0;  // problems with this key for this source
+    int64_t count = 0;        // problems with this key for this source
+    bool expected = false;    // an expected skip (core/store/import_problems.h): shown quietly
+    std::string explanation;  // what the key means ("" when unknown)
+};
+
+/// One import_log record: where in the file, in which phase, and what it said.
+struct ImportProblemRecord {
+    int64_t byteOffset = -1;  // -1 when the importer knew no position
+    std::string phase;
+    std::string message;
 };
 
 struct DumpFileInfo {
@@ -44,10 +53,19 @@ struct SessionOverview {
     int64_t overflowFindings = 0;
 
     int64_t count(const std::string& table) const;
+    /// Records of real problems / of expected skips, over every source.
+    int64_t problemCount() const;
+    int64_t expectedSkipCount() const;
 };
 
 /// Opens `path` read-only and reads its overview.
 Result<SessionOverview> readOverview(const std::string& path);
 Result<SessionOverview> readOverview(store::TraceStore& store);
+
+/// The records of one (source, key) group in file order, at most `limit` of them.
+Result<std::vector<ImportProblemRecord>> readImportProblemRecords(const std::string& path,
+                                                                  int64_t sourceId,
+                                                                  const std::string& key,
+                                                                  int64_t limit = 1000);
 
 }  // namespace ts::session

@@ -64,6 +64,27 @@ private:
     std::vector<std::string> m_texts;
 };
 
+/// isTraceSpan by string ids, each id looked up once (a string read per slice would cost
+/// more than the statistics).
+class SpanCheck {
+public:
+    explicit SpanCheck(store::TraceStore& s) : m_store(s) {}
+    bool is(int64_t nameId, int64_t catId) {
+        auto c = m_traceCat.find(catId);
+        if (c == m_traceCat.end())
+            c = m_traceCat.emplace(catId, catId != 0 && m_store.string(catId) == "Trace").first;
+        if (!c->second) return false;
+        auto n = m_spanName.find(nameId);
+        if (n == m_spanName.end())
+            n = m_spanName.emplace(nameId, isTraceSpan(m_store.string(nameId), "Trace")).first;
+        return n->second;
+    }
+
+private:
+    store::TraceStore& m_store;
+    std::unordered_map<int64_t, bool> m_traceCat, m_spanName;
+};
+
 /// Self times by containment: rows sorted by start, parents before children on ties.
 void computeSelf(std::vector<Row>& rows) {
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
@@ -207,6 +228,8 @@ Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, Jo
             seenHi = std::numeric_limits<int64_t>::min();
     if (job) job->setTotal(tracks.size());
     std::vector<Row> rows;
+    int64_t spansBefore = 0;
+    SpanCheck spans(s);
     for (int64_t track : tracks) {
         rows.clear();
         store::SliceBounds b;
@@ -224,6 +247,10 @@ Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, Jo
         for (const Row& r : rows) {
             seenLo = std::min(seenLo, r.ts);
             seenHi = std::max(seenHi, r.ts + r.dur);
+            if (!o.includeTraceSpans && spans.is(r.nameId, r.catId)) {
+                ++out.traceSpans;
+                continue;
+            }
             Key k{r.nameId, r.catId, 0};
             if (o.by == StatsGroupBy::Category)
                 k = {r.catId, r.catId, 0};
@@ -238,6 +265,8 @@ Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, Jo
             a.self += r.self;
         }
         out.slices += static_cast<int64_t>(rows.size());
+        out.slices -= out.traceSpans - spansBefore;
+        spansBefore = out.traceSpans;
         if (job) {
             job->addDone(1);
             if (job->cancelled()) return Error{"cancelled"};
@@ -251,6 +280,8 @@ Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, Jo
         out.rangeEnd = seenHi;
     }
     const double span = static_cast<double>(std::max<int64_t>(out.rangeEnd - out.rangeStart, 1));
+    for (const auto& [k, a] : acc) out.selfNs += a.self;
+    const double selfAll = static_cast<double>(std::max<int64_t>(out.selfNs, 1));
     for (const auto& [k, a] : acc) {
         OpStatsRow r;
         r.category = s.string(k.cat);
@@ -263,7 +294,8 @@ Result<OpStats> computeOpStats(store::TraceStore& s, const OpStatsOptions& o, Jo
         r.minNs = a.min;
         r.maxNs = a.max;
         r.avgNs = static_cast<double>(a.total) / static_cast<double>(a.calls);
-        r.percent = 100.0 * static_cast<double>(a.self) / span;
+        r.selfPercent = 100.0 * static_cast<double>(a.self) / selfAll;
+        r.totalPercent = 100.0 * static_cast<double>(a.total) / span;
         r.maxSliceId = a.maxId;
         out.rows.push_back(std::move(r));
     }
@@ -291,7 +323,8 @@ std::string csvField(const std::string& s) {
 
 std::string opStatsCsv(const OpStats& st) {
     std::string out =
-        "name,category,input_shapes,calls,self_ns,total_ns,avg_ns,min_ns,max_ns,percent\n";
+        "name,category,input_shapes,calls,self_ns,total_ns,avg_ns,min_ns,max_ns,self_percent,"
+        "total_percent\n";
     char num[64];
     for (const auto& r : st.rows) {
         out += csvField(r.name) + ',' + csvField(r.category) + ',' + csvField(r.inputShapes) + ',';
@@ -300,10 +333,14 @@ std::string opStatsCsv(const OpStats& st) {
         std::snprintf(num, sizeof num, "%.1f,", r.avgNs);
         out += num;
         out += std::to_string(r.minNs) + ',' + std::to_string(r.maxNs) + ',';
-        std::snprintf(num, sizeof num, "%.4f\n", r.percent);
+        std::snprintf(num, sizeof num, "%.4f,%.4f\n", r.selfPercent, r.totalPercent);
         out += num;
     }
     return out;
+}
+
+bool isTraceSpan(std::string_view name, std::string_view category) {
+    return category == "Trace" && name.starts_with("PyTorch Profiler");
 }
 
 std::string inputShapesOf(std::string_view json) {

@@ -54,21 +54,6 @@ void TimeAxis::clamp() {
     m_start = hi < lo ? (lo + hi) / 2 : std::clamp(m_start, lo, hi);
 }
 
-std::string formatDuration(double ns, int significant) {
-    const double a = std::fabs(ns);
-    const char* unit = "ns";
-    double v = ns;
-    if (a >= 1e9)
-        v = ns / 1e9, unit = "s";
-    else if (a >= 1e6)
-        v = ns / 1e6, unit = "ms";
-    else if (a >= 1e3)
-        v = ns / 1e3, unit = "us";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*g %s", significant, v, unit);
-    return buf;
-}
-
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double minSpacingPx) {
     std::vector<RulerTick> ticks;
     const double minStep = axis.nsPerPixel() * minSpacingPx;
@@ -79,10 +64,17 @@ std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double mi
             break;
         }
     const double first = std::ceil((axis.start() - origin) / step) * step + origin;
+    // Far from the origin (deep into a long trace, or two clocks years apart), a label from
+    // the origin would need more digits than it shows ("18786.4 d" on every tick): the
+    // ticks then count from the first one ("+200 µs"), the ruler saying where that is.
+    const bool fromFirst = std::fabs(first - origin) / step > 1e4;
     for (double t = first; t <= axis.end() && ticks.size() < 1000; t += step) {
         const double rel = t - origin;
         const bool major = std::fmod(std::fabs(std::round(rel / step)), 5.0) == 0.0;
-        ticks.push_back({t, formatDuration(std::round(rel / step) * step, 6), major});
+        const std::string label =
+            fromFirst ? "+" + formatDuration(std::round((t - first) / step) * step, 6)
+                      : formatDuration(std::round(rel / step) * step, 6);
+        ticks.push_back({t, label, major});
     }
     return ticks;
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/units.h"
+
 namespace ts::timeline {
 
 class TimeAxis {
@@ -52,10 +54,11 @@ struct RulerTick {
 };
 
 /// Ticks at a round step (1, 2, 5 x 10^k ns) so that labels are ~`minSpacingPx` apart;
-/// labels relative to `origin` (the trace start) in readable units.
+/// labels relative to `origin` (the trace start) in readable units, or, when the view is
+/// more than 10,000 steps from the origin, relative to the first tick ("+200 µs").
 std::vector<RulerTick> rulerTicks(const TimeAxis& axis, double origin, double minSpacingPx = 90);
 
-/// "1.234 ms", "15 us", "2.5 s", "830 ns": duration in the unit that reads best.
-std::string formatDuration(double ns, int significant = 4);
+/// "1.234 ms", "15 µs", "2.5 s", "830 ns": core/common/units.h, here for the timeline's callers.
+using ts::formatDuration;
 
 }  // namespace ts::timeline

@@ -169,11 +169,12 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
     };
     std::vector<Proc> procs;
     Statement ps = db.prepare(
-        "SELECT id, source_id, pid, coalesce(name, ''), coalesce(sort_index, 0) FROM processes");
+        "SELECT id, source_id, pid, coalesce(name, ''), coalesce(sort_index, 0), "
+        "coalesce(labels, '') FROM processes");
     while (ps.step()) {
-        const std::string pid = ps.text(2), name = ps.text(3);
+        const std::string pid = ps.text(2);
         procs.push_back({ps.int64(0), ps.int64(1), ps.int64(4), numericOr(pid, INT64_MAX),
-                         name.empty() ? "Process " + pid : name + " (" + pid + ")"});
+                         processTitle(ps.text(3), pid, ps.text(5))});
     }
     std::sort(procs.begin(), procs.end(), [](const Proc& a, const Proc& b) {
         return std::tie(a.sortIndex, a.source, a.pidNum, a.id) <
@@ -182,7 +183,7 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
     std::unordered_map<int64_t, size_t> groupOf;
     for (const Proc& p : procs) {
         groupOf[p.id] = m.groups.size();
-        m.groups.push_back({p.id, p.source, p.title, {}});
+        m.groups.push_back({p.id, p.source, p.title, {}, {}});
     }
     struct TrackRow {
         TimelineTrack track;
@@ -234,7 +235,7 @@ Status readStructure(store::TraceStore& s, TimelineModel& m, TrackIndex& idx) {
         } else {
             if (globalGroup == SIZE_MAX) {
                 globalGroup = m.groups.size();
-                m.groups.push_back({0, r.track.sourceId, "Global", {}});
+                m.groups.push_back({0, r.track.sourceId, "Global", {}, {}});
             }
             gi = globalGroup;
         }
@@ -378,6 +379,57 @@ Status readFlows(store::TraceStore& s, TimelineModel& m) {
     return {};
 }
 
+/// Every source's recorded extent, then its alignment (clock_bases.h) applied to its tracks.
+Status alignSources(store::TraceStore& s, TimelineModel& m) {
+    std::unordered_map<int64_t, SourceExtent> extent;
+    for (const auto& t : m.tracks) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& l : t.levels)
+            if (l.size()) lo = std::min(lo, l.ts.front()), hi = std::max(hi, l.end(l.size() - 1));
+        if (!t.counter.ts.empty())
+            lo = std::min(lo, t.counter.ts.front()), hi = std::max(hi, t.counter.ts.back());
+        if (!t.instants.ts.empty())
+            lo = std::min(lo, t.instants.ts.front()), hi = std::max(hi, t.instants.ts.back());
+        if (lo > hi) continue;
+        auto [it, fresh] = extent.try_emplace(t.sourceId, SourceExtent{t.sourceId, lo, hi, {}});
+        if (!fresh) {
+            it->second.startNs = std::min(it->second.startNs, lo);
+            it->second.endNs = std::max(it->second.endNs, hi);
+        }
+    }
+    {
+        Statement q = s.db().prepare("SELECT id, coalesce(nullif(label, ''), path) FROM sources");
+        while (q.step())
+            if (auto it = extent.find(q.int64(0)); it != extent.end()) {
+                std::string name = q.text(1);
+                if (const size_t slash = name.find_last_of('/'); slash != std::string::npos)
+                    name = name.substr(slash + 1);
+                it->second.name = std::move(name);
+            }
+    }
+    for (const auto& [id, e] : extent) m.sourceExtents.push_back(e);
+    std::sort(m.sourceExtents.begin(), m.sourceExtents.end(),
+              [](const SourceExtent& a, const SourceExtent& b) { return a.sourceId < b.sourceId; });
+    m.clockBases = detectClockBases(m.sourceExtents);
+    auto kept = readAlignments(s);
+    if (!kept) return Error{kept.error()};
+    for (const SourceAlignment& a : kept.value())
+        if (extent.count(a.sourceId) && a.mode != AlignMode::AsRecorded) m.alignments.push_back(a);
+    for (const SourceAlignment& a : m.alignments) {
+        for (auto& t : m.tracks) {
+            if (t.sourceId != a.sourceId) continue;
+            t.offsetNs = a.offsetNs;
+            for (auto& lv : t.levels)
+                for (int64_t& ts : lv.ts) ts += a.offsetNs;
+            for (int64_t& ts : t.instants.ts) ts += a.offsetNs;
+            for (int64_t& ts : t.counter.ts) ts += a.offsetNs;
+        }
+        for (auto& g : m.groups)
+            if (g.sourceId == a.sourceId) g.alignment = a.describe();
+    }
+    return {};
+}
+
 void computeExtent(TimelineModel& m) {
     bool any = false;
     int64_t lo = 0, hi = 0;
@@ -462,6 +514,7 @@ Result<std::shared_ptr<const TimelineModel>> loadTimelineModel(const std::string
             lv.sliceId.shrink_to_fit();
             lv.buildSummary();
         }
+    if (Status st = alignSources(s, *m); !st) return Error{st.error()};
     computeExtent(*m);
     shiftToOrigin(*m);
     sortFlows(*m);

@@ -16,6 +16,35 @@ std::string threadTitle(const std::string& name, const std::string& tid) {
     return name + " (" + tid + ")";
 }
 
+std::string processTitle(const std::string& name, const std::string& pid,
+                         const std::string& labels) {
+    std::string title = name.empty() ? "Process " + pid : name + " (" + pid + ")";
+    // A label the name holds already (a source prefix "rank0: GPU 0") is not repeated.
+    if (!labels.empty() && name.find(labels) == std::string::npos) title += " \u00b7 " + labels;
+    return title;
+}
+
+int64_t TimelineModel::modelTime(int64_t storeNs) const {
+    int64_t offset = 0;
+    bool found = false;
+    for (const SourceExtent& e : sourceExtents)
+        if (storeNs >= e.startNs && storeNs <= e.endNs) {
+            offset = alignmentOf(e.sourceId).offsetNs;
+            found = true;
+            break;
+        }
+    if (!found && !sourceExtents.empty()) offset = alignmentOf(sourceExtents[0].sourceId).offsetNs;
+    return storeNs + offset - originNs;
+}
+
+SourceAlignment TimelineModel::alignmentOf(int64_t sourceId) const {
+    for (const SourceAlignment& a : alignments)
+        if (a.sourceId == sourceId) return a;
+    SourceAlignment none;
+    none.sourceId = sourceId;
+    return none;
+}
+
 size_t SliceLevel::firstEndingAtOrAfter(int64_t t) const {
     // Ends are sorted because slices in a level do not overlap.
     size_t lo = 0, hi = ts.size();

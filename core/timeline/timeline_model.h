@@ -14,6 +14,7 @@
 
 #include "core/common/job_control.h"
 #include "core/common/result.h"
+#include "core/timeline/clock_bases.h"
 
 namespace ts::store {
 class TraceStore;
@@ -72,6 +73,8 @@ struct TimelineTrack {
     CounterSeries counter;
     InstantSeries instants;
     int64_t sliceCount = 0;
+    /// Its source's alignment (clock_bases.h): model time = store time + offsetNs - originNs.
+    int64_t offsetNs = 0;
 };
 
 /// A collapsible group: one process and its tracks, in display order.
@@ -80,6 +83,7 @@ struct TrackGroup {
     int64_t sourceId = 0;
     std::string title;        // "name (pid)"
     std::vector<int> tracks;  // indexes into TimelineModel::tracks
+    std::string alignment;    // how its source is aligned ("" when as recorded)
 };
 
 /// Where a slice is: track index, level index, index in the level.
@@ -112,6 +116,11 @@ public:
     int64_t originNs = 0;
     int64_t startNs = 0, endNs = 0;  // extent of every slice, instant and counter (model time)
     int64_t sliceCount = 0;
+    /// Per source: its recorded extent (store time, before alignment) and its alignment;
+    /// the sources grouped by clock base (more than one: the clocks are unrelated).
+    std::vector<SourceExtent> sourceExtents;
+    std::vector<SourceAlignment> alignments;
+    std::vector<ClockBase> clockBases;
 
     const std::string& nameOf(uint32_t id) const;
     const SliceLevel& level(const SliceRef& r) const { return tracks[r.track].levels[r.level]; }
@@ -127,6 +136,15 @@ public:
     /// Indexes [first, last) of the flows whose drawn line (from the end of the source slice
     /// to the start of the target) may cross [t0, t1]: a binary search, not a walk over all.
     std::pair<size_t, size_t> flowsIn(double t0, double t1) const;
+    /// Store time of model time `t` on track `track` (undoes the origin and the alignment).
+    int64_t storeTime(int track, int64_t t) const {
+        return t + originNs - (track >= 0 ? tracks[static_cast<size_t>(track)].offsetNs : 0);
+    }
+    /// Model time of store time `storeNs`: aligned as the source whose recorded extent holds
+    /// it (the first source's alignment when none does).
+    int64_t modelTime(int64_t storeNs) const;
+    /// The alignment of `sourceId` (AsRecorded when none is kept).
+    SourceAlignment alignmentOf(int64_t sourceId) const;
     /// Bytes held by the columns (for reports).
     size_t memoryBytes() const;
 };
@@ -134,6 +152,12 @@ public:
 /// How a thread is named in the timeline: "name (tid)", "Thread tid" without a name, and the
 /// name alone when it holds the tid already (Kineto: "thread 493459 (python3.10)").
 std::string threadTitle(const std::string& name, const std::string& tid);
+
+/// How a process is named in the timeline: "name (pid)", "Process pid" without a name, and
+/// its labels (Kineto's process_labels: "CPU", "GPU 0") after a middle dot, so that the
+/// processes of one program ("python3 (0) · GPU 0", "python3 (823) · CPU") tell apart.
+std::string processTitle(const std::string& name, const std::string& pid,
+                         const std::string& labels);
 
 /// Builds the model from a session file (opened read-only here): slices are read a chunk
 /// at a time in track ranges on `threads` connections at once. Cancel -> error.

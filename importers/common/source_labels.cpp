@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "core/session/source_label.h"
+
 namespace ts::importers {
 
 std::string sourceShortName(const std::string& path) {
@@ -24,17 +26,9 @@ Status labelProcessesBySource(store::TraceStore& store) {
     if (auto s = store.begin(); !s) return s;
     for (const auto& src : sources.value()) {
         const std::string label = src.label.empty() ? sourceShortName(src.path) : src.label;
-        store::Statement setLabel = db.prepare("UPDATE sources SET label = ? WHERE id = ?");
-        setLabel.bind(1, label).bind(2, src.id);
-        (void)setLabel.run();
-        store::Statement q = db.prepare(
-            "UPDATE processes SET name = ?1 || ': ' || coalesce(name, 'pid ' || pid) "
-            "WHERE source_id = ?2 AND (name IS NULL OR substr(name, 1, length(?1) + 2) != ?1 || ': "
-            "')");
-        q.bind(1, label).bind(2, src.id);
-        if (auto s = q.run(); !s) {
+        if (auto s = session::labelSource(store, src.id, label); !s) {
             (void)store.rollback();
-            return Error{q.error()};
+            return s;
         }
     }
     return store.commit();

@@ -230,3 +230,59 @@ TEST(RunDiff, ScalarDifferenceByStep) {
     EXPECT_EQ(d[1].step, 3);
     EXPECT_NEAR(d[1].value, 0.3, 1e-12);  // the last sample of step 3 in A
 }
+
+// Issue 26, item 15: an op made slower inside a record_function block is blamed on the
+// block (what the user wrote), not on the op inside it; without a block, on the outermost op.
+namespace {
+int64_t writeNested(const std::filesystem::path& path, const std::string& label, int64_t mmDur,
+                    bool annotated) {
+    auto st = ts::store::TraceStore::open(path.string(), ts::store::TraceStore::Mode::Create);
+    ts::store::TraceStore& s = *st.value();
+    const int64_t source = s.beginSource(label, "chrome_json").value();
+    {
+        ts::store::StoreWriter w(s, source);
+        const int64_t proc = w.addProcess("100", label);
+        const int64_t track = w.addTrack("thread", proc, w.addThread(proc, "1", "main"), "main");
+        const int64_t op = w.intern("cpu_op"), ua = w.intern("user_annotation");
+        auto slice = [&](int64_t ts, int64_t dur, int depth, const char* name, int64_t cat) {
+            w.addSlice({track, ts, dur, depth, w.intern(name), cat, 0, 0});
+        };
+        int64_t t = 1000;
+        for (int k = 1; k <= 4; ++k) {
+            const int64_t block = mmDur + 20;
+            slice(t, block + 220, 0, ("ProfilerStep#" + std::to_string(k)).c_str(), ua);
+            slice(t + 5, 200, 1, "aten::relu", op);
+            const int depth = annotated ? 2 : 1;
+            if (annotated) slice(t + 210, block, 1, "slow_block", ua);
+            slice(t + 212, mmDur + 10, depth, "aten::linear", op);
+            slice(t + 214, mmDur, depth + 1, "aten::mm", op);
+            t += block + 300;
+        }
+        EXPECT_TRUE(w.flush().ok());
+    }
+    ts::store::SourceSummary sum;
+    sum.status = ts::store::SourceStatus::Complete;
+    EXPECT_TRUE(s.finishSource(source, sum).ok());
+    return source;
+}
+}  // namespace
+
+TEST(RunDiff, ChangeIsAttributedToTheEnclosingUserAnnotation) {
+    const auto path = ts::test::tempDir("run_diff_attr") / "s.tscope";
+    const int64_t a = writeNested(path, "a", 300, true), b = writeNested(path, "b", 900, true);
+    auto d = diffRuns(sideOf(path, a), sideOf(path, b), {});
+    ASSERT_TRUE(d) << d.error();
+    EXPECT_EQ(d->ops[0].name, "aten::mm");
+    EXPECT_EQ(d->attribution.name, "slow_block");
+    EXPECT_TRUE(d->attribution.annotation);
+    EXPECT_DOUBLE_EQ(d->attribution.deltaNs, 600.0);
+    EXPECT_NE(d->explains.find("the change is in slow_block"), std::string::npos) << d->explains;
+    // Without the block: the outermost op the user called.
+    const auto path2 = ts::test::tempDir("run_diff_attr2") / "s.tscope";
+    const int64_t a2 = writeNested(path2, "a", 300, false),
+                  b2 = writeNested(path2, "b", 900, false);
+    auto d2 = diffRuns(sideOf(path2, a2), sideOf(path2, b2), {});
+    ASSERT_TRUE(d2) << d2.error();
+    EXPECT_EQ(d2->attribution.name, "aten::linear");
+    EXPECT_FALSE(d2->attribution.annotation);
+}

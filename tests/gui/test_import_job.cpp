@@ -93,6 +93,7 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
     MainWindow w;
     w.context()->setSessionPath(QString::fromStdString(session));
     QSignalSpy imported(w.document(), &SessionDocument::imported);
+    QSignalSpy cancelled(w.document(), &SessionDocument::importCancelled);
     w.document()->importFiles({QString::fromStdString(small), QString::fromStdString(big)});
     JobTracker* jobs = w.context()->jobs();
     std::shared_ptr<ts::JobControl> control;
@@ -107,6 +108,13 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
     QTest::qWait(50);
     EXPECT_EQ(imported.count(), 0);
     EXPECT_EQ(snapshot(session), before);
+    // Issue 26, item 3: the cancel says what it undid and what the session keeps.
+    ASSERT_EQ(cancelled.count(), 1);
+    const QString said = cancelled.at(0).at(0).toString();
+    EXPECT_TRUE(said.startsWith("Cancelled the import of 2 files")) << said.toStdString();
+    EXPECT_TRUE(said.contains("what it had read (1 file(s)) was removed again"))
+        << said.toStdString();
+    EXPECT_TRUE(said.contains("1 source(s) kept")) << said.toStdString();
 }
 
 TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {

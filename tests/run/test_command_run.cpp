@@ -310,6 +310,50 @@ TEST(CommandRun, WatchedFoldersTracesTensorBoardAndCrashRecords) {
     EXPECT_EQ(st->db().queryInt("SELECT count(*) FROM sources").value(), 1);
 }
 
+// Issue 26, item 16: traces a script writes in its own working folder's usual profiler
+// folders are the run's without --watch; each profiler cycle is named by its number, and
+// cycles on a clock started with their recording (every one at 0) are placed when written.
+TEST(CommandRun, ProfilerCyclesInTheWorkingFolderAreImportedNamedAndPlaced) {
+    Fixture f("cmdrun_cycles");
+    const std::string cycle =
+        R"([{"ph":"X","name":"ProfilerStep#1","pid":7,"tid":7,"ts":0,"dur":50},)"
+        R"({"ph":"X","name":"aten::mm","pid":7,"tid":7,"ts":5,"dur":20}])";
+    const std::string s =
+        f.script("cycles.sh", "mkdir -p log/exp; echo '" + cycle +
+                                  "' > log/exp/w.1.pt.trace.json; sleep 1.1; echo '" + cycle +
+                                  "' > log/exp/w.2.pt.trace.json; sleep 0.3\n");
+    CommandRunOptions o = f.options(s);
+    ASSERT_TRUE(o.spec.watchDirs.empty());
+    CommandResult r = runToEnd(std::move(o));
+    EXPECT_EQ(r.status, ts::store::RunStatus::Completed) << r.reason;
+    ASSERT_EQ(r.traces.size(), 2u);
+    auto st = f.open();
+    const auto labels = rowsOf(st->db(), "SELECT label FROM sources ORDER BY id");
+    ASSERT_EQ(labels.size(), 2u);
+    EXPECT_EQ(labels[0][0], "cycle 1");
+    EXPECT_EQ(labels[1][0], "cycle 2");
+    EXPECT_EQ(
+        st->db().queryInt("SELECT count(*) FROM processes WHERE name LIKE 'cycle 2: %'").value(),
+        1);
+    // Both start at 0 as recorded; each is placed where its file was written, a second apart.
+    const auto kept =
+        rowsOf(st->db(), "SELECT value FROM meta WHERE key LIKE 'timeline.align.%' ORDER BY key");
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_NE(kept[0][0].find("file_time"), std::string::npos) << kept[0][0];
+    auto offset = [&](int i) {
+        const std::string& v = kept[static_cast<size_t>(i)][0];
+        return std::stoll(v.substr(v.find("offset_ns\":") + 11));
+    };
+    EXPECT_GT(offset(1) - offset(0), 900'000'000);
+    // Without the default folders the run imports nothing.
+    Fixture g("cmdrun_cycles_off");
+    const std::string s2 =
+        g.script("cycles.sh", "mkdir -p log; echo '" + cycle + "' > log/w.pt.trace.json\n");
+    CommandRunOptions o2 = g.options(s2);
+    o2.spec.watchDefaults = false;
+    EXPECT_EQ(runToEnd(std::move(o2)).traces.size(), 0u);
+}
+
 // Issue 29: the CUPTI collector creates its activity file when CUDA starts and writes it
 // only when a buffer completes or the process exits. A child that keeps its file open and
 // unchanged longer than any settle time, then writes and exits, must have the whole file

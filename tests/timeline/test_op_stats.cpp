@@ -3,6 +3,7 @@
 
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
+#include "tests/common/import_session.h"
 #include "tests/common/test_support.h"
 #include "tests/timeline/timeline_fixture.h"
 
@@ -40,7 +41,12 @@ TEST_F(OpStatsTest, WholeSessionByName) {
     EXPECT_EQ(lin->minNs, 20);
     EXPECT_EQ(lin->maxNs, 30);
     EXPECT_DOUBLE_EQ(lin->avgNs, 25.0);
-    EXPECT_DOUBLE_EQ(lin->percent, 16.0);     // 40 of 250
+    EXPECT_DOUBLE_EQ(lin->totalPercent, 20.0);  // 50 of 250
+    EXPECT_EQ(s->selfNs, 150 + 15);             // the thread's two steps and the stream's kernels
+    EXPECT_DOUBLE_EQ(lin->selfPercent, 100.0 * 40 / 165);
+    double sum = 0;
+    for (const auto& r : s->rows) sum += r.selfPercent;
+    EXPECT_NEAR(sum, 100.0, 1e-9);
     EXPECT_EQ(lin->maxSliceId, ids.linear1);  // the 30 ns call
     const auto* step1 = row(s.value(), "ProfilerStep#1");
     ASSERT_NE(step1, nullptr);
@@ -124,6 +130,37 @@ TEST_F(OpStatsTest, RunAndSourceFilters) {
     EXPECT_EQ((*steps)[1].ts, 200);
 }
 
+// Kineto's "PyTorch Profiler (0)" covers the whole recording: left out by default (it said
+// "100 %" and pushed the column's sum far past 100), listed on request (issue 26, item 12).
+TEST(OpStatsTraceSpan, KinetoRecordingSpanIsLeftOutByDefault) {
+    const std::filesystem::path trace =
+        std::filesystem::path(TRAINSCOPE_SOURCE_DIR) /
+        "tests/data/torch211_h200/transformer_bf16_h200.pt.trace.json.gz";
+    const std::string session = (test::tempDir("tl_span") / "s.tscope").string();
+    {
+        auto imported = test::importInto(session, trace.string());
+        ASSERT_TRUE(imported.store);
+        ASSERT_GT(imported.report.slices, 0);
+    }
+    auto s = computeOpStats(session, {});
+    ASSERT_TRUE(s.ok()) << s.error();
+    EXPECT_EQ(s->traceSpans, 1);
+    double sum = 0;
+    for (const auto& r : s->rows) {
+        EXPECT_FALSE(r.name.starts_with("PyTorch Profiler")) << r.name;
+        EXPECT_LE(r.selfPercent, 100.0);
+        sum += r.selfPercent;
+    }
+    EXPECT_NEAR(sum, 100.0, 1e-6);
+    OpStatsOptions all;
+    all.includeTraceSpans = true;
+    auto with = computeOpStats(session, all);
+    ASSERT_TRUE(with.ok());
+    EXPECT_EQ(with->traceSpans, 0);
+    EXPECT_NE(row(with.value(), "PyTorch Profiler (0)"), nullptr);
+    EXPECT_EQ(with->slices, s->slices + 1);
+}
+
 TEST_F(OpStatsTest, CsvQuotesFields) {
     OpStats s;
     OpStatsRow r;
@@ -133,7 +170,8 @@ TEST_F(OpStatsTest, CsvQuotesFields) {
     s.rows.push_back(r);
     const std::string csv = opStatsCsv(s);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "name,category,input_shapes,calls,self_ns,total_ns,avg_ns,min_ns,max_ns,percent");
+              "name,category,input_shapes,calls,self_ns,total_ns,avg_ns,min_ns,max_ns,self_percent,"
+              "total_percent");
     EXPECT_NE(csv.find("\"a,\"\"b\"\"\",,,2,0,10,"), std::string::npos);
 }
 
@@ -147,8 +185,8 @@ TEST_F(OpStatsTest, CliJson) {
     ASSERT_EQ(d["rows"].Size(), 2u);
     const auto& first = d["rows"][0];
     EXPECT_STREQ(first["name"].GetString(), "ProfilerStep#1");
-    for (const char* k :
-         {"category", "calls", "self_ns", "total_ns", "avg_ns", "min_ns", "max_ns", "percent"})
+    for (const char* k : {"category", "calls", "self_ns", "total_ns", "avg_ns", "min_ns", "max_ns",
+                          "self_percent", "total_percent"})
         EXPECT_TRUE(first.HasMember(k)) << k;
     EXPECT_EQ(first["self_ns"].GetInt64(), 50);
     EXPECT_EQ(d["range_ns"][0].GetInt64(), 0);

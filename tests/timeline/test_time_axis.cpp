@@ -59,7 +59,16 @@ TEST(TimeAxis, RulerTicksAreRoundAndReadable) {
     EXPECT_EQ(ticks[0].label, "0 ns");
     EXPECT_EQ(ticks[1].label, "1 ms");
     EXPECT_DOUBLE_EQ(ticks[1].ns - ticks[0].ns, 1e6);
-    EXPECT_EQ(formatDuration(1500), "1.5 us");
+    EXPECT_EQ(formatDuration(1500), "1.5 µs");
+    // Deep into a long span the ticks count from the first one: they stay distinct.
+    TimeAxis far;
+    far.reset(0, int64_t{1'000'000'000'000'000}, 1000);
+    far.showRange(5e17, 5e17 + 1e6);  // 1 ms at 16 years from the origin
+    auto deep = rulerTicks(far, 0, 90);
+    ASSERT_GE(deep.size(), 3u);
+    EXPECT_EQ(deep[0].label, "+0 ns");
+    EXPECT_EQ(deep[1].label, "+100 µs");
+    EXPECT_NE(deep[1].label, deep[2].label);
     EXPECT_EQ(formatDuration(2.5e9), "2.5 s");
     EXPECT_EQ(formatDuration(830), "830 ns");
     EXPECT_EQ(formatDuration(1234567), "1.235 ms");

@@ -6,9 +6,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <cmath>
 
@@ -139,6 +141,20 @@ TEST(ClusterView, SessionWithTwoRanks) {
     EXPECT_EQ(view->rankModel()->rowCount(), 2);
     EXPECT_EQ(view->stragglerModel()->index(0, 0).data().toLongLong(), 1);
     EXPECT_GT(view->opModel()->rowCount(), 0);  // the slowest rank against the median rank
+    // Issue 26, item 15: the header names the figure the Ranks table shows it under, with
+    // both ranks' numbers, and the ops are listed largest difference first, as it says.
+    const QString header = view->summaryLabel()->text();
+    EXPECT_TRUE(header.contains("Median work ms")) << header.toStdString();
+    EXPECT_TRUE(header.contains("median rank by work")) << header.toStdString();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return view->opsLabel()->text().contains("largest difference first"); }, 10000));
+    ASSERT_NE(view->opsTable(), nullptr);
+    EXPECT_EQ(view->opsTable()->horizontalHeader()->sortIndicatorSection(), 4);
+    EXPECT_EQ(view->opsTable()->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    QAbstractItemModel* ops = view->opsTable()->model();
+    for (int r = 1; r < ops->rowCount(); ++r)
+        EXPECT_GE(ops->index(r - 1, 4).data(FigureTableModel::SortRole).toDouble(),
+                  ops->index(r, 4).data(FigureTableModel::SortRole).toDouble());
     EXPECT_EQ(view->rankBox()->currentIndex(), 1);
     EXPECT_TRUE(view->heatmap()->cellToolTip(1, 0).contains("straggler"));
     EXPECT_FALSE(view->heatmap()->cellToolTip(0, 0).contains("straggler"));

@@ -184,8 +184,8 @@ TEST(DiffView, SourceTimelineKeepsOneSource) {
         t.sliceCount = 1;
         m.tracks.push_back(t);
     }
-    m.groups.push_back({1, 1, "p1", {0, 1}});
-    m.groups.push_back({2, 2, "p2", {2}});
+    m.groups.push_back({1, 1, "p1", {0, 1}, {}});
+    m.groups.push_back({2, 2, "p2", {2}, {}});
     m.flows.push_back({{0, 0, 0}, {1, 0, 0}});
     m.flowLo.push_back(100);
     m.flows.push_back({{1, 0, 0}, {2, 0, 0}});

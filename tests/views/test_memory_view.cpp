@@ -52,7 +52,7 @@ TEST(MemoryView, PeakAndTopAllocations) {
     ASSERT_EQ(t->rowCount(), 2);
     EXPECT_EQ(t->item(0, MemoryView::Op)->text(), "MatMul");
     EXPECT_EQ(t->item(0, MemoryView::Shape)->text(), "[64,128]");
-    EXPECT_EQ(t->item(0, MemoryView::Bytes)->text(), "400");
+    EXPECT_EQ(t->item(0, MemoryView::Bytes)->text(), "400 B");
     EXPECT_EQ(t->item(0, MemoryView::Tensor)->text(), "t1");
     EXPECT_EQ(t->item(1, MemoryView::Op)->text(), "Add");
     EXPECT_TRUE(view->summaryLabel()->text().contains("2 allocations live"));

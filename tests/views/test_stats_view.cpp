@@ -58,7 +58,9 @@ TEST(StatsView, TableSortFilterScopesAndCsv) {
     // Default order: self time descending.
     EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Name), "ProfilerStep#1");
     EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Self), "50 ns");
-    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Percent), "20.00%");
+    // Self % of the self time of every row (50 of 165 ns), Total % of the range (100 of 250).
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::SelfPercent), "30.30 %");
+    EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::TotalPercent), "40.00 %");
 
     view->table()->sortByColumn(OpStatsTableModel::Calls, Qt::DescendingOrder);
     EXPECT_EQ(cell(proxy, 0, OpStatsTableModel::Name), "gemm");

@@ -93,7 +93,8 @@ TEST_F(TimelineViewTest, LoadsPaintsAndSelectsWithDetails) {
     }
     const int thread = trackIndex(m, ids.threadTrack);
     const int x = canvas->gutterWidth() + static_cast<int>(canvas->axis().xOf(95));
-    const int y = 26 + canvas->layout().levelY(thread, 0) + TimelineLayout::kLevelHeight / 2;
+    const int y = TimelineFrame{}.rulerHeight + canvas->layout().levelY(thread, 0) +
+                  TimelineLayout::kLevelHeight / 2;
     ASSERT_TRUE(img.rect().contains(x, y));
     EXPECT_NE(img.pixel(x, y), QColor(0xfa, 0xfa, 0xfa).rgb());
     EXPECT_FALSE(view->grab().isNull());
@@ -111,7 +112,8 @@ TEST_F(TimelineViewTest, LoadsPaintsAndSelectsWithDetails) {
     canvas->showAll();
     const SliceRef relu = m.find(ids.relu);
     const int rx = canvas->gutterWidth() + static_cast<int>(canvas->axis().xOf(220));
-    const int ry = 26 + canvas->layout().levelY(relu.track, relu.level) - 0 + 5;
+    const int ry =
+        TimelineFrame{}.rulerHeight + canvas->layout().levelY(relu.track, relu.level) - 0 + 5;
     QTest::mouseClick(canvas, Qt::LeftButton, Qt::NoModifier, QPoint(rx, ry));
     ASSERT_EQ(selected.count(), 1);
     EXPECT_EQ(selected.at(0).at(0).toLongLong(), ids.relu);
@@ -155,11 +157,13 @@ TEST_F(TimelineViewTest, SearchAreaZoomAndKeys) {
     // Area selection: aggregate table and a time-range request for the other views.
     QTRY_VERIFY(ctx.jobs()->idle());
     QSignalSpy ranges(&ctx, &SessionContext::timeRangeRequested);
+    canvas->showAll();
+    const double span = canvas->axis().end() - canvas->axis().start();
     canvas->selectArea({trackIndex(m, ids.threadTrack)}, 0, 60);
     QTRY_COMPARE(view.aggregateTable()->rowCount(), 3);
     ASSERT_EQ(ranges.count(), 1);
     EXPECT_EQ(ranges.at(0).at(1).toLongLong(), 60);
-    EXPECT_TRUE(canvas->axis().end() - canvas->axis().start() > 100);  // own request ignored
+    EXPECT_DOUBLE_EQ(canvas->axis().end() - canvas->axis().start(), span);  // own request ignored
     EXPECT_TRUE(canvas->zoomToArea());
     EXPECT_LT(canvas->axis().end() - canvas->axis().start(), 80);
 
@@ -187,7 +191,8 @@ TEST_F(TimelineViewTest, SearchAreaZoomAndKeys) {
 
     // A click on a process header folds it.
     const size_t rows = canvas->layout().rows().size();
-    QTest::mouseClick(canvas, Qt::LeftButton, Qt::NoModifier, QPoint(50, 26 + 5));
+    QTest::mouseClick(canvas, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(50, TimelineFrame{}.rulerHeight + 5));
     EXPECT_LT(canvas->layout().rows().size(), rows);
     QTRY_VERIFY(ctx.jobs()->idle());
 }

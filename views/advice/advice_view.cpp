@@ -67,7 +67,8 @@ AdviceView::AdviceView(SessionContext* ctx, QWidget* parent)
       m_findings(new QListWidget(this)),
       m_details(new QTextBrowser(this)),
       m_evidence(new QListWidget(this)) {
-    auto* layout = new QVBoxLayout(this);
+    m_pages = addEmptyStatePages(ctx, this);
+    auto* layout = new QVBoxLayout(m_pages.content);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
@@ -109,7 +110,7 @@ void AdviceView::reload(qint64 sourceId) {
                 QFont bold = item->font();
                 bold.setBold(true);
                 item->setFont(bold);
-                item->setBackground(QColor(235, 242, 250));
+                item->setBackground(palette().color(QPalette::AlternateBase));
             }
         }
         m_summary->setText(summary);
@@ -128,9 +129,13 @@ void AdviceView::reload(qint64 sourceId) {
         m_ctx, this, QStringLiteral("advice-view"), sourceId,
         [this, fill](const ProfileReportResult& r) {
             if (!r) {
-                fill({}, QString::fromStdString(r.error()).toHtmlEscaped());
+                const QString error = QString::fromStdString(r.error());
+                fill({}, error.toHtmlEscaped());
+                if (isNoProfileError(error)) showNoProfile(m_pages.empty, tr("advice"));
+                m_pages.showEmpty(isNoProfileError(error));
                 return;
             }
+            m_pages.showEmpty(false);
             const auto& rep = r.value();
             m_sources->setSources(rep.sources, rep.sourceId);
             const QString label = QString::fromStdString(rep.sourceLabel);

@@ -12,6 +12,7 @@
 
 #include "core/analysis/profile/advice.h"
 #include "core/analysis/profile/profile_report.h"
+#include "views/common/empty_state.h"
 
 class QLabel;
 class QListWidget;
@@ -23,6 +24,8 @@ class SessionContext;
 class AdviceView : public QWidget {
     Q_OBJECT
 public:
+    /// The page shown when the session has no profile (what to do, with buttons).
+    EmptyState* emptyState() const { return m_pages.empty; }
     explicit AdviceView(SessionContext* ctx, QWidget* parent = nullptr);
 
     QListWidget* findingList() const { return m_findings; }
@@ -44,6 +47,7 @@ private:
     SessionContext* m_ctx;
     ProfileSourceBox* m_sources;
     QLabel* m_summary;
+    EmptyStatePages m_pages;  // the empty state when there is no profile
     QListWidget* m_findings;
     QTextBrowser* m_details;
     QListWidget* m_evidence;

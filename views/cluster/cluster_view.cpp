@@ -51,6 +51,8 @@ int tagAt(const QModelIndex& index) {
     return index.data(FigureTableModel::TagRole).toInt();
 }
 
+constexpr int kOpsDeltaColumn = 4;  // "Δ ms/step" of makeOpCompareModel
+
 QString ms(double v) {
     return QString::number(v, 'f', v >= 100 ? 1 : 2) + QStringLiteral(" ms");
 }
@@ -108,7 +110,10 @@ ClusterView::ClusterView(SessionContext* ctx, QWidget* parent)
     opsBar->addWidget(m_rankBox);
     opsBar->addWidget(m_opsLabel, 1);
     opsLayout->addLayout(opsBar);
-    opsLayout->addWidget(makeTable(m_ops, opsPage));
+    m_opsTable = makeTable(m_ops, opsPage);
+    // As the label says: the largest difference first (the sort indicator shows it).
+    m_opsTable->sortByColumn(kOpsDeltaColumn, Qt::DescendingOrder);
+    opsLayout->addWidget(m_opsTable);
     m_tabs->addTab(stragglers, tr("Stragglers"));
     m_tabs->addTab(ranks, tr("Ranks"));
     m_tabs->addTab(opsPage, tr("Ops vs. median rank"));
@@ -244,19 +249,25 @@ void ClusterView::setSummary(std::shared_ptr<const ClusterSummary> summary,
         const int row = s.rowOfRank(*s.slowestRank);
         const RankFigures& slow = s.figures[static_cast<size_t>(row)];
         const RankFigures& med = s.figures[s.medianRankIndex];
-        text += slow.stragglerSteps > 0
-                    ? tr(" Slowest: <b>rank %1</b>, a straggler in %2 step(s): the others waited "
-                         "%3 for it in all (its median work %4, the median rank %5's %6).")
-                          .arg(*s.slowestRank)
-                          .arg(slow.stragglerSteps)
-                          .arg(ms(slow.stragglerExcessMs), ms(slow.workMsMedian))
-                          .arg(s.ranks[s.medianRankIndex].input.rank)
-                          .arg(ms(med.workMsMedian))
-                    : tr(" Slowest: rank %1 (highest mean work, %2; the median rank %3: %4).")
-                          .arg(*s.slowestRank)
-                          .arg(ms(slow.workMsMean))
-                          .arg(s.ranks[s.medianRankIndex].input.rank)
-                          .arg(ms(med.workMsMean));
+        // Work (step time minus its wait) is what tells a straggler; step times are alike on
+        // every rank, since the others wait for it: name which figure, as the Ranks table does.
+        const int medRank = s.ranks[s.medianRankIndex].input.rank;
+        text +=
+            slow.stragglerSteps > 0
+                ? tr(" Slowest: <b>rank %1</b>, a straggler in %2 step(s): the others waited "
+                     "%3 for it in all. Its median work is %4 against %5 on rank %6, the "
+                     "median rank by work (\"Median work ms\" in the Ranks tab; their "
+                     "median steps: %7 and %8).")
+                      .arg(*s.slowestRank)
+                      .arg(slow.stragglerSteps)
+                      .arg(ms(slow.stragglerExcessMs), ms(slow.workMsMedian), ms(med.workMsMedian))
+                      .arg(medRank)
+                      .arg(ms(slow.stepMsMedian), ms(med.stepMsMedian))
+                : tr(" Slowest: rank %1, with the highest mean work per step, %2, against "
+                     "%3 on rank %4, the median rank by work.")
+                      .arg(*s.slowestRank)
+                      .arg(ms(slow.workMsMean), ms(med.workMsMean))
+                      .arg(medRank);
     }
     text += s.stragglers.empty()
                 ? tr(" No straggler.")

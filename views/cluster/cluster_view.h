@@ -44,6 +44,9 @@ public:
     QComboBox* metricBox() const { return m_metric; }
     QComboBox* rankBox() const { return m_rankBox; }
     QLabel* summaryLabel() const { return m_summaryLabel; }
+    /// "Ops vs. median rank": sorted by the Δ column, largest difference first.
+    QTableView* opsTable() const { return m_opsTable; }
+    QLabel* opsLabel() const { return m_opsLabel; }
     QTabWidget* tabs() const { return m_tabs; }
     FigureTableModel* stragglerModel() const { return m_stragglers; }
     FigureTableModel* rankModel() const { return m_ranks; }
@@ -82,6 +85,7 @@ private:
     FigureTableModel* m_ops;
     QComboBox* m_rankBox;
     QLabel* m_opsLabel;
+    QTableView* m_opsTable = nullptr;
     std::shared_ptr<const ts::analysis::ClusterSummary> m_summary;
     bool m_stale = true;
     /// A click on a rank of another session: open it, then show the step there.

@@ -1,8 +1,8 @@
 #pragma once
-// BytesItem: a table cell that shows a byte count ("4.00 MiB") and sorts by its value.
-#include <QLocale>
+// BytesItem: a table cell that shows a byte count ("4 MiB", units_text.h) and sorts by its value.
 #include <QTableWidgetItem>
-#include <cstdlib>
+
+#include "views/common/units_text.h"
 
 class BytesItem : public QTableWidgetItem {
 public:
@@ -14,9 +14,5 @@ public:
     bool operator<(const QTableWidgetItem& o) const override {
         return data(Qt::UserRole).toLongLong() < o.data(Qt::UserRole).toLongLong();
     }
-    static QString text(qint64 bytes) {
-        return QLocale()
-            .formattedDataSize(std::llabs(bytes), 2, QLocale::DataSizeTraditionalFormat)
-            .prepend(bytes < 0 ? QStringLiteral("-") : QString());
-    }
+    static QString text(qint64 bytes) { return bytesText(static_cast<double>(bytes)); }
 };

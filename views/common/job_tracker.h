@@ -38,6 +38,22 @@ public:
     template <class R, class Work, class Done>
     quint64 run(QObject* receiver, const QString& tag, const QString& title, Work work, Done done,
                 int priority = 0) {
+        return runJob<R>(receiver, tag, title, std::move(work), std::move(done), priority, false);
+    }
+
+    /// As run(), but `done` gets the result of a cancelled job too (the job's control says
+    /// it was cancelled), so that the caller can say what the cancel undid and what it kept
+    /// (an import). A job superseded by a newer one of its tag is still dropped.
+    template <class R, class Work, class Done>
+    quint64 runToEnd(QObject* receiver, const QString& tag, const QString& title, Work work,
+                     Done done, int priority = 0) {
+        return runJob<R>(receiver, tag, title, std::move(work), std::move(done), priority, true);
+    }
+
+private:
+    template <class R, class Work, class Done>
+    quint64 runJob(QObject* receiver, const QString& tag, const QString& title, Work work,
+                   Done done, int priority, bool deliverCancelled) {
         auto control = std::make_shared<ts::JobControl>();
         const quint64 id = start(tag, title, control);
         QPointer<QObject> guard(receiver);
@@ -48,7 +64,8 @@ public:
                 self ? static_cast<QObject*>(self) : qApp,
                 [=, result = std::move(result)]() mutable {
                     const bool current = self && self->finish(id);
-                    if (current && guard && !control->cancelled()) done(std::move(result));
+                    if (current && guard && (deliverCancelled || !control->cancelled()))
+                        done(std::move(result));
                 },
                 Qt::QueuedConnection);
         })
@@ -58,6 +75,7 @@ public:
         return id;
     }
 
+public:
     /// Jobs still running (for the status bar and `--screenshot`, which waits for none).
     const std::map<quint64, JobInfo>& active() const { return m_active; }
     bool idle() const { return m_active.empty(); }

@@ -25,3 +25,6 @@ void SessionContext::notifyDataChanged() {
 void SessionContext::requestOpen(const QString& path) {
     emit openRequested(path);
 }
+void SessionContext::requestAction(const QString& action) {
+    emit actionRequested(action);
+}

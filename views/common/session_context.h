@@ -33,6 +33,11 @@ public:
     /// Asks the main window to open `path` as if the user opened it (a view that accepts it
     /// shows it, e.g. an RDR folder after a crash; anything else is imported).
     void requestOpen(const QString& path);
+    /// Asks the main window to do one of its actions for the user (an empty view's button):
+    /// "open" (the Open dialog), "demo" (the demo session), "launch-profiled" (the Training
+    /// panel's Command tab with the profiler on), "train-profiled" (an engine run with
+    /// --profile), "import-problems" (the problems view).
+    void requestAction(const QString& action);
 
 signals:
     void sessionChanged(const QString& path);
@@ -41,6 +46,7 @@ signals:
     void sliceSelected(qint64 sliceId);
     void viewRequested(const QString& name);
     void openRequested(const QString& path);
+    void actionRequested(const QString& action);
 
 private:
     QString m_sessionPath;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/analysis/diff/scalar_diff.h"
+#include "views/common/plot_theme.h"
 #include "views/common/run_colour.h"
 
 using ts::curves::RunScalars;
@@ -39,6 +40,7 @@ CurvesChart::CurvesChart(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(320, 240);
     connect(this, &QCustomPlot::beforeReplot, this, [this] { fitTickCounts(); });
     rebuild();
+    followPalette(this);
 }
 
 void CurvesChart::fitTickCounts() {

@@ -55,6 +55,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     m_smoothing->setRange(0, 99);
     m_smoothing->setToolTip(tr("Smoothing: TensorBoard's exponential moving average (debiased)"));
     m_smoothing->setMaximumWidth(180);
+    m_smoothing->setMinimumWidth(60);
     m_xAxis->addItem(tr("Step"));
     m_xAxis->addItem(tr("Wall time"));
     auto* exportButton = new QToolButton(this);
@@ -62,30 +63,33 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     exportButton->setToolTip(tr("Save the plots as PNG or PDF, or the shown runs' scalars as CSV"));
     connect(exportButton, &QToolButton::clicked, this, &CurvesView::onExportClicked);
 
+    // Two rows, so that the view fits beside the Training panel's form on a 1280-pixel screen.
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Smoothing"), this));
-    bar->addWidget(m_smoothing);
+    bar->addWidget(m_smoothing, 1);
     bar->addWidget(m_smoothingLabel);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
     bar->addWidget(m_log);
-    bar->addSpacing(12);
+    bar->addSpacing(8);
     m_difference->setToolTip(
         tr("With two runs ticked: the newer minus the older at every step "
            "both logged, dashed, on each panel's right axis"));
     bar->addWidget(m_difference);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("X axis"), this));
-    bar->addWidget(m_xAxis);
-    bar->addSpacing(12);
-    bar->addWidget(exportButton);
-    bar->addSpacing(12);
+    bar->addStretch(1);
+    auto* bar2 = new QHBoxLayout;
+    bar2->addWidget(new QLabel(tr("X axis"), this));
+    bar2->addWidget(m_xAxis);
+    bar2->addSpacing(8);
+    bar2->addWidget(exportButton);
+    bar2->addSpacing(8);
     m_filter->setPlaceholderText(tr("Filter tags (regex)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMaximumWidth(240);
     m_filter->setToolTip(tr("Show only the panels whose tag matches, e.g. loss|accuracy"));
-    bar->addWidget(m_filter);
-    bar->addStretch(1);
-    bar->addWidget(m_status);
+    bar2->addWidget(m_filter, 1);
+    m_status->setWordWrap(true);
+    m_status->setMinimumWidth(80);
+    bar2->addWidget(m_status, 1);
 
     m_runList->setMinimumWidth(160);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -98,6 +102,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
+    layout->addLayout(bar2);
     layout->addWidget(split, 1);
 
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) {
@@ -249,7 +254,9 @@ void CurvesView::updateStatus() {
     if (m_ctx->sessionPath().isEmpty())
         m_status->setText(tr("No session"));
     else if (m_runList->count() == 0)
-        m_status->setText(tr("No training runs in this session"));
+        m_status->setText(
+            tr("No runs yet: start one in the Training panel, or open "
+               "TensorBoard event files"));
     else
         m_status->setText(m_loader->live() ? tr("Live") : QString());
 }

@@ -87,7 +87,7 @@ void DiffLinkStrip::setSource(const DiffAlignment* al, const TimelineCanvas* a,
 
 void DiffLinkStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), QColor(248, 248, 248));
+    p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_al || !m_a || !m_b || !m_a->model() || !m_b->model()) return;
     diffLinks(*m_al, m_a->axis(), m_originA, m_b->axis(), m_originB, m_a->gutterWidth(), m_focus,
               m_links, m_marks);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/plot_theme.h"
 
 namespace {
 
@@ -34,12 +35,13 @@ QString shortLabel(const std::string& key) {
 }  // namespace
 
 DiffSplitPlot::DiffSplitPlot(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(280, 200);
+    setMinimumSize(280, 140);
     legend->setVisible(true);
     legend->setBrush(QColor(255, 255, 255, 200));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     xAxis->setTickLabelRotation(35);
     xAxis->setTickLength(0, 3);
+    followPalette(this);
 }
 
 void DiffSplitPlot::setDiff(const ts::analysis::RunDiff& d) {

@@ -40,7 +40,7 @@ DiffTimelines::DiffTimelines(SessionContext* ctx, QWidget* parent)
         m_title[k] = new QLabel(this);
         m_title[k]->setContentsMargins(4, 2, 4, 2);
         m_canvas[k] = new TimelineCanvas(this);
-        m_canvas[k]->setMinimumHeight(140);
+        m_canvas[k]->setMinimumHeight(90);  // both fit a 720-pixel screen with the table
     }
     lay->addWidget(m_title[0]);
     lay->addWidget(m_canvas[0], 1);

@@ -15,17 +15,14 @@
 #include "core/timeline/time_axis.h"
 #include "views/common/bytes_item.h"
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 
 using namespace ts::analysis;
 
 namespace {
-
-QString bytesText(double b) {
-    return QLocale().formattedDataSize(static_cast<qint64>(b), 2,
-                                       QLocale::DataSizeTraditionalFormat);
-}
 
 /// Unit for the x axis (time since the first sample): ns, µs, ms or s.
 std::pair<double, QString> timeUnit(double spanNs) {
@@ -60,7 +57,8 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
       m_table(new QTableWidget(0, ColumnCount, this)),
       m_opTable(new QTableWidget(0, OpColumnCount, this)),
       m_byShape(new QCheckBox(tr("By input shape"), this)) {
-    auto* layout = new QVBoxLayout(this);
+    m_pages = addEmptyStatePages(ctx, this);
+    auto* layout = new QVBoxLayout(m_pages.content);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -120,6 +118,7 @@ MemoryView::MemoryView(SessionContext* ctx, QWidget* parent)
         m_ctx->requestTimeRange(a.ts, std::max(a.ts + 1, m_memory->peakTs));
     });
     m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
+    followPalette(m_plot);
 }
 
 void MemoryView::reload(qint64 sourceId) {
@@ -194,9 +193,12 @@ void MemoryView::showError(const QString& message) {
     m_plot->replot();
     m_table->setRowCount(0);
     m_summary->setText(message);
+    if (isNoProfileError(message)) showNoProfile(m_pages.empty, tr("memory"));
+    m_pages.showEmpty(isNoProfileError(message));
 }
 
 void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
+    m_pages.showEmpty(false);
     m_memory = m;
     m_plot->clearGraphs();
     m_plot->clearItems();
@@ -287,10 +289,7 @@ void MemoryView::show(const MemoryAnalysis& m, const QString& sourceLabel) {
         };
         set(Op, a.op.empty() ? tr("(unknown)") : QString::fromStdString(a.op));
         set(Shape, QString::fromStdString(a.shape));
-        auto* bytes = new QTableWidgetItem(QString::number(a.bytes));
-        bytes->setToolTip(bytesText(static_cast<double>(a.bytes)));
-        bytes->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(r, Bytes, bytes);
+        m_table->setItem(r, Bytes, new BytesItem(a.bytes));  // "400 B", exact bytes on hover
         set(Tensor, QString::fromStdString(a.tensor));
         set(AllocatedAt, a.ts <= t0 ? tr("before the profile")
                                     : QString::fromStdString(ts::timeline::formatDuration(

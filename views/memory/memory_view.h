@@ -10,6 +10,7 @@
 
 #include "core/analysis/profile/memory_analysis.h"
 #include "core/memory/op_memory.h"
+#include "views/common/empty_state.h"
 
 class QCheckBox;
 class QCustomPlot;
@@ -22,6 +23,8 @@ class SessionContext;
 class MemoryView : public QWidget {
     Q_OBJECT
 public:
+    /// The page shown when the session has no profile (what to do, with buttons).
+    EmptyState* emptyState() const { return m_pages.empty; }
     explicit MemoryView(SessionContext* ctx, QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return m_plot; }
@@ -45,6 +48,7 @@ private:
     SessionContext* m_ctx;
     ProfileSourceBox* m_sources;
     QLabel* m_summary;
+    EmptyStatePages m_pages;  // the empty state when there is no profile
     QCustomPlot* m_plot;
     QTableWidget* m_table;
     QTableWidget* m_opTable;

@@ -76,7 +76,7 @@ void SegmentMapWidget::paintEvent(QPaintEvent*) {
     }
     for (const Placed& pl : m_placed) {
         const StateSegment& g = m_state.segments[pl.segment];
-        p.fillRect(pl.rect, Qt::white);
+        p.fillRect(pl.rect, palette().base());  // free space: white, or dark in a dark theme
         for (const StateBlock& b : g.blocks) {
             const double x = pl.rect.left() + static_cast<double>(b.addr - g.addr) * m_scale;
             const double wReq = std::max(0.5, static_cast<double>(b.requested) * m_scale);
@@ -88,7 +88,7 @@ void SegmentMapWidget::paintEvent(QPaintEvent*) {
                 p.fillRect(QRectF(x + wReq, pl.rect.top(), wAll - wReq, pl.rect.height()),
                            QColor(255, 180, 180));
         }
-        p.setPen(QPen(Qt::black, 1));
+        p.setPen(QPen(palette().color(QPalette::Text), 1));
         p.drawRect(pl.rect);
     }
 }

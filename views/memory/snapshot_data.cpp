@@ -1,8 +1,7 @@
 #include "views/memory/snapshot_data.h"
 
-#include <QLocale>
-
 #include "core/memory/snapshot_reader.h"
+#include "views/common/units_text.h"
 
 using namespace ts::memory;
 
@@ -35,7 +34,7 @@ SnapshotLoad loadSnapshot(const QString& path, ts::JobControl& job) {
 }
 
 QString bytesText(int64_t bytes) {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    return bytesText(static_cast<double>(bytes), 3);
 }
 
 QString stackText(const Snapshot& s, uint32_t stack, int limit) {

@@ -33,5 +33,5 @@ SnapshotLoad loadSnapshot(const QString& path, ts::JobControl& job);
 QString stackText(const ts::memory::Snapshot& s, uint32_t stack, int limit = 60);
 /// "b7f3a2c000 4.0MiB allocation (stream 0)" and its frames.
 QString allocationText(const SnapshotData& d, size_t device, size_t allocation);
-/// A byte count as the view prints it ("4.0 MiB").
+/// A byte count as every view prints it ("4 MiB", units_text.h's bytesText).
 QString bytesText(int64_t bytes);

@@ -142,7 +142,7 @@ void SnapshotTimelineWidget::paintEvent(QPaintEvent*) {
     reserved.lineTo(toPx(L.xEnd), reserved.currentPosition().y());
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(60, 60, 60), 1.2, Qt::DashLine));
+    p.setPen(QPen(palette().color(QPalette::Text), 1.2, Qt::DashLine));
     p.drawPath(reserved);
     // The peak.
     const double px = toPx(t.peakEvent + 1), py = toPy(static_cast<double>(t.peakBytes));

@@ -13,7 +13,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSplitter>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "core/store/trace_store.h"
@@ -85,6 +87,32 @@ QueryOutcome runQuery(const std::string& session, const std::string& sql,
     return out;
 }
 
+/// Each table and view of the session with its columns (name, declared type).
+using TableList = std::vector<std::pair<QString, std::vector<std::pair<QString, QString>>>>;
+
+TableList listTables(const std::string& session) {
+    TableList out;
+    auto store = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadOnly);
+    if (!store) return out;
+    ts::store::SqliteDb& db = store.value()->db();
+    ts::store::Statement tables = db.prepare(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE "
+        "'sqlite_%' ORDER BY name");
+    ts::store::Statement columns =
+        db.prepare("SELECT name, type FROM pragma_table_info(?) ORDER BY cid");
+    while (tables.step()) {
+        const std::string name = tables.text(0);
+        std::vector<std::pair<QString, QString>> cols;
+        columns.reset();
+        columns.bind(1, name);
+        while (columns.step())
+            cols.emplace_back(QString::fromStdString(columns.text(0)),
+                              QString::fromStdString(columns.text(1)));
+        out.emplace_back(QString::fromStdString(name), std::move(cols));
+    }
+    return out;
+}
+
 }  // namespace
 
 QueryView::QueryView(SessionContext* ctx, QWidget* parent)
@@ -95,7 +123,8 @@ QueryView::QueryView(SessionContext* ctx, QWidget* parent)
       m_cancel(new QPushButton(tr("Cancel"), this)),
       m_table(new QTableView(this)),
       m_model(new QueryResultModel(this)),
-      m_status(new QLabel(this)) {
+      m_status(new QLabel(this)),
+      m_tables(new QTreeWidget(this)) {
     m_sql->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_sql->setPlaceholderText(
         tr("SELECT n.str AS name, count(*) AS calls, sum(dur) AS total_ns\n"
@@ -128,12 +157,57 @@ QueryView::QueryView(SessionContext* ctx, QWidget* parent)
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_status, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
+    auto* right = new QWidget(this);
+    auto* layout = new QVBoxLayout(right);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_sql);
     layout->addLayout(buttons);
     layout->addWidget(m_table, 1);
+    m_tables->setHeaderLabels({tr("Table / column"), tr("Type")});
+    m_tables->setToolTip(
+        tr("Double-click a table to see its first rows, a column to insert "
+           "its name"));
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_tables);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({220, 900});
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    outer->addWidget(split);
+    connect(m_tables, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        if (!item->parent()) {
+            m_sql->setPlainText(QStringLiteral("SELECT * FROM %1 LIMIT 100").arg(item->text(0)));
+            run();
+        } else {
+            m_sql->insertPlainText(item->text(0));
+            m_sql->setFocus();
+        }
+    });
+    connect(m_ctx, &SessionContext::sessionChanged, this, &QueryView::loadTables);
     setRunning(false);
+    loadTables();
+}
+
+void QueryView::loadTables() {
+    if (m_ctx->sessionPath().isEmpty()) return;
+    m_ctx->jobs()->run<TableList>(
+        this, QStringLiteral("sql-tables"), tr("Listing tables"),
+        [session = m_ctx->sessionPath().toStdString()](ts::JobControl&) {
+            return listTables(session);
+        },
+        [this](TableList list) {
+            m_tables->clear();
+            for (const auto& [table, columns] : list) {
+                auto* t = new QTreeWidgetItem(m_tables, {table});
+                QFont bold = t->font(0);
+                bold.setBold(true);
+                t->setFont(0, bold);
+                for (const auto& [name, type] : columns) new QTreeWidgetItem(t, {name, type});
+            }
+            m_tables->resizeColumnToContents(0);
+            emit tablesLoaded();
+        });
 }
 
 void QueryView::setRunning(bool running) {
@@ -142,8 +216,12 @@ void QueryView::setRunning(bool running) {
 }
 
 void QueryView::run() {
-    const QString sql = m_sql->toPlainText().trimmed();
-    if (sql.isEmpty()) return;
+    QString sql = m_sql->toPlainText().trimmed();
+    if (sql.isEmpty()) {
+        // Run on the example shown in the empty editor runs that example (and shows it).
+        sql = m_sql->placeholderText();
+        m_sql->setPlainText(sql);
+    }
     if (m_ctx->sessionPath().isEmpty()) {
         m_status->setText(tr("No session is open."));
         return;

@@ -16,7 +16,9 @@
 
 #include "core/log/logger.h"
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 #include "views/rdr/rdr_ir_highlighter.h"
 
 namespace {
@@ -48,13 +50,6 @@ QTableWidgetItem* intItem(qint64 v) {
     it->setData(Qt::DisplayRole, v);
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return it;
-}
-
-QString bytesText(double b) {
-    if (b >= 1 << 30) return QStringLiteral("%1 GiB").arg(b / (1 << 30), 0, 'f', 2);
-    if (b >= 1 << 20) return QStringLiteral("%1 MiB").arg(b / (1 << 20), 0, 'f', 2);
-    if (b >= 1 << 10) return QStringLiteral("%1 KiB").arg(b / (1 << 10), 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(b);
 }
 
 QString msText(double ms) {
@@ -181,6 +176,7 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_tabs, 1);
+    followPalette(m_memPlot);
 }
 
 void RdrView::openFile(const QString& path) {

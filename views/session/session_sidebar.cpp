@@ -36,6 +36,11 @@ SessionSidebar::SessionSidebar(SessionContext* ctx, QWidget* parent)
     setRootIsDecorated(true);
     setUniformRowHeights(true);
     connect(ctx, &SessionContext::dataChanged, this, &SessionSidebar::reload);
+    // The problems entries open their list on a single click.
+    connect(this, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        if (item->data(0, Qt::UserRole).toString() == QLatin1String("problems"))
+            m_ctx->requestView(QStringLiteral("problems"));
+    });
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         for (QTreeWidgetItem* i = item; i; i = i->parent()) {
             const QString view = i->data(0, Qt::UserRole).toString();
@@ -105,10 +110,20 @@ void SessionSidebar::show(const ts::session::SessionOverview& ov) {
         for (const auto& r : ov.rdr) new QTreeWidgetItem(rdr, {QString::fromStdString(r.reason)});
     }
     if (ov.logs > 0) section(this, tr("Logs (%1 records)").arg(ov.logs), "logs");
-    if (!ov.problems.empty()) {
-        int64_t n = 0;
-        for (const auto& p : ov.problems) n += p.count;
-        section(this, tr("%1 import problems").arg(n), "summary");
+    // Real problems loudly (bold, they open the list of them); expected skips quietly.
+    if (const int64_t n = ov.problemCount(); n > 0) {
+        auto* item = section(this, tr("%L1 import problem(s)", nullptr, static_cast<int>(n)).arg(n),
+                             "problems");
+        item->setToolTip(0, tr("Records the importers could not read: double-click to list them "
+                               "by reason and file position"));
+    }
+    if (const int64_t n = ov.expectedSkipCount(); n > 0) {
+        auto* item = new QTreeWidgetItem(
+            this, {tr("%L1 expected skip(s)", nullptr, static_cast<int>(n)).arg(n)});
+        item->setData(0, Qt::UserRole, QStringLiteral("problems"));
+        item->setForeground(0, palette().color(QPalette::PlaceholderText));
+        item->setToolTip(0, tr("Records skipped in normal use of the format (Kineto's flow ends "
+                               "whose start fell before the profiler's window): nothing lost"));
     }
 }
 

@@ -52,15 +52,24 @@ QVariant OpStatsTableModel::data(const QModelIndex& index, int role) const {
             return time(static_cast<double>(r.minNs));
         case Max:
             return time(static_cast<double>(r.maxNs));
-        case Percent:
-            return role == SortRole ? QVariant(r.percent)
-                                    : QVariant(QStringLiteral("%1%").arg(r.percent, 0, 'f', 2));
+        case SelfPercent:
+        case TotalPercent: {
+            const double p = c == SelfPercent ? r.selfPercent : r.totalPercent;
+            return role == SortRole ? QVariant(p)
+                                    : QVariant(QStringLiteral("%1 %").arg(p, 0, 'f', 2));
+        }
         default:
             return {};
     }
 }
 
 QVariant OpStatsTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == SelfPercent)
+        return tr("Self time as a share of the self time of every row: the column sums to 100 %.");
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == TotalPercent)
+        return tr(
+            "Total time (self and nested calls) as a share of the range: nested and "
+            "parallel calls make the column sum past 100 %.");
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
     switch (section) {
@@ -82,8 +91,10 @@ QVariant OpStatsTableModel::headerData(int section, Qt::Orientation o, int role)
             return tr("Min");
         case Max:
             return tr("Max");
-        case Percent:
-            return tr("% of range");
+        case SelfPercent:
+            return tr("Self %");
+        case TotalPercent:
+            return tr("Total % of range");
         default:
             return {};
     }

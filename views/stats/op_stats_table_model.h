@@ -19,7 +19,8 @@ public:
         Avg,
         Min,
         Max,
-        Percent,
+        SelfPercent,   // of the self time of every row: the column sums to 100 %
+        TotalPercent,  // of the range
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;

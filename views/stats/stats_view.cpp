@@ -38,7 +38,16 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
       m_proxy(new OpStatsFilter(this)),
       m_samplesModel(new SampleStatsTableModel(this)),
       m_samplesProxy(new OpStatsFilter(this)) {
-    auto* layout = new QVBoxLayout(this);
+    m_pages = addEmptyStatePages(ctx, this);
+    m_pages.empty->setContent(
+        tr("No ops to count yet"),
+        tr("Op statistics add up the ops of a trace per name (calls, self and total time), as "
+           "torch.profiler's key_averages() does: open a trace, or launch your script with the "
+           "profiler on."),
+        {{tr("Open a trace…"), QStringLiteral("open")},
+         {tr("Launch a script with the profiler on…"), QStringLiteral("launch-profiled")},
+         {tr("Open the demo"), QStringLiteral("demo")}});
+    auto* layout = new QVBoxLayout(m_pages.content);
     auto* bar = new QHBoxLayout;
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Ops"));
@@ -54,21 +63,33 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_group->addItem(tr("By category"));
     m_category = new QComboBox(this);
     m_category->addItem(tr("All categories"));
-    m_category->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_shapes = new QCheckBox(tr("Group by input shape"), this);
+    m_spans = new QCheckBox(tr("Trace spans"), this);
+    m_spans->setToolTip(
+        tr("Also list trace-span annotations (Kineto's \"PyTorch Profiler (0)\"), which cover "
+           "the whole recording rather than any op"));
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by name or category"));
     m_filter->setClearButtonEnabled(true);
     auto* exportButton = new QPushButton(tr("Export CSV…"), this);
+    // Two rows, so the view fits a 1280-pixel screen beside the session panel; the boxes
+    // whose entries can be long (a step's name and duration) show a fixed number of letters.
+    for (QComboBox* box : {m_scope, m_category}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(18);
+    }
     bar->addWidget(m_mode);
     bar->addWidget(new QLabel(tr("Scope:"), this));
-    bar->addWidget(m_scope);
+    bar->addWidget(m_scope, 1);
     bar->addWidget(m_group);
-    bar->addWidget(m_category);
-    bar->addWidget(m_shapes);
-    bar->addWidget(m_filter, 1);
-    bar->addWidget(exportButton);
+    bar->addWidget(m_category, 1);
     layout->addLayout(bar);
+    auto* bar2 = new QHBoxLayout;
+    bar2->addWidget(m_shapes);
+    bar2->addWidget(m_spans);
+    bar2->addWidget(m_filter, 1);
+    bar2->addWidget(exportButton);
+    layout->addLayout(bar2);
     m_summary = new QLabel(this);
     layout->addWidget(m_summary);
 
@@ -84,9 +105,16 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->verticalHeader()->hide();
+    // The name gets the room: the figures are as wide as their text, the category fixed.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Name,
                                                       QHeaderView::Stretch);
-    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 150);  // cuda_runtime
+    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::Category,
+                                                      QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(OpStatsTableModel::InputShapes,
+                                                      QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(OpStatsTableModel::Category, 130);  // cuda_runtime
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->setColumnHidden(OpStatsTableModel::InputShapes, true);
     layout->addWidget(m_table, 1);
 
@@ -116,6 +144,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
         m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
         m_group->setEnabled(!samples);
         m_shapes->setEnabled(!samples);
+        m_spans->setEnabled(!samples);
         if (!samples)
             m_table->setColumnHidden(OpStatsTableModel::InputShapes, !m_shapes->isChecked());
         recompute();
@@ -123,6 +152,7 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
     connect(m_scope, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_group, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatsView::recompute);
     connect(m_shapes, &QCheckBox::toggled, this, &StatsView::recompute);
+    connect(m_spans, &QCheckBox::toggled, this, &StatsView::recompute);
     connect(exportButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export op statistics"),
                                                           QString(), tr("CSV files (*.csv)"));
@@ -135,6 +165,11 @@ StatsView::StatsView(SessionContext* ctx, QWidget* parent)
         if (m_scope->currentIndex() == kSelection) recompute();
     });
     reload();
+}
+
+void StatsView::focusSearch() {
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+    m_filter->selectAll();
 }
 
 void StatsView::reload() {
@@ -202,6 +237,7 @@ void StatsView::recompute() {
     OpStatsOptions o;
     o.by = m_group->currentIndex() == 1 ? StatsGroupBy::Category : StatsGroupBy::Name;
     o.groupByInputShape = m_shapes->isChecked() && o.by == StatsGroupBy::Name;
+    o.includeTraceSpans = m_spans->isChecked();
     const int scope = m_scope->currentIndex();
     if (scope == kSelection) {
         if (!m_range) {
@@ -230,11 +266,18 @@ void StatsView::recompute() {
                 return;
             }
             const OpStats& s = r.value();
-            m_summary->setText(tr("%L1 rows · %L2 slices · range %3")
-                                   .arg(s.rows.size())
-                                   .arg(s.slices)
-                                   .arg(QString::fromStdString(formatDuration(
-                                       static_cast<double>(s.rangeEnd - s.rangeStart)))));
+            m_pages.showEmpty(s.slices == 0 && s.traceSpans == 0 &&
+                              m_scope->currentIndex() == kWholeSession);
+            QString text = tr("%L1 rows · %L2 slices · range %3 · Self % is of all rows' self "
+                              "time (sums to 100 %), Total % of the range")
+                               .arg(s.rows.size())
+                               .arg(s.slices)
+                               .arg(QString::fromStdString(
+                                   formatDuration(static_cast<double>(s.rangeEnd - s.rangeStart))));
+            if (s.traceSpans > 0)
+                text += tr(" · %n trace-span annotation(s) left out", nullptr,
+                           static_cast<int>(s.traceSpans));
+            m_summary->setText(text);
             m_model->setStats(std::move(r.value()));
             updateCategories();
         });

@@ -14,6 +14,7 @@
 
 #include "core/timeline/op_stats.h"
 #include "core/timeline/sample_stats.h"
+#include "views/common/empty_state.h"
 
 class QCheckBox;
 class QComboBox;
@@ -42,8 +43,12 @@ public:
     /// "All categories", then each category of the current rows.
     QComboBox* categoryBox() const { return m_category; }
     QCheckBox* shapesBox() const { return m_shapes; }
+    /// Lists trace-span annotations too (left out by default, OpStatsOptions).
+    QCheckBox* traceSpansBox() const { return m_spans; }
     QLineEdit* filterBox() const { return m_filter; }
     QLabel* summaryLabel() const { return m_summary; }
+    /// The page shown when the session holds no op to count (what to do, with buttons).
+    EmptyState* emptyState() const { return m_pages.empty; }
     /// Writes the table (all rows, unfiltered) as CSV; false with a message on failure.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
@@ -69,9 +74,15 @@ private:
     QComboBox* m_group;
     QComboBox* m_category;
     QCheckBox* m_shapes;
+    QCheckBox* m_spans;
     QLineEdit* m_filter;
     QLabel* m_summary;
     std::vector<ts::timeline::ProfilerStep> m_steps;
     std::optional<std::pair<int64_t, int64_t>> m_range;  // last requested time range
     bool m_stale = false;                                // a recompute was skipped while hidden
+    EmptyStatePages m_pages;
+
+public slots:
+    /// Puts the cursor in the filter box (Edit > Find).
+    void focusSearch();
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/timeline/time_axis.h"
+#include "views/common/plot_theme.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
 
@@ -56,7 +57,8 @@ StepsView::StepsView(SessionContext* ctx, QWidget* parent)
       m_sources(new ProfileSourceBox(this)),
       m_summary(new QLabel(this)),
       m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
+    m_pages = addEmptyStatePages(ctx, this);
+    auto* layout = new QVBoxLayout(m_pages.content);
     layout->addLayout(m_sources->makeBar(this));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -83,6 +85,7 @@ StepsView::StepsView(SessionContext* ctx, QWidget* parent)
                         activateStep(static_cast<int>(b->data()->at(dataIndex)->key) - 1);
             });
     m_sources->follow(m_ctx, this, [this](qint64 id) { reload(id); });
+    followPalette(m_plot);
 }
 
 void StepsView::reload(qint64 sourceId) {
@@ -106,9 +109,12 @@ void StepsView::showError(const QString& message) {
     m_plot->clearItems();
     m_plot->replot();
     m_summary->setText(message);
+    if (isNoProfileError(message)) showNoProfile(m_pages.empty, tr("step times"));
+    m_pages.showEmpty(isNoProfileError(message));
 }
 
 void StepsView::show(const ProfileReport& report) {
+    m_pages.showEmpty(false);
     m_sources->setSources(report.sources, report.sourceId);
     m_steps = report.steps;
     const StepAnalysis& a = *m_steps;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/profile/profile_report.h"
+#include "views/common/empty_state.h"
 
 class QCPBars;
 class QCustomPlot;
@@ -21,6 +22,8 @@ class SessionContext;
 class StepsView : public QWidget {
     Q_OBJECT
 public:
+    /// The page shown when the session has no profile (what to do, with buttons).
+    EmptyState* emptyState() const { return m_pages.empty; }
     explicit StepsView(SessionContext* ctx, QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return m_plot; }
@@ -46,6 +49,7 @@ private:
     SessionContext* m_ctx;
     ProfileSourceBox* m_sources;
     QLabel* m_summary;
+    EmptyStatePages m_pages;  // the empty state when there is no profile
     QCustomPlot* m_plot;
     std::vector<QCPBars*> m_bars;
     std::optional<ts::analysis::StepAnalysis> m_steps;

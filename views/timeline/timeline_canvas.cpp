@@ -4,10 +4,13 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSettings>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+
+#include "views/common/units_text.h"
 
 using namespace ts::timeline;
 
@@ -15,8 +18,11 @@ TimelineCanvas::TimelineCanvas(QWidget* parent)
     : QWidget(parent), m_scroll(new QScrollBar(Qt::Vertical, this)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);  // hover tooltips
-    setMinimumSize(300, 150);
+    setMinimumSize(300, 100);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_gutter = std::max(kMinGutter, QSettings().value("timeline/gutterWidth", 220).toInt());
+    m_frame.gutter = m_gutter;
+    m_frame.colors = TimelineColors::fromPalette(palette());
     connect(m_scroll, &QScrollBar::valueChanged, this, [this](int v) {
         m_frame.scrollY = v;
         update();
@@ -29,6 +35,8 @@ void TimelineCanvas::setModel(std::shared_ptr<const TimelineModel> model) {
     m_collapsed.clear();
     m_frame = TimelineFrame{};
     m_frame.allFlows = m_showAllFlows;
+    m_frame.gutter = m_gutter;
+    m_frame.colors = TimelineColors::fromPalette(palette());
     if (m_model) m_axis.reset(m_model->startNs, m_model->endNs, plotWidth());
     relayout();
     update();
@@ -70,8 +78,7 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     size.setWidth(size.width() - m_scroll->sizeHint().width());
     if (!m_model) {
         p.fillRect(rect(), palette().window());
-        p.drawText(rect(), Qt::AlignCenter, tr("No timeline data"));
-        return;
+        return;  // the view shows what to do instead (an empty-state panel)
     }
     // Drawn into an image first (slice fills go straight into its scanlines), then shown.
     const qreal dpr = devicePixelRatioF();
@@ -85,7 +92,63 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
     }
     p.drawImage(QPoint(0, 0), m_buffer);
     p.fillRect(QRect(size.width(), 0, width() - size.width(), m_frame.rulerHeight),
-               QColor(0xf0, 0xf0, 0xf0));
+               m_frame.colors.ruler);
+}
+
+void TimelineCanvas::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) {
+        m_frame.colors = TimelineColors::fromPalette(palette());
+        update();
+    }
+    QWidget::changeEvent(e);
+}
+
+void TimelineCanvas::setGutterWidth(int px) {
+    m_gutter = std::clamp(px, kMinGutter, std::max(kMinGutter, width() / 2));
+    m_frame.gutter = m_gutter;
+    m_axis.setWidth(plotWidth());
+    update();
+}
+
+bool TimelineCanvas::nearGutterEdge(const QPoint& pos) const {
+    return pos.y() >= m_frame.rulerHeight && std::abs(pos.x() - m_frame.gutter) <= 4;
+}
+
+QString TimelineCanvas::hoverText(const QPoint& pos) const {
+    if (!m_model || pos.y() < m_frame.rulerHeight) return {};
+    const auto hit = m_layout.hitAt(pos.y() - m_frame.rulerHeight + m_frame.scrollY);
+    if (pos.x() < m_frame.gutter) {
+        // Track and process names are elided in the gutter: the whole name on hover.
+        if (hit.header && hit.group >= 0) {
+            const TrackGroup& g = m_model->groups[static_cast<size_t>(hit.group)];
+            QString text = QString::fromStdString(g.title);
+            if (!g.alignment.empty())
+                text +=
+                    QStringLiteral("\n") + tr("Clock: %1").arg(QString::fromStdString(g.alignment));
+            return text;
+        }
+        if (hit.track >= 0) return QString::fromStdString(m_model->tracks[hit.track].name);
+        return {};
+    }
+    if (hit.track >= 0 && !hit.header) {
+        const TimelineTrack& t = m_model->tracks[static_cast<size_t>(hit.track)];
+        const CounterSeries& c = t.counter;
+        if (!c.ts.empty()) {
+            const auto at = static_cast<int64_t>(timeAtX(pos.x()));
+            auto it = std::upper_bound(c.ts.begin(), c.ts.end(), at);
+            if (it == c.ts.begin())
+                return tr("%1: no value before this time").arg(QString::fromStdString(t.name));
+            const size_t i = static_cast<size_t>(it - c.ts.begin()) - 1;
+            return tr("%1: %2\nat %3 (range %4 to %5)")
+                .arg(QString::fromStdString(t.name), numberText(c.value[i], 6),
+                     durationText(static_cast<double>(c.ts[i] - m_model->startNs), 6),
+                     numberText(c.min), numberText(c.max));
+        }
+    }
+    const SliceRef ref = sliceAt(pos);
+    if (!ref.valid()) return {};
+    return QStringLiteral("%1\n%2").arg(QString::fromStdString(m_model->name(ref)),
+                                        durationText(static_cast<double>(m_model->dur(ref)), 5));
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent*) {
@@ -218,6 +281,8 @@ void TimelineCanvas::wheelEvent(QWheelEvent* e) {
 }
 
 void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
+    m_resizing = e->button() == Qt::LeftButton && nearGutterEdge(e->pos());
+    if (m_resizing) return;  // dragging the name column's edge: never a pan
     m_pressPos = m_lastPos = e->pos();
     m_pressed = e->button() == Qt::LeftButton;
     m_boxing = m_pressed && (e->modifiers() & Qt::ShiftModifier);
@@ -226,28 +291,16 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
 }
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
-    if (!m_model) return;
-    if (!m_pressed && e->pos().x() < m_frame.gutter && e->pos().y() >= m_frame.rulerHeight) {
-        // Track and process names are elided in the gutter: the whole name on hover.
-        const auto hit = m_layout.hitAt(e->pos().y() - m_frame.rulerHeight + m_frame.scrollY);
-        QString name;
-        if (hit.header && hit.group >= 0)
-            name = QString::fromStdString(m_model->groups[hit.group].title);
-        else if (hit.track >= 0)
-            name = QString::fromStdString(m_model->tracks[hit.track].name);
-        if (name.isEmpty()) return QToolTip::hideText();
-        QToolTip::showText(e->globalPosition().toPoint(), name, this);
+    if (m_resizing) {
+        setGutterWidth(e->pos().x());
         return;
     }
+    setCursor(nearGutterEdge(e->pos()) ? Qt::SplitHCursor : Qt::ArrowCursor);
+    if (!m_model) return;
     if (!m_pressed) {
-        const SliceRef ref = sliceAt(e->pos());
-        if (!ref.valid()) return QToolTip::hideText();
-        QToolTip::showText(
-            e->globalPosition().toPoint(),
-            QStringLiteral("%1\n%2").arg(
-                QString::fromStdString(m_model->name(ref)),
-                QString::fromStdString(formatDuration(static_cast<double>(m_model->dur(ref)), 5))),
-            this);
+        const QString text = hoverText(e->pos());
+        if (text.isEmpty()) return QToolTip::hideText();
+        QToolTip::showText(e->globalPosition().toPoint(), text, this);
         return;
     }
     if ((e->pos() - m_pressPos).manhattanLength() > 3) m_moved = true;
@@ -270,6 +323,11 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
+    if (m_resizing) {
+        m_resizing = false;
+        QSettings().setValue("timeline/gutterWidth", m_gutter);
+        return;
+    }
     if (!m_pressed || !m_model) return;
     m_pressed = false;
     if (m_boxing && m_moved) {
@@ -318,6 +376,7 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* e) {
         case Qt::Key_Escape:
             clearArea();
             selectSlice({}, true);
+            emit escaped();
             break;
         default:
             return QWidget::keyPressEvent(e);

@@ -3,8 +3,9 @@
 // Wheel zooms at the cursor (Shift+wheel scrolls tracks, Alt+wheel pans), drag pans,
 // Shift+drag selects an area (tracks x time), click selects a slice or folds a process,
 // W/S zoom, A/D pan (like chrome://tracing), F frames the selected slice, Z zooms to the
-// area selection, 0 shows everything, Esc clears the selection. Hovering a slice shows its
-// name and duration.
+// area selection, 0 shows everything, Esc clears the selection (and asks the view to clear
+// its search). Hovering a slice shows its name and duration, hovering a counter its value
+// there. The track-name column is as wide as the user drags its edge (kept in QSettings).
 #include <QImage>
 #include <QWidget>
 #include <memory>
@@ -27,6 +28,12 @@ public:
     const ts::timeline::TimeAxis& axis() const { return m_axis; }
     const TimelineLayout& layout() const { return m_layout; }
     int gutterWidth() const { return m_frame.gutter; }
+    /// Sets the track-name column's width (clamped to [kMinGutter, half the widget]).
+    void setGutterWidth(int px);
+    static constexpr int kMinGutter = 100;
+    /// The text the hover shows at `pos` ("" when nothing is there): a slice's name and
+    /// duration, a counter's value at that time, a track's whole name.
+    QString hoverText(const QPoint& pos) const;
 
     /// Selects a slice (invalid ref clears); emits sliceClicked only when `notify`.
     void selectSlice(const ts::timeline::SliceRef& ref, bool notify = false);
@@ -61,6 +68,8 @@ signals:
     void areaCleared();
     /// The visible time window changed (zoom, pan, keys, zoomTo, showAll).
     void viewChanged();
+    /// Esc was pressed on the canvas (the selection is cleared; the view clears its search).
+    void escaped();
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -70,6 +79,7 @@ protected:
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void changeEvent(QEvent*) override;
 
 private:
     void relayout();
@@ -89,6 +99,8 @@ private:
     QScrollBar* m_scroll;
     QImage m_buffer;  // the frame, drawn by m_painter then shown by paintEvent
     QPoint m_pressPos, m_lastPos;
-    bool m_pressed = false, m_boxing = false, m_moved = false;
+    bool m_pressed = false, m_boxing = false, m_moved = false, m_resizing = false;
+    int m_gutter = 220;  // the track-name column's width, kept across models
+    bool nearGutterEdge(const QPoint& pos) const;
     bool m_showAllFlows = false;
 };

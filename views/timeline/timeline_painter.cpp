@@ -1,9 +1,12 @@
 #include "views/timeline/timeline_painter.h"
 
+#include <QDateTime>
 #include <QImage>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+
+#include "views/common/units_text.h"
 
 using namespace ts::timeline;
 
@@ -19,6 +22,8 @@ uint32_t fnv1a(const std::string& s) {
     for (unsigned char c : s) h = (h ^ c) * 16777619u;
     return h;
 }
+
+const QColor kMatchTick(230, 150, 0);
 
 bool isDark(QRgb c) {
     return qGray(c) < 140;
@@ -63,6 +68,26 @@ private:
 
 }  // namespace
 
+TimelineColors TimelineColors::fromPalette(const QPalette& p) {
+    TimelineColors c;
+    if (p.color(QPalette::Window).lightness() >= 128) return c;
+    c.background = QColor(0x1e, 0x20, 0x24);
+    c.grid = QColor(0x33, 0x36, 0x3c);
+    c.header = QColor(0x2b, 0x2f, 0x36);
+    c.gutter = QColor(0x25, 0x28, 0x2d);
+    c.gutterHeader = QColor(0x34, 0x39, 0x42);
+    c.rowLine = QColor(0x30, 0x33, 0x38);
+    c.ruler = QColor(0x2a, 0x2d, 0x32);
+    c.rulerLine = QColor(0x60, 0x64, 0x6b);
+    c.border = QColor(0x50, 0x54, 0x5b);
+    c.text = QColor(0xe6, 0xe6, 0xe6);
+    c.dimText = QColor(0xa8, 0xab, 0xb0);
+    c.flow = QColor(220, 220, 220, 150);
+    c.block = QColor(0x6a, 0x72, 0x7e);
+    c.selection = QColor(Qt::white);
+    return c;
+}
+
 QColor TimelinePainter::colorOf(const TimelineModel& m, uint32_t id) {
     if (m_colorModel != &m) {
         m_colorModel = &m;
@@ -93,13 +118,14 @@ const TimelinePainter::Label& TimelinePainter::labelOf(const TimelineModel& m, u
 
 void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame& f) {
     m_itemsDrawn = 0;
-    p.fillRect(QRect(QPoint(0, 0), size), QColor(0xfa, 0xfa, 0xfa));
+    const TimelineColors& c = f.colors;
+    p.fillRect(QRect(QPoint(0, 0), size), c.background);
     if (!f.model || !f.layout || !f.axis) return;
     const int top = f.rulerHeight;
     p.save();
     p.setClipRect(QRect(0, top, size.width(), size.height() - top));
     // Major grid lines behind everything.
-    p.setPen(QColor(0xe4, 0xe4, 0xe4));
+    p.setPen(c.grid);
     for (const RulerTick& t : rulerTicks(*f.axis, static_cast<double>(f.model->startNs)))
         if (t.major) {
             const int x = f.gutter + static_cast<int>(f.axis->xOf(t.ns));
@@ -110,7 +136,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame&
         const auto& row = f.layout->rows()[i];
         const int y = top + row.y - f.scrollY;
         if (row.header)
-            p.fillRect(QRect(0, y, size.width(), row.height), QColor(0xe9, 0xec, 0xf1));
+            p.fillRect(QRect(0, y, size.width(), row.height), c.header);
         else
             paintTrack(p, size, f, row, y);
     }
@@ -127,6 +153,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineFrame&
         }
     }
     paintFlows(p, size, f);
+    paintSearchMarks(p, size, f);
     p.restore();
     paintGutter(p, size, f);
     paintRuler(p, size, f);
@@ -156,11 +183,11 @@ void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineF
                 xMax, x0 + static_cast<int>(std::ceil(ax.xOf(static_cast<double>(it.end)))));
             const QRect r(xa, y + 1, std::max(1, xb - xa), TimelineLayout::kLevelHeight - 2);
             // Merged blocks are neutral: they hold many names.
-            const QColor c = it.count > 1 ? QColor(0x9a, 0xa3, 0xb0) : colorOf(m, it.name);
+            const QColor c = it.count > 1 ? f.colors.block : colorOf(m, it.name);
             fast.fill(r, c.rgb());
             const bool match = f.search && it.count == 1 && f.search->matchesName(it.name);
             if (match) {
-                p.setPen(QPen(QColor(255, 200, 0), 2));
+                p.setPen(QPen(f.colors.match, 2));
                 p.drawRect(r.adjusted(1, 1, -1, -1));
             }
             if (it.count == 1 && r.width() >= 28) {
@@ -200,9 +227,9 @@ void TimelinePainter::paintTrack(QPainter& p, const QSize& size, const TimelineF
                           std::max(2, static_cast<int>(std::min<double>(xMax + 2, xb) -
                                                        std::max<double>(x0 - 2, xa))),
                           TimelineLayout::kLevelHeight - 1);
-            p.setPen(QPen(Qt::black, 2));
+            p.setPen(QPen(f.colors.selection, 2));
             p.drawRect(r);
-            p.setPen(QPen(Qt::white, 1));
+            p.setPen(QPen(f.colors.background, 1));
             p.drawRect(r.adjusted(2, 2, -2, -2));
         }
     }
@@ -239,6 +266,19 @@ void TimelinePainter::paintCounter(QPainter& p, const QSize& size, const Timelin
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(color, 1));
     p.drawPolyline(poly);
+    // The y scale: the top and bottom of the chart with their values, at the left edge.
+    p.setPen(f.colors.dimText);
+    const int x = f.gutter + 2;
+    p.drawLine(x, static_cast<int>(yOf(hi)), x + 5, static_cast<int>(yOf(hi)));
+    p.drawLine(x, static_cast<int>(yOf(lo)), x + 5, static_cast<int>(yOf(lo)));
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.save();
+    p.setFont(small);
+    const QFontMetrics fm(small);
+    p.drawText(x + 8, static_cast<int>(yOf(hi)) + fm.ascent() - 1, numberText(hi));
+    if (height >= 2 * fm.height()) p.drawText(x + 8, static_cast<int>(yOf(lo)) - 1, numberText(lo));
+    p.restore();
 }
 
 void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineFrame& f) {
@@ -270,7 +310,7 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
         if (!selected && (!background || ++drawn > 5000)) continue;
         const QPointF pa(xa, f.rulerHeight + ya - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
         const QPointF pb(xb, f.rulerHeight + yb - f.scrollY + TimelineLayout::kLevelHeight / 2.0);
-        p.setPen(QPen(selected ? QColor(200, 30, 30) : QColor(40, 40, 40, 150), selected ? 2 : 1));
+        p.setPen(QPen(selected ? QColor(220, 40, 40) : f.colors.flow, selected ? 2 : 1));
         p.drawLine(pa, pb);
         const double ang = std::atan2(pb.y() - pa.y(), pb.x() - pa.x());
         QPolygonF head;
@@ -284,54 +324,132 @@ void TimelinePainter::paintFlows(QPainter& p, const QSize& size, const TimelineF
 }
 
 void TimelinePainter::paintRuler(QPainter& p, const QSize& size, const TimelineFrame& f) {
-    p.fillRect(QRect(0, 0, size.width(), f.rulerHeight), QColor(0xf0, 0xf0, 0xf0));
-    p.setPen(QColor(0x90, 0x90, 0x90));
+    const TimelineColors& c = f.colors;
+    p.fillRect(QRect(0, 0, size.width(), f.rulerHeight), c.ruler);
+    p.setPen(c.rulerLine);
     p.drawLine(0, f.rulerHeight - 1, size.width(), f.rulerHeight - 1);
-    p.setPen(Qt::black);
+    const QFontMetrics fm = p.fontMetrics();
+    const int line1 = fm.ascent() + 2, line2 = std::min(f.rulerHeight - 4, line1 + fm.height());
     p.save();
     p.setClipRect(QRect(f.gutter, 0, size.width() - f.gutter, f.rulerHeight));
+    // Ticks relative to the start of the trace ("+1.5 ms").
+    p.setPen(c.text);
     for (const RulerTick& t : rulerTicks(*f.axis, static_cast<double>(f.model->startNs))) {
         const int x = f.gutter + static_cast<int>(f.axis->xOf(t.ns));
         p.drawLine(x, f.rulerHeight - (t.major ? 10 : 5), x, f.rulerHeight - 1);
-        p.drawText(x + 3, f.rulerHeight - 9, QString::fromStdString(t.label));
+        p.drawText(x + 3, line1, QString::fromStdString(t.label));
     }
     p.restore();
-    p.drawText(QRect(6, 0, f.gutter - 8, f.rulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               QString::fromStdString(formatDuration(f.axis->end() - f.axis->start(), 3)) +
-                   QStringLiteral(" visible"));
+    // At the left: how much is in view and the absolute time where the view starts (the
+    // clock of day for traces in Unix time, else the recorded clock).
+    p.setPen(c.text);
+    p.drawText(
+        QRect(6, 0, f.gutter - 8, line1 + 2), Qt::AlignBottom | Qt::AlignLeft,
+        fm.elidedText(durationText(f.axis->end() - f.axis->start(), 3) + QObject::tr(" visible"),
+                      Qt::ElideRight, f.gutter - 10));
+    p.setPen(c.dimText);
+    p.drawText(QRect(6, line1 + 2, f.gutter - 8, line2 - line1), Qt::AlignTop | Qt::AlignLeft,
+               fm.elidedText(absoluteTimeText(f), Qt::ElideRight, f.gutter - 10));
+    paintMatchTicks(p, size, f);
+}
+
+QString TimelinePainter::absoluteTimeText(const TimelineFrame& f) {
+    // The timeline's own time: the recorded clock, or the clock sources were aligned to.
+    const int64_t stored = static_cast<int64_t>(f.axis->start()) + f.model->originNs;
+    constexpr int64_t k1990 = 631'152'000'000'000'000;  // ns since 1970
+    if (stored > k1990) {
+        const QDateTime t = QDateTime::fromMSecsSinceEpoch(stored / 1'000'000);
+        return QObject::tr("from %1.%2")
+            .arg(t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")))
+            .arg(static_cast<int>(stored % 1'000'000'000 / 1000), 6, 10, QChar('0'));
+    }
+    return QObject::tr("from %1 (recorded clock)")
+        .arg(durationText(static_cast<double>(stored), 7));
+}
+
+void TimelinePainter::paintSearchMarks(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    if (!f.search || f.search->matches.empty()) return;
+    const TimelineModel& m = *f.model;
+    const TimeAxis& ax = *f.axis;
+    const int width = size.width() - f.gutter;
+    if (width <= 0) return;
+    std::vector<std::pair<int, int>> seen;  // (row y, x) drawn, to draw each pixel once
+    const int top = f.rulerHeight;
+    for (const SliceRef& r : f.search->matches) {
+        const double t = static_cast<double>(m.ts(r));
+        const double xr = ax.xOf(t);
+        if (xr < -2 || xr > width + 2) continue;
+        const int x = static_cast<int>(xr);
+        const int ly = f.layout->levelY(r.track, r.level);
+        if (ly < 0) continue;
+        const int y = top + ly - f.scrollY;
+        if (y + TimelineLayout::kLevelHeight < top || y > size.height()) continue;
+        seen.emplace_back(y, x);
+    }
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    for (const auto& [y, x] : seen) {
+        const QRect r(f.gutter + x - 1, y + 1, 3, TimelineLayout::kLevelHeight - 2);
+        p.fillRect(r, f.colors.match);
+    }
+}
+
+void TimelinePainter::paintMatchTicks(QPainter& p, const QSize& size, const TimelineFrame& f) {
+    if (!f.search || f.search->matches.empty()) return;
+    const int width = size.width() - f.gutter;
+    if (width <= 0) return;
+    // Ticks along the bottom of the ruler: where the matches are in the whole view.
+    std::vector<uint8_t> column(static_cast<size_t>(width) + 1, 0);
+    for (const SliceRef& r : f.search->matches) {
+        const double x = f.axis->xOf(static_cast<double>(f.model->ts(r)));
+        if (x >= 0 && x <= width) column[static_cast<size_t>(x)] = 1;
+    }
+    for (int x = 0; x <= width; ++x)
+        if (column[static_cast<size_t>(x)])
+            p.fillRect(QRect(f.gutter + x, f.rulerHeight - 4, 1, 3), kMatchTick);
 }
 
 void TimelinePainter::paintGutter(QPainter& p, const QSize& size, const TimelineFrame& f) {
     const int top = f.rulerHeight;
     p.save();
     p.setClipRect(QRect(0, top, f.gutter, size.height() - top));
-    p.fillRect(QRect(0, top, f.gutter, size.height() - top), QColor(0xf4, 0xf5, 0xf7));
+    const TimelineColors& c = f.colors;
+    p.fillRect(QRect(0, top, f.gutter, size.height() - top), c.gutter);
     const QFontMetrics fm = p.fontMetrics();
     auto [a, b] = f.layout->rowsIn(f.scrollY, f.scrollY + size.height() - top);
     for (size_t i = a; i < b; ++i) {
         const auto& row = f.layout->rows()[i];
         const int y = top + row.y - f.scrollY;
-        p.setPen(Qt::black);
+        p.setPen(c.text);
+        // Names elide in the middle: "python3 (0) · GPU 0" and "stream 7" differ at the end.
         if (row.header) {
-            p.fillRect(QRect(0, y, f.gutter, row.height), QColor(0xdd, 0xe2, 0xea));
+            p.fillRect(QRect(0, y, f.gutter, row.height), c.gutterHeader);
             const bool folded = f.collapsed && f.collapsed->count(row.group);
-            const QString title = QString::fromUtf8(folded ? "\u25B8 " : "\u25BE ") +
-                                  QString::fromStdString(f.model->groups[row.group].title);
+            const TrackGroup& g = f.model->groups[row.group];
+            QString title =
+                QString::fromUtf8(folded ? "\u25B8 " : "\u25BE ") + QString::fromStdString(g.title);
+            if (!g.alignment.empty()) {
+                // Its source's clock is aligned: the shift, in short (the hover says how).
+                const QString a = QString::fromStdString(g.alignment);
+                const int open = a.lastIndexOf('(');
+                title += QStringLiteral(" \u21E4 ") + (open >= 0 ? a.mid(open + 1).chopped(1) : a);
+            }
             p.drawText(QRect(4, y, f.gutter - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(title, Qt::ElideRight, f.gutter - 8));
+                       elideName(fm, title, f.gutter - 8));
         } else {
             const auto& t = f.model->tracks[row.track];
             QString name = QString::fromStdString(t.name);
             if (!t.counter.ts.empty())
-                name += QStringLiteral(" (max %1)").arg(t.counter.max, 0, 'g', 4);
+                name += QObject::tr(" (max %1)").arg(numberText(t.counter.max));
             p.drawText(QRect(14, y, f.gutter - 18, TimelineLayout::kLevelHeight),
-                       Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(name, Qt::ElideRight, f.gutter - 18));
-            p.setPen(QColor(0xe0, 0xe0, 0xe0));
+                       Qt::AlignVCenter | Qt::AlignLeft, elideName(fm, name, f.gutter - 18));
+            p.setPen(c.rowLine);
             p.drawLine(0, y + row.height - 1, size.width(), y + row.height - 1);
         }
     }
-    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    // The column's edge, which the user drags to widen it.
+    p.fillRect(QRect(f.gutter - 3, top, 3, size.height() - top), c.gutterHeader);
+    p.setPen(c.border);
     p.drawLine(f.gutter - 1, top, f.gutter - 1, size.height());
     p.restore();
 }

@@ -1,20 +1,30 @@
 #include "views/timeline/timeline_view.h"
 
 #include <QCheckBox>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "core/store/trace_store.h"
+#include "core/timeline/clock_bases.h"
 #include "core/timeline/slice_details.h"
+#include "views/common/empty_state.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 #include "views/timeline/slice_details_panel.h"
 #include "views/timeline/timeline_canvas.h"
 
@@ -38,7 +48,7 @@ public:
 };
 
 QString durText(double ns) {
-    return QString::fromStdString(formatDuration(ns));
+    return durationText(ns);
 }
 
 QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
@@ -52,16 +62,25 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 
 TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     : QWidget(parent), m_ctx(ctx), m_searchTimer(new QTimer(this)) {
-    auto* layout = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+    m_empty = new EmptyState(ctx, m_stack);
+    auto* content = new QWidget(m_stack);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
+    m_stack->setCurrentWidget(content);  // the empty state only once a model says so
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 4, 4, 0);
     m_search = new QLineEdit(this);
-    m_search->setPlaceholderText(tr("Search slices by name"));
+    m_search->setPlaceholderText(tr("Search slices by name (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
     m_regex = new QCheckBox(tr("Regex"), this);
     auto* prev = button(QStringLiteral("\u25C0"), tr("Previous match (Shift+Enter)"), this);
-    auto* next = button(QStringLiteral("\u25B6"), tr("Next match (Enter)"), this);
+    auto* next = button(QStringLiteral("\u25B6"), tr("Next match, zoomed to (Enter)"), this);
     m_matchLabel = new QLabel(this);
     auto* zoomSel =
         button(tr("Zoom to selection"), tr("Zoom to the area or slice selected (Z / F)"), this);
@@ -83,6 +102,27 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     bar->addWidget(m_status);
     layout->addLayout(bar);
 
+    // Unrelated clocks: say so, and offer to align (the choice shows on each source's tracks).
+    m_clockBar = new QFrame(this);
+    m_clockBar->setObjectName(QStringLiteral("clockBar"));
+    m_clockBar->setFrameShape(QFrame::StyledPanel);
+    auto* clockLayout = new QHBoxLayout(m_clockBar);
+    clockLayout->setContentsMargins(6, 3, 6, 3);
+    m_clockLabel = new QLabel(m_clockBar);
+    m_clockLabel->setWordWrap(true);
+    auto* alignAll = new QPushButton(tr("Align each to its first event"), m_clockBar);
+    m_alignButton = new QToolButton(m_clockBar);
+    m_alignButton->setText(tr("Align one source…"));
+    m_alignButton->setPopupMode(QToolButton::InstantPopup);
+    m_alignButton->setMenu(new QMenu(m_alignButton));
+    clockLayout->addWidget(m_clockLabel, 1);
+    clockLayout->addWidget(alignAll);
+    clockLayout->addWidget(m_alignButton);
+    m_clockBar->hide();
+    layout->addWidget(m_clockBar);
+    connect(alignAll, &QPushButton::clicked, this, &TimelineView::alignAllToFirstEvent);
+    connect(m_alignButton->menu(), &QMenu::aboutToShow, this, &TimelineView::fillAlignMenu);
+
     auto* split = new QSplitter(Qt::Vertical, this);
     m_canvas = new TimelineCanvas(split);
     m_bottom = new QTabWidget(split);
@@ -99,6 +139,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     split->addWidget(m_bottom);
     split->setStretchFactor(0, 5);
     split->setStretchFactor(1, 2);
+    split->setSizes({480, 210});  // the tracks first; the details below, scrolling
     layout->addWidget(split, 1);
 
     m_searchTimer->setSingleShot(true);
@@ -107,6 +148,16 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, m_searchTimer, qOverload<>(&QTimer::start));
     connect(m_regex, &QCheckBox::toggled, this, &TimelineView::runSearch);
     connect(m_search, &QLineEdit::returnPressed, this, &TimelineView::nextMatch);
+    auto* previousKey = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Return), m_search, nullptr,
+                                      nullptr, Qt::WidgetShortcut);
+    connect(previousKey, &QShortcut::activated, this, &TimelineView::previousMatch);
+    auto* clearKey =
+        new QShortcut(QKeySequence(Qt::Key_Escape), m_search, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(clearKey, &QShortcut::activated, this, [this] {
+        clearSearch();
+        m_canvas->setFocus();
+    });
+    connect(m_canvas, &TimelineCanvas::escaped, this, &TimelineView::clearSearch);
     connect(next, &QToolButton::clicked, this, &TimelineView::nextMatch);
     connect(prev, &QToolButton::clicked, this, &TimelineView::previousMatch);
     connect(zoomSel, &QToolButton::clicked, this, &TimelineView::zoomToSelection);
@@ -124,8 +175,7 @@ TimelineView::TimelineView(SessionContext* ctx, QWidget* parent)
     connect(ctx, &SessionContext::timeRangeRequested, this, [this](qint64 a, qint64 b) {
         if (m_publishing) return;
         if (modelIsCurrent())
-            m_canvas->zoomTo(static_cast<double>(a - m_model->originNs),
-                             static_cast<double>(b - m_model->originNs));
+            zoomToStoreRange(a, b);
         else
             m_pendingRange = std::make_pair(a, b);
     });
@@ -166,6 +216,19 @@ void TimelineView::reload() {
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
     m_model = std::move(m);
+    const bool empty = !m_model || m_model->tracks.empty();
+    if (empty)
+        m_empty->setContent(
+            tr("Nothing on the timeline yet"),
+            tr("The timeline shows traces: open one from PyTorch's profiler (torch.profiler "
+               "writes <i>*.pt.trace.json</i>), Nsight Systems (<i>*.sqlite</i>) or any Chrome "
+               "trace, or launch your training script with the profiler on: its traces appear "
+               "here as they are written. The demo session has some to look at."),
+            {{tr("Open a trace…"), QStringLiteral("open")},
+             {tr("Launch a script with the profiler on…"), QStringLiteral("launch-profiled")},
+             {tr("Open the demo"), QStringLiteral("demo")}});
+    m_stack->setCurrentIndex(empty ? 0 : 1);
+    updateClockBar();
     m_results.reset();
     m_matchIndex = -1;
     m_matchLabel->clear();
@@ -179,9 +242,7 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> m) {
     }
     m_status->setText(
         tr("%L1 slices · %L2 tracks").arg(m_model->sliceCount).arg(m_model->tracks.size()));
-    if (m_pendingRange)
-        m_canvas->zoomTo(static_cast<double>(m_pendingRange->first - m_model->originNs),
-                         static_cast<double>(m_pendingRange->second - m_model->originNs));
+    if (m_pendingRange) zoomToStoreRange(m_pendingRange->first, m_pendingRange->second);
     m_pendingRange.reset();
     if (m_pendingSlice) selectById(m_pendingSlice);
     m_pendingSlice = 0;
@@ -204,10 +265,11 @@ void TimelineView::loadDetails(const SliceRef& ref) {
     using DetailsResult = ts::Result<SliceDetails>;
     if (!m_model || !ref.valid()) return;
     m_bottom->setCurrentWidget(m_details);
-    const int64_t origin = m_model->originNs + m_model->startNs;
+    // "Start" in the details: from the start of the timeline, in the slice's aligned time.
+    const int64_t origin = m_model->storeTime(ref.track, m_model->startNs);
     // Located through the model, the slice and its flow ends are read by primary key.
     auto keyOf = [m = m_model](const SliceRef& r) {
-        return SliceKey{m->sliceId(r), m->tracks[r.track].id, m->ts(r) + m->originNs};
+        return SliceKey{m->sliceId(r), m->tracks[r.track].id, m->storeTime(r.track, m->ts(r))};
     };
     m_ctx->jobs()->run<DetailsResult>(
         this, QStringLiteral("timeline-details"), tr("Reading slice"),
@@ -277,8 +339,9 @@ void TimelineView::onArea(const std::vector<int>& tracks, double t0, double t1) 
             m_bottom->setCurrentWidget(m_aggregate);
         });
     m_publishing = true;
-    m_ctx->requestTimeRange(static_cast<int64_t>(t0) + m_model->originNs,
-                            static_cast<int64_t>(t1) + m_model->originNs);
+    const int track = tracks.empty() ? -1 : tracks.front();
+    m_ctx->requestTimeRange(m_model->storeTime(track, static_cast<int64_t>(t0)),
+                            m_model->storeTime(track, static_cast<int64_t>(t1)));
     m_publishing = false;
 }
 
@@ -325,14 +388,10 @@ void TimelineView::goToMatch(int64_t index) {
     m_matchLabel->setText(tr("%L1 / %L2").arg(index + 1).arg(m_results->matches.size()));
     m_canvas->selectSlice(ref);
     m_canvas->setCurrentMatch(ref);
-    const auto& ax = m_canvas->axis();
+    // Zoomed to the match: it fills a third of the view, its neighbours around it.
     const double a = static_cast<double>(m_model->ts(ref));
-    const double b = a + static_cast<double>(m_model->dur(ref));
-    const double span = ax.end() - ax.start();
-    if (b - a > span)
-        m_canvas->frameSelection();
-    else if (a < ax.start() || b > ax.end())
-        m_canvas->zoomTo(a + (b - a) / 2 - span / 2.2, a + (b - a) / 2 + span / 2.2);
+    const double d = std::max(static_cast<double>(m_model->dur(ref)), 1.0);
+    m_canvas->zoomTo(a - d, a + 2 * d);
     m_canvas->revealTrack(ref.track);
     onSliceClicked(ref);
 }
@@ -354,6 +413,150 @@ void TimelineView::previousMatch() {
     else
         goToMatch(ts::timeline::previousMatch(*m_model, *m_results,
                                               static_cast<int64_t>(m_canvas->axis().end())));
+}
+
+void TimelineView::zoomToStoreRange(int64_t a, int64_t b) {
+    const int64_t shift = m_model->modelTime(a) - a;
+    m_canvas->zoomTo(static_cast<double>(a + shift), static_cast<double>(b + shift));
+}
+
+void TimelineView::focusSearch() {
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void TimelineView::clearSearch() {
+    m_searchTimer->stop();
+    if (m_search->text().isEmpty() && !m_results) return;
+    m_search->clear();
+    m_results.reset();
+    m_matchIndex = -1;
+    m_matchLabel->clear();
+    m_canvas->setSearch(nullptr);
+    m_canvas->setCurrentMatch({});
+}
+
+void TimelineView::updateClockBar() {
+    // Unrelated clocks, unless every source was placed by its command run (profiler cycles on
+    // a clock that starts with their recording, each placed when its file was written).
+    bool placed = m_model && !m_model->alignments.empty() &&
+                  m_model->alignments.size() == m_model->sourceExtents.size();
+    if (m_model)
+        for (const auto& a : m_model->alignments)
+            placed = placed && a.mode == ts::timeline::AlignMode::FileTime;
+    const bool unrelated = m_model && m_model->clockBases.size() > 1 && !placed;
+    m_clockBar->setVisible(unrelated);
+    if (!unrelated) return;
+    const auto& bases = m_model->clockBases;
+    int64_t relative = 0;
+    for (const auto& b : bases) relative += b.relative ? 1 : 0;
+    const double apart = static_cast<double>(bases.back().startNs - bases.front().startNs);
+    QString text = tr("These %n sources were recorded on unrelated clocks", nullptr,
+                      static_cast<int>(m_model->sourceExtents.size()));
+    text += relative > 0
+                ? tr(" (%n from the start of its recording)", nullptr, static_cast<int>(relative))
+                : QString();
+    if (m_model->alignments.empty())
+        text += tr(": shown as recorded they lie %1 apart, each squeezed to a sliver.")
+                    .arg(durationText(apart, 3));
+    else
+        text += tr(" (%1 apart as recorded); %n source(s) aligned: the \u21E4 on their process "
+                   "headers gives the shift, the hover how.",
+                   nullptr, static_cast<int>(m_model->alignments.size()))
+                    .arg(durationText(apart, 3));
+    m_clockLabel->setText(text);
+}
+
+void TimelineView::fillAlignMenu() {
+    QMenu* menu = m_alignButton->menu();
+    menu->clear();
+    if (!m_model) return;
+    using ts::timeline::AlignMode;
+    for (const ts::timeline::SourceExtent& e : m_model->sourceExtents) {
+        const auto current = m_model->alignmentOf(e.sourceId);
+        QMenu* sub = menu->addMenu(
+            tr("Source %1: %2 (%3)")
+                .arg(e.sourceId)
+                .arg(QString::fromStdString(e.name), QString::fromStdString(current.describe())));
+        const std::pair<AlignMode, QString> modes[] = {
+            {AlignMode::AsRecorded, tr("As recorded")},
+            {AlignMode::FirstEvent, tr("To its first event")},
+            {AlignMode::ClockSync, tr("By a clock-sync event it shares")}};
+        for (const auto& [mode, title] : modes) {
+            QAction* a = sub->addAction(
+                title, this, [this, id = e.sourceId, mode = mode] { alignSource(id, mode); });
+            a->setCheckable(true);
+            a->setChecked(current.mode == mode);
+        }
+        sub->addAction(tr("By hand…"), this, [this, id = e.sourceId] {
+            bool ok = false;
+            const double ms = QInputDialog::getDouble(
+                this, tr("Align by hand"),
+                tr("Its first event, in ms after the first event of the others:"), 0, -1e12, 1e12,
+                3, &ok);
+            if (ok)
+                alignSource(id, ts::timeline::AlignMode::Manual, static_cast<int64_t>(ms * 1e6));
+        });
+    }
+}
+
+void TimelineView::alignSource(int64_t sourceId, ts::timeline::AlignMode mode, int64_t manualNs) {
+    if (!m_model) return;
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("timeline-align"), tr("Aligning the clock of source %1").arg(sourceId),
+        [p = m_ctx->sessionPath().toStdString(), extents = m_model->sourceExtents, sourceId, mode,
+         manualNs](ts::JobControl&) {
+            auto s = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadWrite);
+            if (!s) return QString::fromStdString(s.error());
+            auto offset =
+                ts::timeline::alignmentOffset(*s.value(), extents, sourceId, mode, manualNs);
+            if (!offset) return QString::fromStdString(offset.error());
+            auto w = ts::timeline::writeAlignment(*s.value(), {sourceId, mode, offset.value()});
+            return w ? QString() : QString::fromStdString(w.error());
+        },
+        [this](QString error) {
+            if (!error.isEmpty()) {
+                m_status->setText(tr("Cannot align: %1").arg(error));
+                return;
+            }
+            m_ctx->notifyDataChanged();
+        });
+}
+
+void TimelineView::alignAllToFirstEvent() {
+    if (!m_model || m_model->clockBases.size() < 2) return;
+    // The reference clock (the largest group on an absolute clock) stays; the others move.
+    const ts::timeline::ClockBase* ref = nullptr;
+    for (const auto& b : m_model->clockBases)
+        if (!b.relative && (!ref || b.sources.size() > ref->sources.size())) ref = &b;
+    if (!ref) ref = &m_model->clockBases.front();
+    std::vector<int64_t> moved;
+    for (const auto& b : m_model->clockBases)
+        if (&b != ref) moved.insert(moved.end(), b.sources.begin(), b.sources.end());
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("timeline-align"), tr("Aligning clocks"),
+        [p = m_ctx->sessionPath().toStdString(), extents = m_model->sourceExtents,
+         moved](ts::JobControl&) {
+            auto s = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadWrite);
+            if (!s) return QString::fromStdString(s.error());
+            for (int64_t id : moved) {
+                using ts::timeline::AlignMode;
+                auto offset =
+                    ts::timeline::alignmentOffset(*s.value(), extents, id, AlignMode::FirstEvent);
+                if (!offset) return QString::fromStdString(offset.error());
+                auto w = ts::timeline::writeAlignment(*s.value(),
+                                                      {id, AlignMode::FirstEvent, offset.value()});
+                if (!w) return QString::fromStdString(w.error());
+            }
+            return QString();
+        },
+        [this](QString error) {
+            if (!error.isEmpty()) {
+                m_status->setText(tr("Cannot align: %1").arg(error));
+                return;
+            }
+            m_ctx->notifyDataChanged();
+        });
 }
 
 void TimelineView::zoomToSelection() {

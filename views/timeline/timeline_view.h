@@ -4,7 +4,10 @@
 // next/previous), the details panel of the selected slice and the aggregate table of an
 // area selection. Follows SessionContext::timeRangeRequested (zooms there) and
 // sliceSelected (selects and frames the slice); a click or an area selection is published
-// back through the context (selectSlice / requestTimeRange).
+// back through the context (selectSlice / requestTimeRange). Keys: Ctrl+F finds, Enter
+// (in the search box) zooms to the next match, Shift+Enter to the previous, Esc clears the
+// search. When the session's sources use unrelated clocks, a bar says so and offers to align
+// each source (clock_bases.h); an empty timeline says what would fill it.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -13,7 +16,11 @@
 #include "core/timeline/timeline_query.h"
 
 class QCheckBox;
+class QFrame;
 class QLabel;
+class QStackedWidget;
+class QToolButton;
+class EmptyState;
 class QLineEdit;
 class QTabWidget;
 class QTableWidget;
@@ -33,6 +40,24 @@ public:
     QLineEdit* searchBox() const { return m_search; }
     QLabel* matchLabel() const { return m_matchLabel; }
     QLabel* statusLabel() const { return m_status; }
+    EmptyState* emptyState() const { return m_empty; }
+    /// The bar that says the session's clocks are unrelated (hidden when they are not).
+    QFrame* clockBar() const { return m_clockBar; }
+    QLabel* clockLabel() const { return m_clockLabel; }
+    /// Aligns source `sourceId` by `mode` (a job writing the session; the timeline reloads);
+    /// `manualNs` is added to the first-event alignment for AlignMode::Manual.
+    void alignSource(int64_t sourceId, ts::timeline::AlignMode mode, int64_t manualNs = 0);
+    /// Aligns every source not on the reference clock to its first event.
+    void alignAllToFirstEvent();
+    /// Clears the search (Esc).
+    void clearSearch();
+
+public slots:
+    /// Puts the cursor in the search box (Edit > Find, Ctrl+F: the main window calls the
+    /// current view's focusSearch slot).
+    void focusSearch();
+
+public:
     /// Search results currently shown (empty when none).
     const ts::timeline::SearchResults* searchResults() const { return m_results.get(); }
 
@@ -54,6 +79,11 @@ private:
     void selectById(int64_t sliceId);
     void goToMatch(int64_t index);
     void zoomToSelection();
+    void updateClockBar();
+    void fillAlignMenu();
+    /// Zooms to [a, b] in store time (as other views publish ranges), aligned as the
+    /// source that holds `a`.
+    void zoomToStoreRange(int64_t a, int64_t b);
 
     SessionContext* m_ctx;
     TimelineCanvas* m_canvas;
@@ -66,6 +96,11 @@ private:
     QLabel* m_matchLabel;
     QLabel* m_status;
     QTimer* m_searchTimer;
+    QStackedWidget* m_stack;
+    EmptyState* m_empty;
+    QFrame* m_clockBar;
+    QLabel* m_clockLabel;
+    QToolButton* m_alignButton;
     std::shared_ptr<const ts::timeline::TimelineModel> m_model;
     std::shared_ptr<const ts::timeline::SearchResults> m_results;
     int64_t m_matchIndex = -1;

@@ -109,7 +109,7 @@ QWidget* CommandForm::commandBox() {
     m_cwd = new PathEdit(PathEdit::Folder, box);
     m_cwd->setPlaceholderText(tr("the session's folder"));
     m_name = new QLineEdit(box);
-    m_name->setPlaceholderText(tr("the command line"));
+    m_name->setPlaceholderText(tr("the script and a counter: train.py #3"));
     m_nproc = spin(box, 1, 1024);
     m_nproc->setToolTip(tr("Processes to start, one per rank"));
     m_ranks = new QComboBox(box);
@@ -164,8 +164,9 @@ QWidget* CommandForm::environmentBox() {
     buttons->addStretch(1);
     m_watch = new QPlainTextEdit(box);
     m_watch->setPlaceholderText(
-        tr("Folders to watch, one per line: traces, dumps, TensorBoard files and "
-           "crash records that appear there become the run's"));
+        tr("More folders to watch, one per line: traces, dumps, TensorBoard files and "
+           "crash records that appear there become the run's. The working folder and its "
+           "log, logs, runs, traces, profiler, tb_logs folders are watched already"));
     m_watch->setMaximumHeight(60);
     l->addWidget(m_env);
     l->addLayout(buttons);

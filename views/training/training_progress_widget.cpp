@@ -6,11 +6,13 @@
 #include <QProgressBar>
 #include <cmath>
 
+#include "views/common/units_text.h"
+
 namespace {
 QLabel* value(QWidget* parent) {
     auto* l = new QLabel(QStringLiteral("–"), parent);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setMinimumWidth(90);
+    l->setMinimumWidth(64);
     return l;
 }
 }  // namespace
@@ -66,7 +68,7 @@ QString TrainingProgressWidget::duration(double s) {
 }
 
 QString TrainingProgressWidget::bytes(qint64 n) {
-    return QLocale().formattedDataSize(n, 1, QLocale::DataSizeTraditionalFormat);
+    return bytesText(static_cast<double>(n));
 }
 
 void TrainingProgressWidget::reset(const QString& state) {

@@ -1,15 +1,19 @@
 #include "views/training/training_view.h"
 
+#include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -21,11 +25,13 @@
 #include "core/common/data_paths.h"
 #include "core/engine/data/dataset.h"
 #include "core/run/rank_command.h"
+#include "core/run/run_names.h"
 #include "core/store/trace_store.h"
 #include "importers/run_artifacts.h"
 #include "views/common/job_tracker.h"
 #include "views/common/rdr_auto_open.h"
 #include "views/common/session_context.h"
+#include "views/common/session_places.h"
 #include "views/curves/curves_view.h"
 #include "views/training/command_form.h"
 #include "views/training/command_run_controller.h"
@@ -34,6 +40,7 @@
 #include "views/training/training_results_widget.h"
 #include "views/training/training_run_controller.h"
 #include "views/training/training_runs_model.h"
+#include "views/training/training_widgets.h"
 
 namespace {
 
@@ -41,15 +48,6 @@ struct RunsResult {
     std::vector<ts::run::RunSummary> runs;
     QString error;
 };
-
-QString newSessionPath() {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    if (dir.isEmpty()) dir = QDir::tempPath() + "/trainscope";
-    dir += "/sessions";
-    QDir().mkpath(dir);
-    return dir + "/training-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") +
-           ".tscope";
-}
 
 }  // namespace
 
@@ -88,7 +86,10 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
       m_pause(new QPushButton(tr("Pause"), this)),
       m_stop(new QPushButton(tr("Stop"), this)),
       m_load(new QPushButton(tr("Load settings"), this)),
-      m_continue(new QPushButton(tr("Continue from checkpoint"), this)),
+      m_continue(new QPushButton(tr("Resume…"), this)),
+      m_rename(new QPushButton(tr("Rename…"), this)),
+      m_remove(new QPushButton(tr("Remove…"), this)),
+      m_removeJunk(new QPushButton(tr("Remove this run"), this)),
       m_message(new QLabel(this)) {
     m_form->setOptions(defaultOptions());
     m_start->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
@@ -124,6 +125,10 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     for (QPushButton* b : {m_start, m_pause, m_stop}) buttons->addWidget(b);
     buttons->addSpacing(12);
     buttons->addWidget(m_message, 1);
+    buttons->addWidget(m_removeJunk);
+    m_removeJunk->hide();
+    m_rename->setToolTip(tr("Give the selected run a name of your own"));
+    m_remove->setToolTip(tr("Remove the selected run and everything it recorded"));
 
     auto* top = new QWidget(this);
     auto* tl = new QVBoxLayout(top);
@@ -140,11 +145,17 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
     QFont bold = title->font();
     bold.setBold(true);
     title->setFont(bold);
+    // The title, then the history's buttons on a row of their own: the panel fits 1280 pixels.
     hb->addWidget(title);
     hb->addStretch(1);
-    hb->addWidget(m_load);
-    hb->addWidget(m_continue);
     hl->addLayout(hb);
+    auto* hb2 = new QHBoxLayout;
+    hb2->addWidget(m_rename);
+    hb2->addWidget(m_remove);
+    hb2->addWidget(m_load);
+    hb2->addWidget(m_continue);
+    hb2->addStretch(1);
+    hl->addLayout(hb2);
     hl->addWidget(m_table, 1);
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(history);
@@ -195,6 +206,28 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
         if (!running()) m_progress->setEngineMode(kind == 0);
     });
     connect(m_stop, &QPushButton::clicked, this, &TrainingView::stopTraining);
+    connect(m_rename, &QPushButton::clicked, this, [this] {
+        const auto* run = m_runs->run(selectedRunId());
+        if (!run) return;
+        bool ok = false;
+        const QString name =
+            QInputDialog::getText(this, tr("Rename run"), tr("Name:"), QLineEdit::Normal,
+                                  QString::fromStdString(run->name), &ok);
+        if (ok) renameRun(run->id, name);
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        const auto* run = m_runs->run(selectedRunId());
+        if (!run) return;
+        if (QMessageBox::question(
+                this, tr("Remove run"),
+                tr("Remove run #%1 (%2) with its logs, curves, traces and findings?")
+                    .arg(run->id)
+                    .arg(QString::fromStdString(run->name))) == QMessageBox::Yes)
+            removeRun(run->id);
+    });
+    connect(m_removeJunk, &QPushButton::clicked, this, [this] {
+        if (m_junkRun > 0) removeRun(m_junkRun);
+    });
     connect(m_load, &QPushButton::clicked, this, [this] { loadRunSettings(selectedRunId()); });
     connect(m_continue, &QPushButton::clicked, this, [this] {
         const auto* run = m_runs->run(selectedRunId());
@@ -226,6 +259,60 @@ TrainingView::TrainingView(SessionContext* ctx, QWidget* parent)
 
 TrainingView::~TrainingView() = default;
 
+void TrainingView::renameRun(qint64 runId, const QString& name) {
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("run-rename"), tr("Renaming run %1").arg(runId),
+        [p = m_ctx->sessionPath().toStdString(), runId, n = name.toStdString()](ts::JobControl&) {
+            auto s = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadWrite);
+            if (!s) return QString::fromStdString(s.error());
+            auto r = ts::run::renameRun(*s.value(), runId, n);
+            return r ? QString() : QString::fromStdString(r.error());
+        },
+        [this, runId](QString error) {
+            if (!error.isEmpty()) {
+                setMessage(tr("Cannot rename: %1").arg(error), true);
+                return;
+            }
+            m_selectAfterReload = runId;
+            m_ctx->notifyDataChanged();
+        });
+}
+
+void TrainingView::removeRun(qint64 runId) {
+    m_ctx->jobs()->run<QString>(
+        this, QStringLiteral("run-remove"), tr("Removing run %1").arg(runId),
+        [p = m_ctx->sessionPath().toStdString(), runId](ts::JobControl&) {
+            auto s = ts::store::TraceStore::open(p, ts::store::TraceStore::Mode::ReadWrite);
+            if (!s) return QString::fromStdString(s.error());
+            auto r = ts::run::removeRun(*s.value(), runId);
+            return r ? QString() : QString::fromStdString(r.error());
+        },
+        [this, runId](QString error) {
+            if (!error.isEmpty()) {
+                setMessage(tr("Cannot remove: %1").arg(error), true);
+                return;
+            }
+            if (runId == m_junkRun) {
+                m_junkRun = 0;
+                m_removeJunk->hide();
+            }
+            setMessage(tr("Run #%1 removed.").arg(runId));
+            m_ctx->notifyDataChanged();
+        });
+}
+
+bool TrainingView::selectRun(qint64 runId) {
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex i = m_proxy->index(r, 0);
+        if (m_proxy->data(i, Qt::UserRole).toLongLong() == runId) {
+            m_table->selectionModel()->setCurrentIndex(
+                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
+}
+
 QString TrainingView::message() const {
     return m_message->text();
 }
@@ -255,12 +342,35 @@ bool TrainingView::running() const {
 QString TrainingView::sessionForNewRun() {
     m_pendingSession.clear();
     if (!m_ctx->sessionPath().isEmpty()) return m_ctx->sessionPath();
-    m_pendingSession = newSessionPath();
+    m_pendingSession =
+        newSessionPath(QStringLiteral("training-") +
+                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     return m_pendingSession;
 }
 
 void TrainingView::showKind(int kind) {
     m_kinds->setCurrentIndex(kind);
+}
+
+void TrainingView::offerProfiledRun(bool command) {
+    showKind(command ? 1 : 0);
+    if (command) {
+        m_commandForm->profileCheck()->setChecked(true);
+        m_commandForm->programEdit()->setFocus();
+        setMessage(
+            tr("Name your script (program python3, arguments train.py) and press Start: "
+               "torch.profiler records steps 2-4, and the traces appear in the Timeline "
+               "and Op statistics as they are written."));
+        return;
+    }
+    ts::run::JobOptions o;
+    QString error;
+    if (!m_form->options(&o, &error)) o = defaultOptions();
+    o.profile = true;
+    m_form->setOptions(o);
+    setMessage(
+        tr("Profile is on: press Start to train the built-in engine; its profile opens "
+           "in the Timeline, Steps and Memory views when the run ends."));
 }
 
 bool TrainingView::startCommand() {
@@ -455,6 +565,32 @@ void TrainingView::onCommandFinished(const ts::run::CommandResult& r) {
         r.runId > 0
             ? tr("Run #%1 %2: %3").arg(r.runId).arg(status, QString::fromStdString(r.reason))
             : QString::fromStdString(r.reason);
+    // A program that never started (a typo'd name) leaves a run with nothing in it: say so
+    // plainly and offer to remove it.
+    const bool neverStarted = r.status == ts::store::RunStatus::Failed && r.runId > 0 &&
+                              r.reason.rfind("cannot start", 0) == 0;
+    if (neverStarted) {
+        text = tr("Nothing ran: %1. Check the program's name or path; run #%2 holds nothing "
+                  "and can go.")
+                   .arg(QString::fromStdString(r.reason))
+                   .arg(r.runId);
+        m_junkRun = r.runId;
+    }
+    m_removeJunk->setVisible(neverStarted);
+    if (!neverStarted && r.traces.empty() && r.runId > 0) {
+        // Where traces were looked for, so a script that writes them elsewhere is a folder away.
+        ts::run::LaunchSpec spec;
+        QString error;
+        if (m_commandForm->spec(&spec, &error) && spec.watchDefaults) {
+            QStringList where;
+            for (const auto& d : ts::run::defaultWatchFolders(spec.cwd))
+                where << QFileInfo(QString::fromStdString(d.path)).fileName();
+            notes << tr("no trace appeared in the folders watched (the working folder and its "
+                        "%1); a script writing its traces elsewhere needs that folder under "
+                        "Watched folders")
+                         .arg(where.mid(1).join(QStringLiteral(", ")));
+        }
+    }
     if (!notes.isEmpty()) text += QStringLiteral(" — ") + notes.join(QStringLiteral("; "));
     setMessage(text, status == QLatin1String("failed"));
     if (!r.rdr.empty()) openRdrAfterRun(m_ctx, status, QString::fromStdString(r.rdr.front()));

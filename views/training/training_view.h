@@ -55,6 +55,10 @@ public:
     bool startCommand(const QString& specJson, QString* error);
     /// Shows the Engine (0) or Command (1) tab.
     void showKind(int kind);
+    /// Gets a profiled run ready for the user (an empty view's button): the Command tab with
+    /// the profiler ticked and the program field focused, or the Engine tab with Profile on;
+    /// the message under the buttons says what to do next.
+    void offerProfiledRun(bool command);
     void pauseTraining();
     void resumeTraining();
     void stopTraining();
@@ -77,6 +81,16 @@ public:
     QPushButton* startButton() const { return m_start; }
     QPushButton* pauseButton() const { return m_pause; }
     QPushButton* stopButton() const { return m_stop; }
+    QPushButton* renameButton() const { return m_rename; }
+    QPushButton* removeButton() const { return m_remove; }
+    /// Shown after a run whose program never started (a typo'd name): removes that run.
+    QPushButton* removeJunkButton() const { return m_removeJunk; }
+    /// Renames run `runId` (a job; the history reloads); what Rename… does after asking.
+    void renameRun(qint64 runId, const QString& name);
+    /// Removes run `runId` and what it recorded (a job); what Remove… does after asking.
+    void removeRun(qint64 runId);
+    /// Selects run `runId` in the history (false when it is not listed).
+    bool selectRun(qint64 runId);
 
 signals:
     /// The run history was read again (after a session change, a start or an end).
@@ -111,7 +125,9 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
     TrainingResultsWidget* m_results;
-    QPushButton *m_start, *m_pause, *m_stop, *m_load, *m_continue;
+    QPushButton *m_start, *m_pause, *m_stop, *m_load, *m_continue, *m_rename, *m_remove,
+        *m_removeJunk;
+    qint64 m_junkRun = 0;  // a run whose program never started
     QLabel* m_message;
     QString m_pendingSession;  // session a run creates when none was open
     QString m_rankFolder;      // where the ranks of a data-parallel run record

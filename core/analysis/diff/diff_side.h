@@ -87,4 +87,9 @@ std::vector<DiffSplitPart> diffSplit(const DiffSide& a, const DiffSide& b, const
 DiffAlignment alignSteps(const DiffSide& a, const DiffSide& b, const DiffNames& names,
                          JobControl* job);
 
+/// What encloses the largest change `top` (see DiffAttribution): looked for on the side
+/// where the op takes longer.
+DiffAttribution attributeChange(const DiffSide& a, const DiffSide& b, const DiffNames& names,
+                                const OpDiffRow& top);
+
 }  // namespace ts::analysis

@@ -72,8 +72,18 @@ std::string explainSentence(const RunDiff& d) {
             break;
         }
     if (!top) return s + "; no op changed beyond the noise band.";
-    s += "; the largest op change: " + top->name + " " + signedDuration(top->deltaNs) + " per " +
-         (what == "step" ? "step" : "profile") + " (" + opChangeKey(top->change);
+    const std::string per = what == "step" ? "step" : "profile";
+    if (const DiffAttribution& at = d.attribution; !at.name.empty()) {
+        // Blame what the user wrote (a record_function block, the op they called), not the
+        // kernel-level op inside it that took the time.
+        s += "; the change is in " + at.name + " (" +
+             (at.annotation ? std::string("user annotation") : at.category) + ") " +
+             signedDuration(at.deltaNs) + " per " + per + ", where " + top->name + " is " +
+             signedDuration(top->deltaNs) + " (" + opChangeKey(top->change);
+    } else {
+        s += "; the largest op change: " + top->name + " " + signedDuration(top->deltaNs) +
+             " per " + per + " (" + opChangeKey(top->change);
+    }
     if (std::isfinite(top->ratio) && top->ratio > 0) {
         char r[32];
         std::snprintf(r, sizeof r, ", x%.2f", top->ratio);
@@ -155,6 +165,11 @@ Result<RunDiff> diffRuns(const DiffSideSpec& specA, const DiffSideSpec& specB,
     nameOps(sb, o.map, names);
     d.ops = diffOpTable(sa, sb, names, o.by);
     classify(d.ops, d.noiseBand, d.floorNs);
+    for (const auto& r : d.ops)
+        if (r.change != OpChange::Unchanged) {
+            d.attribution = attributeChange(sa, sb, names, r);
+            break;
+        }
     d.split = diffSplit(sa, sb, names, &d.splitExplains);
     if (job) job->addDone(1);
     if (job && job->cancelled()) return Error{"cancelled"};

@@ -118,9 +118,25 @@ struct DiffAlignment {
     int64_t firstPairNamed(const std::string& name) const;
 };
 
+/// The outermost op or user annotation that explains the largest op change (an aten::mm
+/// slower inside a record_function("slow_block"): slow_block): an enclosing slice present
+/// around every call of the changed op whose total time per step changed by at least
+/// kDiffAttributionShare of the op's change, in the same direction. The innermost such user
+/// annotation wins (the user's name for that piece of code); without one, the outermost op.
+struct DiffAttribution {
+    std::string name;      // "" when nothing encloses the change (the op itself explains it)
+    std::string category;  // its slice category (user_annotation, cpu_op, ...)
+    bool annotation = false;
+    double totalNs[2] = {0, 0};  // its total time per step in A and B
+    double deltaNs = 0;          // total B - total A
+    std::string op;              // the changed op it holds
+};
+inline constexpr double kDiffAttributionShare = 0.8;
+
 struct RunDiff {
     DiffSideInfo a, b;
-    std::vector<OpDiffRow> ops;  // ranked by |deltaNs|, largest first
+    std::vector<OpDiffRow> ops;   // ranked by |deltaNs|, largest first
+    DiffAttribution attribution;  // of the largest op change (see DiffAttribution)
     std::vector<DiffSplitPart> split;
     std::string splitExplains;  // key of the split part that explains the change ("" none)
     std::string explains;       // one sentence: what changed and what explains it

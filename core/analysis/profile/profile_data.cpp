@@ -131,8 +131,8 @@ Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int
     if (!list) return Error{list.error()};
     if (list.value().empty())
         return Error{
-            "no profile in this session (no source of kind "
-            "'profiler' and no ProfilerStep#N slices)"};
+            "no profile in this session: open a trace written by torch.profiler, launch a "
+            "script with the profiler on, or train with --profile"};
     // A profile proper (steps, a recorded run, memory data) before one only by its device work.
     for (const ProfileSourceInfo& p : list.value())
         if (!p.deviceOnly) return p.id;

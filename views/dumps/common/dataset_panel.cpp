@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "views/common/job_tracker.h"
+#include "views/common/units_text.h"
 #include "views/dumps/common/heatmap_widget.h"
 #include "views/dumps/common/line_plot_widget.h"
 #include "views/dumps/common/slice_selector.h"
@@ -42,11 +43,7 @@ ObjectInfo describe(const ts::h5::File& f, const std::string& path) {
 }
 
 QString bytes(uint64_t b) {
-    if (b < 10 * 1024) return QStringLiteral("%1 B").arg(b);
-    if (b < 10ull * 1024 * 1024) return QStringLiteral("%1 KiB").arg(b / 1024.0, 0, 'f', 1);
-    if (b < 10ull * 1024 * 1024 * 1024)
-        return QStringLiteral("%1 MiB").arg(b / 1048576.0, 0, 'f', 1);
-    return QStringLiteral("%1 GiB").arg(b / 1073741824.0, 0, 'f', 2);
+    return bytesText(static_cast<double>(b));
 }
 
 QString describeHtml(const QString& path, const ObjectInfo& o) {

@@ -8,6 +8,7 @@
 
 #include "core/hdf5/h5_read.h"
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 
 namespace {
 
@@ -108,6 +109,7 @@ HeatmapWidget::HeatmapWidget(JobTracker* jobs, QWidget* parent)
     m_posInf = marker(QCPScatterStyle::ssTriangle, tr("+Inf"));
     m_negInf = marker(QCPScatterStyle::ssTriangleInverted, tr("−Inf"));
     clear();
+    followPalette(m_plot);
 }
 
 void HeatmapWidget::clear(const QString& message) {

@@ -8,6 +8,7 @@
 
 #include "core/hdf5/h5_read.h"
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 
 namespace {
 struct Series {
@@ -64,6 +65,7 @@ LinePlotWidget::LinePlotWidget(JobTracker* jobs, QWidget* parent)
     m_plot->xAxis->setLabel(tr("index"));
     m_plot->yAxis->setLabel(tr("value"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    followPalette(m_plot);
 }
 
 void LinePlotWidget::clear(const QString& message) {

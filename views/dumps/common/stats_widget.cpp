@@ -13,6 +13,8 @@
 #include <cmath>
 
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
+#include "views/common/units_text.h"
 
 namespace {
 
@@ -101,6 +103,7 @@ StatsWidget::StatsWidget(JobTracker* jobs, QWidget* parent)
     timer->start(100);
     setRunning(false);
     m_grid->setText(tr("Select a dataset."));
+    followPalette(m_plot);
 }
 
 void StatsWidget::setRunning(bool on) {
@@ -212,10 +215,9 @@ void StatsWidget::show(const DatasetStatsResult& r) {
     m_grid->setText(QStringLiteral("<table>%1</table>").arg(rows));
     QString note = tr("min/max/mean/std over finite values (population std).");
     if (r.seconds > 0 && r.bytes > (1u << 20))
-        note += tr(" One pass: %1 MB in %2 s (%3 GB/s).")
-                    .arg(r.bytes / 1e6, 0, 'f', 1)
-                    .arg(r.seconds, 0, 'f', 3)
-                    .arg(r.bytes / r.seconds / 1e9, 0, 'f', 2);
+        note += tr(" One pass: %1 in %2 (%3/s).")
+                    .arg(bytesText(static_cast<double>(r.bytes)), durationText(r.seconds * 1e9),
+                         bytesText(static_cast<double>(r.bytes) / r.seconds));
     m_note->setText(note);
     drawHistogram();
     emit statsReady(m_result);

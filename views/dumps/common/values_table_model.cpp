@@ -101,7 +101,7 @@ void ValuesTableModel::request(uint64_t br, uint64_t bc) const {
 QVariant ValuesTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     if (role != Qt::DisplayRole && role != Qt::BackgroundRole && role != Qt::TextAlignmentRole &&
-        role != Qt::ToolTipRole)
+        role != Qt::ToolTipRole && role != Qt::ForegroundRole)
         return {};
     const auto r = static_cast<uint64_t>(index.row()), c = static_cast<uint64_t>(index.column());
     const uint64_t br = r / kBlockRows, bc = c / kBlockCols;
@@ -132,6 +132,11 @@ QVariant ValuesTableModel::data(const QModelIndex& index, int role) const {
             if (v == QLatin1String("inf") || v == QLatin1String("-inf"))
                 return QBrush(QColor(255, 224, 178));
             return {};
+        case Qt::ForegroundRole:  // dark on the light tints, in either theme
+            return v == QLatin1String("nan") || v == QLatin1String("inf") ||
+                           v == QLatin1String("-inf")
+                       ? QVariant(QBrush(QColor(Qt::black)))
+                       : QVariant();
         default:
             return {};
     }

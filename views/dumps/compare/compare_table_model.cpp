@@ -111,6 +111,10 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
         if (first) return QBrush(QColor(255, 205, 210));
         if (root) return QBrush(QColor(227, 240, 250));
         if (!p.pass) return QBrush(QColor(255, 243, 224));
+    } else if (role == Qt::ForegroundRole) {
+        // Dark text on the light tints, whatever the theme (a dark theme's light text would
+        // not read on them).
+        if (rootRow || first || root || !p.pass) return QBrush(QColor(Qt::black));
     } else if (role == Qt::FontRole && (first || rootRow)) {
         QFont b;
         b.setBold(true);

@@ -13,12 +13,18 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <qcustomplot.h>
+
 #include "core/common/file_io.h"
+#include "core/debug/tensor_difference.h"
 #include "views/common/job_tracker.h"
+#include "views/common/plot_theme.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 #include "views/dumps/common/h5_file_registry.h"
 #include "views/dumps/compare/compare_table_model.h"
 
@@ -79,6 +85,10 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
       m_summary(new QLabel(this)),
       m_table(new QTableView(this)),
       m_unmatched(new QListWidget(this)),
+      m_failuresOnly(new QCheckBox(tr("Failures only"), this)),
+      m_bottom(new QTabWidget(this)),
+      m_diffPlot(new QCustomPlot(this)),
+      m_diffLabel(new QLabel(this)),
       m_model(new CompareTableModel(this)) {
     m_a->setPlaceholderText(tr("A: the dump to check (msaccucmp -m), e.g. the NPU / fp16 run"));
     m_b->setPlaceholderText(tr("B: the golden dump (msaccucmp -g), e.g. the GPU / fp32 run"));
@@ -129,11 +139,15 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     th->addWidget(m_useAbs);
     th->addWidget(m_abs);
     th->addWidget(new QLabel(tr("and NaN/Inf at the same positions"), this));
-    th->addWidget(m_rule);
-    th->addWidget(m_pairing);
     th->addStretch();
-    th->addWidget(m_run);
-    th->addWidget(m_csv);
+    // The rule, pairing and actions on a row of their own: the view fits 1280 pixels.
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_rule);
+    actions->addWidget(m_pairing);
+    actions->addStretch();
+    actions->addWidget(m_failuresOnly);
+    actions->addWidget(m_run);
+    actions->addWidget(m_csv);
 
     m_table->setModel(m_model);
     m_table->verticalHeader()->setVisible(false);
@@ -141,18 +155,36 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setSectionResizeMode(CompareTableModel::Path,
                                                       QHeaderView::Stretch);
-    auto* unmatchedBox = new QWidget(this);
-    auto* ul = new QVBoxLayout(unmatchedBox);
-    ul->setContentsMargins(0, 0, 0, 0);
-    ul->addWidget(new QLabel(tr("Unmatched tensors"), this));
-    ul->addWidget(m_unmatched);
+    auto* diffBox = new QWidget(this);
+    auto* dl = new QVBoxLayout(diffBox);
+    dl->setContentsMargins(0, 0, 0, 0);
+    m_diffLabel->setWordWrap(true);
+    m_diffLabel->setText(tr("Select a pair to plot A − B by element."));
+    m_diffPlot->xAxis->setLabel(tr("element (flat index, C order)"));
+    m_diffPlot->yAxis->setLabel(tr("A − B"));
+    m_diffPlot->setMinimumHeight(120);
+    dl->addWidget(m_diffLabel);
+    dl->addWidget(m_diffPlot, 1);
+    m_bottom->addTab(diffBox, tr("A − B"));
+    m_bottom->addTab(m_unmatched, tr("Unmatched tensors"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
-    split->addWidget(unmatchedBox);
-    split->setSizes({700, 120});
+    split->addWidget(m_bottom);
+    split->setSizes({600, 260});
+    m_failuresOnly->setToolTip(tr("Hide the pairs that pass"));
+    m_summary->setOpenExternalLinks(false);
+    connect(m_summary, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("first-divergent")) openFirstDivergent();
+    });
+    connect(m_failuresOnly, &QCheckBox::toggled, this, &CompareView::applyFailuresOnly);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& cur) {
+                if (cur.isValid()) showDifference(cur.row());
+            });
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(grid);
     lay->addLayout(th);
+    lay->addLayout(actions);
     lay->addWidget(m_summary);
     lay->addWidget(split, 1);
 
@@ -198,6 +230,7 @@ CompareView::CompareView(SessionContext* ctx, QWidget* parent)
     };
     connect(H5FileRegistry::instance(), &H5FileRegistry::filesChanged, this, prefill);
     prefill();
+    followPalette(m_diffPlot);
 }
 
 ts::debug::CompareThresholds CompareView::thresholds() const {
@@ -282,6 +315,10 @@ void CompareView::compare(const QString& a, const QString& b) {
             m_table->horizontalHeader()->setSectionResizeMode(CompareTableModel::Path,
                                                               QHeaderView::Stretch);
             updateSummary();
+            applyFailuresOnly();
+            // The first divergent pair is selected: its A − B shows below.
+            if (const int first = m_model->firstDivergentRow(); first >= 0)
+                m_table->selectRow(first);
             emit compared();
         });
 }
@@ -290,6 +327,80 @@ void CompareView::applyThresholds() {
     if (m_model->rowCount() == 0) return;
     m_model->setThresholds(thresholds());
     updateSummary();
+    applyFailuresOnly();
+}
+
+void CompareView::applyFailuresOnly() {
+    const auto& pairs = m_model->report().pairs;
+    const bool only = m_failuresOnly->isChecked();
+    for (int r = 0; r < static_cast<int>(pairs.size()); ++r)
+        m_table->setRowHidden(r, only && pairs[static_cast<size_t>(r)].pass);
+}
+
+bool CompareView::openFirstDivergent() {
+    const int first = m_model->firstDivergentRow();
+    if (first < 0) return false;
+    m_table->selectRow(first);
+    m_table->scrollTo(m_model->index(first, 0), QAbstractItemView::PositionAtCenter);
+    showDifference(first);
+    H5FileRegistry::instance()->requestInspect(
+        m_a->text(),
+        QString::fromStdString(m_model->report().pairs[static_cast<size_t>(first)].tensor.path));
+    m_ctx->requestView(QStringLiteral("hdf5"));
+    return true;
+}
+
+void CompareView::showDifference(int row) {
+    const auto& pairs = m_model->report().pairs;
+    if (row < 0 || row >= static_cast<int>(pairs.size())) return;
+    const auto& p = pairs[static_cast<size_t>(row)];
+    const std::string pathA = p.tensor.path, pathB = p.pathB.empty() ? p.tensor.path : p.pathB;
+    m_diffLabel->setText(tr("Computing A − B of %1…").arg(QString::fromStdString(pathA)));
+    using Diff = ts::Result<ts::debug::TensorDifference>;
+    m_ctx->jobs()->run<Diff>(
+        this, QStringLiteral("compare-diff:%1").arg(reinterpret_cast<quintptr>(this)),
+        tr("A − B of %1").arg(QString::fromStdString(pathA)),
+        [a = m_a->text().toStdString(), b = m_b->text().toStdString(), pathA,
+         pathB](ts::JobControl& jc) {
+            return ts::debug::tensorDifference(a, pathA, b, pathB, 2000, &jc);
+        },
+        [this, pathA](Diff r) {
+            m_diffPlot->clearGraphs();
+            if (!r) {
+                m_diffLabel->setText(
+                    tr("A − B of %1: %2")
+                        .arg(QString::fromStdString(pathA), QString::fromStdString(r.error())));
+                m_diffPlot->replot();
+                emit differenceShown();
+                return;
+            }
+            const auto& d = r.value();
+            QVector<double> x, y;
+            for (size_t i = 0; i < d.series.size(); ++i) {
+                x << static_cast<double>(i * d.bucketSize);
+                y << d.series[i];
+            }
+            QCPGraph* g = m_diffPlot->addGraph();
+            g->setData(x, y, true);
+            g->setLineStyle(d.bucketSize > 1 ? QCPGraph::lsImpulse : QCPGraph::lsLine);
+            g->setPen(QPen(QColor(0xd6, 0x27, 0x28)));
+            m_diffPlot->rescaleAxes();
+            m_diffPlot->replot();
+            QString text =
+                tr("<b>A − B of %1</b>: max |A − B| %2 at element %L3 (A %4, B %5); "
+                   "mean %6, RMS %7 over %L8 elements")
+                    .arg(QString::fromStdString(pathA).toHtmlEscaped(), numberText(d.maxAbs, 6))
+                    .arg(d.maxAt)
+                    .arg(numberText(d.aAtMax, 7), numberText(d.bAtMax, 7), numberText(d.mean, 4),
+                         numberText(d.rms, 4))
+                    .arg(d.count);
+            if (d.nonFinite > 0)
+                text += tr("; %L1 with NaN/Inf on a side left out").arg(d.nonFinite);
+            if (d.bucketSize > 1)
+                text += tr(" (each point: the largest of %L1 elements)").arg(d.bucketSize);
+            m_diffLabel->setText(text);
+            emit differenceShown();
+        });
 }
 
 void CompareView::updateSummary() {
@@ -302,7 +413,8 @@ void CompareView::updateSummary() {
                     .arg(static_cast<int>(r.pairs.size()) - pass);
     const int first = m_model->firstDivergentRow();
     if (first >= 0)
-        s += tr(" &nbsp;·&nbsp; First divergent: <b style='color:#c0392b'>%1</b>")
+        s += tr(" &nbsp;·&nbsp; First divergent: <a href='first-divergent' "
+                "style='color:#c0392b'><b>%1</b></a>")
                  .arg(QString::fromStdString(r.pairs[static_cast<size_t>(first)].tensor.path)
                           .toHtmlEscaped());
     else

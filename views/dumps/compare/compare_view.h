@@ -11,11 +11,16 @@
 // inputs agree while an output disagrees; its rows in blue). The rule (cosine or combined
 // with the shares within 0.1/0.5 %) re-applies at once; the pairing (by path, or ops aligned
 // by name or by the layer of their scope, for dumps of two frameworks) compares again.
+// The summary's "First divergent" is a link that selects that pair and opens A's tensor;
+// "Failures only" hides the pairs that pass; the A−B tab plots A minus B of the selected
+// pair by element (core/debug/tensor_difference.h) and says where they differ most.
 #include <QWidget>
 
 #include "core/debug/dump_scan.h"
 
 class CompareTableModel;
+class QCustomPlot;
+class QTabWidget;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -44,13 +49,24 @@ public:
     QTableView* table() const { return m_table; }
     QListWidget* unmatched() const { return m_unmatched; }
     QString lastError() const { return m_error; }
+    QLabel* summaryLabel() const { return m_summary; }
+    QCheckBox* failuresOnlyBox() const { return m_failuresOnly; }
+    QCustomPlot* differencePlot() const { return m_diffPlot; }
+    QLabel* differenceLabel() const { return m_diffLabel; }
+    /// Selects pair `row` and plots its A − B (a job; differenceShown follows).
+    void showDifference(int row);
+    /// What the summary's "First divergent" link does: selects that pair, shows its A − B,
+    /// and opens A's tensor in the HDF5 view; false when every pair passes.
+    bool openFirstDivergent();
 
 signals:
     void compared();
+    void differenceShown();
 
 private:
     void applyThresholds();
     void updateSummary();
+    void applyFailuresOnly();
 
     SessionContext* m_ctx;
     QLineEdit* m_a;
@@ -67,6 +83,10 @@ private:
     QLabel* m_summary;
     QTableView* m_table;
     QListWidget* m_unmatched;
+    QCheckBox* m_failuresOnly;
+    QTabWidget* m_bottom;
+    QCustomPlot* m_diffPlot;
+    QLabel* m_diffLabel;
     CompareTableModel* m_model;
     QString m_error;
     quint64 m_generation = 0;

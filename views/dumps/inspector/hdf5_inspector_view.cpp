@@ -14,6 +14,7 @@
 
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 #include "views/dumps/common/dataset_panel.h"
 #include "views/dumps/common/h5_file_registry.h"
 #include "views/dumps/inspector/h5_tree_model.h"
@@ -141,7 +142,8 @@ void Hdf5InspectorView::openFile(const QString& path) {
             m_files->setCurrentIndex(m_files->findData(m_current));
             m_model->setFile(o.file);
             m_panel->showObject(nullptr, {});
-            m_status->setText(tr("%1 MB on disk").arg(QFileInfo(path).size() / 1e6, 0, 'f', 1));
+            m_status->setText(
+                tr("%1 on disk").arg(bytesText(static_cast<double>(QFileInfo(path).size()))));
             m_status->setToolTip(m_current);
             const QByteArray env = qgetenv("TRAINSCOPE_H5_PATH");
             m_target = m_selectAfterOpen.isEmpty() ? QString::fromUtf8(env) : m_selectAfterOpen;

@@ -245,6 +245,7 @@ void OverflowView::show(const OverflowListing& l) {
         if (i == 0) {
             for (int c = 0; c < ColCount; ++c) {
                 m_table->item(i, c)->setBackground(QColor(255, 205, 210));
+                m_table->item(i, c)->setForeground(QColor(Qt::black));  // read in a dark theme
                 m_table->item(i, c)->setFont(bold);
             }
             m_table->item(i, ColIndex)->setText(tr("1 ◀ first"));
