@@ -14,6 +14,8 @@ Importer tfeventsImporter();
 Importer chromeJsonImporter();
 Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
+Importer mindsporeSummaryImporter();
+Importer mindsporeLineageImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -23,6 +25,8 @@ const std::vector<Importer>& importers() {
         v.push_back(chromeJsonImporter());
         v.push_back(nsysSqliteImporter());
         v.push_back(cuptiActivityImporter());
+        v.push_back(mindsporeSummaryImporter());
+        v.push_back(mindsporeLineageImporter());
         return v;
     }();
     return list;

@@ -1,10 +1,15 @@
-// trainscope-cli import FILE... -o SESSION: imports trace files into a session (created when
-// missing). With --json prints {"sources": [...]} with the counts of each import; exits 1
-// when any source failed.
+// trainscope-cli import FILE|DIR... -o SESSION: imports trace files into a session (created
+// when missing). A folder is walked whole (importers/folder/folder_import.h): every file it
+// holds is listed with its fate (imported, partial, failed, skipped with the reason, or
+// included in a dump / RDR export). With --json prints {"sources": [...], "files": [...],
+// "counts": {...}}; exits 1 when any source failed.
+#include <filesystem>
 #include <iostream>
 
+#include "app/cli/folder_report.h"
 #include "app/cli/session_open.h"
 #include "importers/common/source_labels.h"
+#include "importers/folder/folder_import.h"
 #include "importers/registry.h"
 
 namespace ts::cli {
@@ -52,9 +57,23 @@ int runImport(const Args& args) {
     if (!out || out->empty()) throw CliError{"import needs -o SESSION"};
     auto store = openSession(*out, store::TraceStore::Mode::Create);
     std::vector<importers::ImportReport> reports;
+    std::vector<importers::FileFate> fates;
     bool failed = false;
     for (const std::string& file : args.positional) {
         JobControl control;
+        std::error_code ec;
+        if (std::filesystem::is_directory(file, ec)) {
+            importers::FolderImport f = importers::importFolder(file, *store, control);
+            const int base = static_cast<int>(reports.size());  // fates name sources by index
+            for (auto& fate : f.files)
+                if (fate.report >= 0) fate.report += base;
+            for (auto& r : f.reports) {
+                failed |= r.status == "failed";
+                reports.push_back(std::move(r));
+            }
+            fates.insert(fates.end(), f.files.begin(), f.files.end());
+            continue;
+        }
         reports.push_back(importers::importFile(file, *store, control));
         failed |= reports.back().status == "failed";
     }
@@ -68,6 +87,7 @@ int runImport(const Args& args) {
         w.StartArray();
         for (const auto& r : reports) writeReport(w, r);
         w.EndArray();
+        writeFates(w, fates);
         w.EndObject();
         printJson(buf);
     } else {
@@ -80,13 +100,15 @@ int runImport(const Args& args) {
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }
+        printFates(fates);
     }
     return failed ? 1 : 0;
 }
 
 TS_CLI_COMMAND("import",
-               "import trace files (Chrome JSON, Nsight Systems SQLite, logs) into a session",
-               "FILE... -o SESSION [--json]",
+               "import files or whole folders (traces, summaries, lineage, TensorBoard, logs, "
+               "dumps, RDR exports) into a session; a folder reports every file's fate",
+               "FILE|DIR... -o SESSION [--json]",
                {{"output", true, "session file to write, created when missing (also -o)"}},
                &runImport, 1, -1);
 
