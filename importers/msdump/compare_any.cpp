@@ -29,7 +29,7 @@ h5::ComparePair comparePair(const DumpSource& a, const DumpSource& b, const Sour
     }
     // The two sides come in blocks of their own sizes: compare the overlap, keep the rest.
     debug::CompareAccumulator acc;
-    std::vector<double> da, db, ka, kb;
+    std::vector<double> da, db;
     size_t ia = 0, ib = 0;
     for (;;) {
         if (ia == da.size()) {
@@ -38,6 +38,7 @@ h5::ComparePair comparePair(const DumpSource& a, const DumpSource& b, const Sour
                 p.error = "A: " + n.error();
                 break;
             }
+            da.resize(n.value());  // a reader may leave its last block in the buffer at the end
             ia = 0;
         }
         if (ib == db.size()) {
@@ -46,6 +47,7 @@ h5::ComparePair comparePair(const DumpSource& a, const DumpSource& b, const Sour
                 p.error = "B: " + n.error();
                 break;
             }
+            db.resize(n.value());
             ib = 0;
         }
         const size_t n = std::min(da.size() - ia, db.size() - ib);

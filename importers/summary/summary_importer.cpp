@@ -131,7 +131,7 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
     for (const auto& [reason, n] : w.skipped) addSkips(report, reason, n);
     addSkips(report, "record_bad_crc", c.badCrc);
     addSkips(report, "record_not_an_event", c.undecodable);
-    const bool cut = f.pendingBytes() > 0;
+    const bool cut = !c.damaged && f.pendingBytes() > 0;  // after damage nothing is read
     if (c.damaged) addSkips(report, "record_length_damaged", 1);
     if (cut) addSkips(report, o.live ? "record_still_being_written" : "record_cut", 1);
 

@@ -10,6 +10,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 
+#include <map>
+
 #include "app/gui/folder_report_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session_document.h"
@@ -55,7 +57,8 @@ TEST(OpenFolder, ImportsEveryKindAndReportsEveryFile) {
     ASSERT_TRUE(done.wait(30000));
     const auto result = done.at(0).at(0).value<ts::importers::FolderImport>();
     EXPECT_FALSE(w.context()->sessionPath().isEmpty());
-    std::map<std::string, int64_t> counts(result.fateCounts().begin(), result.fateCounts().end());
+    const auto fates = result.fateCounts();
+    std::map<std::string, int64_t> counts(fates.begin(), fates.end());
     EXPECT_EQ(counts["failed"], 0);
     EXPECT_GE(counts["imported"], 4);
     EXPECT_GE(counts["skipped"], 1);

@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QtTest>
 
 #include "core/store/trace_store.h"
 #include "importers/folder/folder_import.h"
@@ -21,6 +22,9 @@
 #include "tests/common/summary_fixtures.h"
 #include "tests/common/test_support.h"
 #include "views/common/session_context.h"
+#include "views/curves/curves_chart.h"
+#include "views/curves/curves_loader.h"
+#include "views/curves/curves_view.h"
 #include "views/dumps/dataset_panel.h"
 #include "views/dumps/stats_widget.h"
 #include "views/summary/graph_view.h"
@@ -190,4 +194,25 @@ TEST(SummaryViews, LineageTableAndParallelCoordinates) {
     // Clicking a line selects its run.
     const QPointF at = view.coordinates()->pointOf(1, 0);
     ASSERT_TRUE(std::isfinite(at.y()));
+}
+
+TEST(SummaryViews, CurvesComparesTheRunsOfASummaryFolder) {
+    test::ensureQtApp();
+    SessionContext ctx;
+    CurvesView view(&ctx);
+    view.resize(1200, 700);
+    QSignalSpy listed(view.loader(), &CurvesLoader::runsListed);
+    ctx.setSessionPath(QString::fromStdString(summarySession()));
+    ASSERT_TRUE(listed.wait(10000));
+    ASSERT_EQ(view.runList()->count(), 3);
+    QSignalSpy read(view.loader(), &CurvesLoader::scalarsRead);
+    ASSERT_TRUE(read.count() > 0 || read.wait(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(view.chart()->runIds().size(), size_t(3), 10000);
+    view.setRunFilter("run_(1|3)");
+    int hidden = 0;
+    for (int i = 0; i < view.runList()->count(); ++i) hidden += view.runList()->item(i)->isHidden();
+    EXPECT_EQ(hidden, 1);
+    EXPECT_EQ(view.chart()->runIds().size(), 2u);
+    view.setRunFilter("");
+    QTRY_COMPARE_WITH_TIMEOUT(view.chart()->runIds().size(), size_t(3), 10000);
 }

@@ -48,7 +48,8 @@ SummaryKindView::SummaryKindView(SessionContext* ctx, ValueKind kind, QWidget* p
     connect(m_tags, &QListWidget::currentRowChanged, this, [this] { loadValues(); });
     connect(ctx, &SessionContext::sessionChanged, this, [this] { reloadIndex(); });
     connect(ctx, &SessionContext::dataChanged, this, [this] { reloadIndex(); });
-    reloadIndex();
+    // Once the subclass is built (its display is virtual).
+    QMetaObject::invokeMethod(this, [this] { reloadIndex(); }, Qt::QueuedConnection);
 }
 
 void SummaryKindView::setDisplay(QWidget* w) {

@@ -110,10 +110,13 @@ std::vector<MsAddress> addresses(std::string_view line) {
 bool readFile(const fs::path& p, uint64_t limit, std::string& out, bool& truncated) {
     std::ifstream in(p, std::ios::binary);
     if (!in) return false;
-    out.resize(static_cast<size_t>(limit));
-    in.read(out.data(), static_cast<std::streamsize>(limit));
+    std::error_code ec;
+    const uint64_t size = fs::file_size(p, ec);
+    const uint64_t want = ec ? limit : std::min(size, limit);
+    out.resize(static_cast<size_t>(want));
+    in.read(out.data(), static_cast<std::streamsize>(want));
     out.resize(static_cast<size_t>(in.gcount()));
-    truncated = in.gcount() == static_cast<std::streamsize>(limit) && in.peek() != EOF;
+    truncated = !ec && size > limit;
     return true;
 }
 
