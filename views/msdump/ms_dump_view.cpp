@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -25,6 +26,7 @@
 namespace {
 
 const QColor kFinding(255, 224, 178), kFirst(255, 171, 145);
+constexpr uint64_t kAutoScanBytes = uint64_t{256} << 20;
 
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -65,6 +67,7 @@ MsDumpView::MsDumpView(SessionContext* ctx, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(Op, QHeaderView::Interactive);
+    m_table->setTextElideMode(Qt::ElideLeft);  // the op instance (the end) stays readable
     m_right->addWidget(m_panel);
     m_right->addWidget(m_stats);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -140,6 +143,7 @@ void MsDumpView::showIteration(int index) {
     struct Loaded {
         ts::debug::msdump::Iteration it;
         QString error;
+        uint64_t bytes = 0;  // of the .npy files
     };
     m_ctx->jobs()->run<Loaded>(
         this, QStringLiteral("msdump-iteration"), tr("Reading dump iteration"),
@@ -149,10 +153,14 @@ void MsDumpView::showIteration(int index) {
             if (!orderFile.empty())
                 if (auto o = ts::debug::msdump::readExecutionOrder(orderFile)) order = std::move(o.value());
             auto it = ts::debug::msdump::readIteration(dir, order);
-            if (!it)
+            if (!it) {
                 out.error = q(it.error());
-            else
-                out.it = std::move(it.value());
+                return out;
+            }
+            out.it = std::move(it.value());
+            std::error_code ec;
+            for (const auto& t : out.it.tensors)
+                if (!t.file.empty()) out.bytes += std::filesystem::file_size(t.file, ec);
             return out;
         },
         [this](Loaded l) {
@@ -182,6 +190,9 @@ void MsDumpView::showIteration(int index) {
             if (!l.error.isEmpty()) m_summary->setText(l.error);
             if (!ts.empty()) m_table->selectRow(0);
             emit iterationShown();
+            // Small iterations (or statistics) are scanned for NaN/Inf at once; a big one
+            // waits for "Find NaN/Inf".
+            if (!ts.empty() && l.bytes <= kAutoScanBytes) scanOverflow();
         });
 }
 

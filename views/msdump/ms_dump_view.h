@@ -5,8 +5,9 @@
 // file): op type, full scope name, input/output and slot, dtype and shape, where the data
 // is (.npy, statistics only); each tensor in the tensor inspector (views/dumps/
 // dataset_panel.h) or, for a statistics-only dump, its statistic.csv row. "Find NaN/Inf"
-// scans the tensors in order (the statistics where there is no file) and marks every
-// finding, the first one strongly, as the Overflow view does for the studio's own dumps.
+// (at once for an iteration of at most 256 MiB of .npy) scans the tensors in order (the
+// statistics where there is no file) and marks every finding, the first one strongly, as
+// the Overflow view does for the studio's own dumps.
 // Files skipped (Ascend's device-format "bin" files, names of no known form) are listed
 // with their reasons. Compare dumps of any formats in the Compare view.
 #include <QTemporaryDir>

@@ -303,6 +303,9 @@ void MsRdrView::fillTables() {
         }
     m_execFile->setCurrentIndex(m_execFile->count() ? start : -1);
     showExecOrder(m_execFile->currentIndex());
+    // Where the failing op is, that is what the user came for.
+    if (m_export.failingIndex(static_cast<size_t>(std::max(0, start))) >= 0)
+        m_tabs->setCurrentIndex(m_tabs->indexOf(m_exec->parentWidget()));
 
     const auto& s = m_export.streamOrder;
     m_stream->setRowCount(static_cast<int>(s.size()));
@@ -371,6 +374,7 @@ void MsRdrView::showExecOrder(int index) {
                {QString::number(ops[i].index), q(ops[i].fullName), q(ops[i].streamLabel), q(ops[i].graphId),
                 q(ops[i].debugString).left(300)});
     m_exec->resizeColumnsToContents();
+    m_exec->setColumnWidth(1, std::min(m_exec->columnWidth(1), 560));
     const int fail = m_export.failingIndex(static_cast<size_t>(index));
     if (fail >= 0) {
         for (int c = 0; c < m_exec->columnCount(); ++c)
@@ -380,7 +384,9 @@ void MsRdrView::showExecOrder(int index) {
                 f.setBold(true);
                 it->setFont(f);
             }
-        m_exec->setCurrentCell(fail, 1);
+        // Current but not selected, so its red shows (as the studio's own RDR view does).
+        m_exec->selectionModel()->setCurrentIndex(m_exec->model()->index(fail, 1),
+                                                  QItemSelectionModel::NoUpdate);
         m_exec->scrollToItem(m_exec->item(fail, 1));
     }
 }

@@ -10,8 +10,10 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <filesystem>
 #include <functional>
 
+#include "core/debug/msdump/ms_dump.h"
 #include "core/store/trace_store.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -45,7 +47,8 @@ GraphView::GraphView(SessionContext* ctx, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, w);
     m_tree->setHeaderLabels({tr("Scope / node"), tr("Op type"), tr("Output")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
-    m_tree->setColumnWidth(0, 340);
+    m_tree->setColumnWidth(0, 300);
+    m_tree->setColumnWidth(1, 120);
     m_tree->setUniformRowHeights(true);
     split->addWidget(m_tree);
     auto* right = new QWidget(split);
@@ -160,7 +163,11 @@ void GraphView::buildTree() {
     group(tr("Parameters"), m_graph.parameters, 2);
     group(tr("Constants"), m_graph.constants, 3);
     m_tree->expandToDepth(3);
-    m_tree->setCurrentItem(root);
+    // The first node, with its details (the scope tree above it open).
+    if (!m_nodeItems.empty() && m_nodeItems.front())
+        selectNode(0);
+    else
+        m_tree->setCurrentItem(root);
 }
 
 void GraphView::selectNode(size_t index) {
@@ -234,9 +241,10 @@ void GraphView::showDetails(QTreeWidgetItem* item) {
 void GraphView::lookUpLinks(size_t index) {
     const auto& n = m_graph.nodes[index];
     struct Links {
-        qint64 slices = 0, firstSlice = -1, dumpTensors = 0;
+        qint64 slices = 0, firstSlice = -1, dumpTensors = 0, msDumpFiles = 0;
         double totalMs = 0;
         QString matchedName;
+        QStringList msDumpDirs;
     };
     const std::string full = n.displayPath();
     const size_t slash = full.rfind('/');
@@ -267,6 +275,22 @@ void GraphView::lookUpLinks(size_t index) {
                 d.bind(1, op);
                 if (d.step()) out.dumpTensors = d.int64(0);
             }
+            // MindSpore dump iterations registered in the session: their file names carry the
+            // op's full name with '/' as '_' (docs/MINDSPORE.md).
+            const std::string safe = "." + ts::debug::msdump::fileSafeName(full) + ".";
+            auto m = st.value()->db().prepare("SELECT DISTINCT path FROM dump_files");
+            while (m.ok() && m.step()) {
+                std::error_code ec;
+                const std::string dir = m.text(0);
+                if (!std::filesystem::is_directory(dir, ec)) continue;
+                qint64 n = 0;
+                for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+                    n += e.path().filename().string().find(safe) != std::string::npos;
+                if (n > 0) {
+                    out.msDumpFiles += n;
+                    out.msDumpDirs << QString::fromStdString(dir);
+                }
+            }
             return out;
         },
         [this](Links l) {
@@ -280,6 +304,10 @@ void GraphView::lookUpLinks(size_t index) {
                 links += tr("<p>Profile: no op of this name.</p>");
             links += l.dumpTensors > 0 ? tr("<p>Dumps: %1 tensor(s) of this op type.</p>").arg(l.dumpTensors)
                                        : tr("<p>Dumps: none of this op type.</p>");
+            if (l.msDumpFiles > 0)
+                links += tr("<p>MindSpore dumps: %1 tensor file(s) of this op in %2.</p>")
+                             .arg(l.msDumpFiles)
+                             .arg(l.msDumpDirs.join(QStringLiteral(", ")).toHtmlEscaped());
             m_details->append(links);
             m_firstSlice = l.firstSlice;
             m_showInTimeline->setEnabled(l.firstSlice >= 0);

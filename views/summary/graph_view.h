@@ -5,7 +5,8 @@
 // parameters and constants apart) and, for the selected node, its op type, full name,
 // inputs (links to them), output type and shape and attributes. Where the session holds a
 // profile whose ops carry the node's name, the details count them and "Show in timeline"
-// selects the first; HDF5 dump tensors of the op are counted the same way.
+// selects the first; HDF5 dump tensors of the op type and the tensor files of the op in the
+// session's MindSpore dump iterations are counted the same way.
 #include "views/summary/summary_kind_view.h"
 
 #include "core/summary/graph_model.h"

@@ -150,9 +150,12 @@ void HistogramsView::redraw() {
         m_plot->xAxis->setLabel(tr("step"));
         m_plot->yAxis->setLabel(m_tag);
     } else {
-        // Ridge lines: at most kMaxRidges steps, evenly picked; the slider's step in colour.
+        // Ridge lines as TensorBoard's offset view draws them: the oldest step at the back (top),
+        // each newer one lower and in front; at most kMaxRidges steps, evenly picked; the
+        // slider's step in colour.
         const size_t n = m_hists.size();
         const size_t stride = std::max<size_t>(1, (n + kMaxRidges - 1) / kMaxRidges);
+        const int rows = static_cast<int>((n + stride - 1) / stride);
         double peak = 0;
         for (const auto& h : m_hists)
             for (const auto& b : h.buckets) peak = std::max(peak, static_cast<double>(b.count));
@@ -162,7 +165,7 @@ void HistogramsView::redraw() {
         for (size_t i = 0; i < n; i += stride, ++row) {
             const auto& h = m_hists[i];
             QVector<double> xs, ys, base;
-            const double off = gap * row;
+            const double off = gap * (rows - 1 - row);
             for (const auto& b : h.buckets) {
                 xs << b.left << b.left + b.width;
                 ys << off + static_cast<double>(b.count) << off + static_cast<double>(b.count);
@@ -179,7 +182,7 @@ void HistogramsView::redraw() {
             g->setChannelFillGraph(floor);
         }
         m_plot->xAxis->setLabel(m_tag);
-        m_plot->yAxis->setLabel(tr("steps (offset), count"));
+        m_plot->yAxis->setLabel(tr("count, offset by step (newest in front)"));
     }
     m_plot->rescaleAxes();
     m_plot->replot();

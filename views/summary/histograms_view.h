@@ -2,7 +2,8 @@
 // HistogramsView (view "histograms"): the histograms of a summary tag over steps, as
 // TensorBoard shows them. Distribution: the 9 percentile lines of each step (min, ±1.5σ,
 // ±1σ, ±0.5σ and median of a normal distribution's basis points) as nested bands over
-// steps. Offset: each step's histogram as a ridge line, the newest in front. A step
+// steps. Offset: each step's histogram as a ridge line, the oldest at the back (top),
+// the newest in front. A step
 // slider picks the step whose figures (count, NaN, +Inf, -Inf, min, max, sum, mean) show
 // below. MindSpore's histograms (buckets of left/width/count with NaN/Inf counts) and
 // PyTorch's add_histogram values (converted on import) look the same here.

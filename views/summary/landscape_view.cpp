@@ -14,7 +14,15 @@ LandscapeView::LandscapeView(SessionContext* ctx, QWidget* parent)
     : SummaryKindView(ctx, ts::summary::ValueKind::Landscape, parent),
       m_which(new QSlider(Qt::Horizontal, this)),
       m_plot(new QCustomPlot(this)),
+      m_scale(new QCPColorScale(m_plot)),
       m_info(new QLabel(this)) {
+    m_plot->plotLayout()->addElement(0, 1, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->axis()->setLabel(tr("loss"));
+    m_scale->setGradient(QCPColorGradient::gpThermal);
+    auto* margins = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     auto* w = new QWidget(this);
     auto* lay = new QVBoxLayout(w);
     lay->setContentsMargins(0, 0, 0, 0);
@@ -76,6 +84,7 @@ void LandscapeView::showIndex(int i) {
             zmin = std::min(zmin, z);
             zmax = std::max(zmax, z);
         }
+    m_scale->setVisible(!L.is1D);
     if (L.is1D) {
         QCPGraph* g = m_plot->addGraph();
         g->setData(QVector<double>(L.xs.begin(), L.xs.end()), QVector<double>(L.z.begin(), L.z.end()));
@@ -97,6 +106,7 @@ void LandscapeView::showIndex(int i) {
         for (int r = 0; r < ny; ++r)
             for (int c = 0; c < nx; ++c)
                 map->data()->setCell(c, r, L.z[static_cast<size_t>(r * nx + c)]);
+        map->setColorScale(m_scale);
         map->setGradient(QCPColorGradient::gpThermal);
         map->setInterpolate(true);
         map->rescaleDataRange(true);

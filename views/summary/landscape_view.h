@@ -8,6 +8,7 @@
 
 #include "core/summary/summary_values.h"
 
+class QCPColorScale;
 class QCustomPlot;
 class QLabel;
 class QSlider;
@@ -30,6 +31,7 @@ private:
     void showIndex(int i);
     QSlider* m_which;
     QCustomPlot* m_plot;
+    QCPColorScale* m_scale;
     QLabel* m_info;
     std::vector<ts::summary::StoredValue> m_values;
     ts::summary::LandscapeValues m_land;

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 
 #include "core/store/trace_store.h"
 #include "views/common/job_tracker.h"
@@ -134,9 +135,10 @@ void LineageView::reload() {
 
 void LineageView::fill() {
     m_model->clear();
+    // Run, the metrics (what the comparison is about, in blue), then the hyper-parameters.
     QStringList headers{tr("Run")};
-    for (const auto& k : m_data.hparamKeys) headers << QString::fromStdString(k);
     for (const auto& k : m_data.metricKeys) headers << QString::fromStdString(k);
+    for (const auto& k : m_data.hparamKeys) headers << QString::fromStdString(k);
     m_model->setHorizontalHeaderLabels(headers);
     for (size_t i = 0; i < m_data.rows.size(); ++i) {
         const auto& r = m_data.rows[i];
@@ -145,21 +147,21 @@ void LineageView::fill() {
         run->setData(QString::fromStdString(r.run), kSortRole);
         run->setData(static_cast<int>(i), kRowRole);
         items << run;
-        for (const auto& k : m_data.hparamKeys) {
-            auto it = r.hparams.find(k);
-            items << cell(it == r.hparams.end() ? nullptr : &it->second);
-        }
         for (const auto& k : m_data.metricKeys) {
             auto it = r.metrics.find(k);
             QStandardItem* c = cell(it == r.metrics.end() ? nullptr : &it->second);
             c->setForeground(QColor(21, 101, 192));
             items << c;
         }
+        for (const auto& k : m_data.hparamKeys) {
+            auto it = r.hparams.find(k);
+            items << cell(it == r.hparams.end() ? nullptr : &it->second);
+        }
         m_model->appendRow(items);
     }
     // Metric headers in blue, as MindInsight marks them.
     for (size_t k = 0; k < m_data.metricKeys.size(); ++k)
-        if (auto* h = m_model->horizontalHeaderItem(static_cast<int>(1 + m_data.hparamKeys.size() + k)))
+        if (auto* h = m_model->horizontalHeaderItem(static_cast<int>(1 + k)))
             h->setForeground(QColor(21, 101, 192));
     const QString keep = m_colour->currentText();
     m_colour->blockSignals(true);
@@ -180,12 +182,31 @@ void LineageView::fill() {
 }
 
 void LineageView::updateCoordinates() {
-    // Axes: the hyper-parameters, the metrics, then the colour column last.
+    // Axes: the hyper-parameters that differ between the shown runs (one value everywhere
+    // tells nothing on an axis; the table keeps it), the metrics, the colour column last.
+    std::vector<int> shownRows;
+    for (int pr = 0; pr < m_proxy->rowCount(); ++pr) {
+        const int i = m_proxy->index(pr, 0).data(kRowRole).toInt();
+        if (i >= 0 && static_cast<size_t>(i) < m_data.rows.size()) shownRows.push_back(i);
+    }
+    auto varies = [&](bool metric, const std::string& k) {
+        if (shownRows.size() < 2) return true;
+        std::set<std::string> seen;
+        for (int i : shownRows) {
+            const auto& m = metric ? m_data.rows[static_cast<size_t>(i)].metrics
+                                   : m_data.rows[static_cast<size_t>(i)].hparams;
+            auto it = m.find(k);
+            seen.insert(it == m.end() ? std::string("\x01missing")
+                                      : it->second.number ? std::to_string(*it->second.number)
+                                                          : it->second.text);
+        }
+        return seen.size() > 1;
+    };
     QStringList columns;
     std::vector<std::pair<bool, std::string>> keys;  // metric?, key
     const std::string colour = m_colour->currentText().toStdString();
     for (const auto& k : m_data.hparamKeys)
-        if (k != colour) keys.emplace_back(false, k);
+        if (k != colour && varies(false, k)) keys.emplace_back(false, k);
     for (const auto& k : m_data.metricKeys)
         if (k != colour) keys.emplace_back(true, k);
     if (!colour.empty()) {
@@ -196,9 +217,7 @@ void LineageView::updateCoordinates() {
     for (const auto& [_, k] : keys) columns << QString::fromStdString(k);
     std::vector<std::vector<ParallelCoordinates::Cell>> rows;
     QStringList labels;
-    for (int pr = 0; pr < m_proxy->rowCount(); ++pr) {
-        const int i = m_proxy->index(pr, 0).data(kRowRole).toInt();
-        if (i < 0 || static_cast<size_t>(i) >= m_data.rows.size()) continue;
+    for (int i : shownRows) {
         const auto& r = m_data.rows[static_cast<size_t>(i)];
         std::vector<ParallelCoordinates::Cell> row;
         for (const auto& [metric, k] : keys) {

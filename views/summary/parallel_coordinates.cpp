@@ -3,6 +3,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
 
 ParallelCoordinates::ParallelCoordinates(QWidget* parent) : QWidget(parent) {
@@ -49,7 +50,7 @@ void ParallelCoordinates::setSelectedRow(int row) {
 }
 
 QRectF ParallelCoordinates::plotRect() const {
-    return QRectF(40, 34, std::max(10, width() - 80), std::max(10, height() - 64));
+    return QRectF(50, 50, std::max(10, width() - 100), std::max(10, height() - 80));
 }
 
 double ParallelCoordinates::position(int axis, const Cell& c) const {
@@ -116,8 +117,11 @@ void ParallelCoordinates::paintEvent(QPaintEvent*) {
     for (int a = 0; a < n; ++a) {
         const double x = r.left() + r.width() * a / std::max(1, n - 1);
         p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
-        const QString name = fm.elidedText(m_columns[a], Qt::ElideMiddle, 140);
-        p.drawText(QRectF(x - 75, 2, 150, 16), Qt::AlignHCenter, name);
+        // Names alternate between two lines when the axes are close.
+        const double spacing = n > 1 ? r.width() / (n - 1) : r.width();
+        const bool stagger = spacing < 130 && (a % 2) == 1;
+        const QString name = fm.elidedText(m_columns[a], Qt::ElideMiddle, static_cast<int>(std::min(240.0, 2 * spacing)));
+        p.drawText(QRectF(x - 120, stagger ? 0 : 15, 240, 16), Qt::AlignHCenter, name);
         const Axis& ax = m_axes[static_cast<size_t>(a)];
         QString top, bottom;
         if (ax.numeric) {
