@@ -1,10 +1,8 @@
 #include "importers/folder/folder_import.h"
 
 #include <rapidjson/document.h>
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -41,13 +39,6 @@ std::string rel(const fs::path& p, const fs::path& root) {
 std::string runNameOf(const fs::path& file, const fs::path& root) {
     const std::string folder = rel(file.parent_path(), root);
     return folder.empty() || folder == "." ? root.filename().string() : folder;
-}
-
-int64_t ageSeconds(const fs::path& p) {
-    struct stat st {};
-    if (::stat(p.c_str(), &st) != 0) return INT64_MAX;
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::seconds>(now).count() - st.st_mtim.tv_sec;
 }
 
 /// A source row for what is not imported by an Importer (a dump folder, an RDR export).
@@ -307,7 +298,6 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
             so.kind = *dialect == summary::Dialect::MindSpore ? "mindspore_summary" : "tfevents";
             so.dialect = dialect;
             so.runName = runNameOf(f, root);
-            so.live = ageSeconds(f) <= o.liveSeconds;
             kind = so.kind;
             r = summary_import::importSummaryFile(path, store, control, so);
         } else if (hasHdf5Signature(head)) {
@@ -344,7 +334,6 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
                 summary_import::Options so;
                 so.kind = kind;
                 so.runName = runNameOf(f, root);
-                so.live = ageSeconds(f) <= o.liveSeconds;
                 r = summary_import::importSummaryFile(path, store, control, so);
             } else {
                 r = best->run(path, store, control);

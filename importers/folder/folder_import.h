@@ -40,7 +40,6 @@ struct FolderImport {
 };
 
 struct FolderImportOptions {
-    int64_t liveSeconds = 60;  // a summary modified this recently may still be written
     size_t maxFiles = 200'000;
     int maxDepth = 16;
 };

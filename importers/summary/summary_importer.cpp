@@ -1,5 +1,6 @@
 #include "importers/summary/summary_importer.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include "core/engine/tb_events.h"
@@ -16,6 +17,17 @@ namespace summary_import {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr int64_t kLiveSeconds = 60;
+
+bool modifiedWithin(const std::string& path, int64_t seconds) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(path, ec);
+    if (ec) return false;
+    const auto age = std::chrono::duration_cast<std::chrono::seconds>(
+        fs::file_time_type::clock::now() - t);
+    return age.count() <= seconds;
+}
 
 bool endsWith(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() &&
@@ -132,13 +144,16 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
     addSkips(report, "record_bad_crc", c.badCrc);
     addSkips(report, "record_not_an_event", c.undecodable);
     const bool cut = !c.damaged && f.pendingBytes() > 0;  // after damage nothing is read
+    // A file modified in the last minute is taken for one a run still writes: its cut last
+    // record is the one being written, not damage.
+    const bool live = o.live || (cut && modifiedWithin(path, kLiveSeconds));
     if (c.damaged) addSkips(report, "record_length_damaged", 1);
-    if (cut) addSkips(report, o.live ? "record_still_being_written" : "record_cut", 1);
+    if (cut) addSkips(report, live ? "record_still_being_written" : "record_cut", 1);
 
     std::vector<std::pair<std::string, std::string>> problems;  // key, message
     for (const auto& p : f.problems()) problems.emplace_back("summary_record", p);
     if (cut)
-        problems.emplace_back(o.live ? "summary_still_being_written" : "summary_cut",
+        problems.emplace_back(live ? "summary_still_being_written" : "summary_cut",
                               "byte " + std::to_string(f.pendingOffset()) +
                                   ": the file ends inside a record (" +
                                   std::to_string(f.pendingBytes()) + " bytes)");
@@ -169,7 +184,7 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
         report.status = report.events > 0 ? "partial" : "failed";
     } else if (c.records == 0) {
         report.error = cut ? "the file ends inside its first record" : "the file holds no record";
-        report.status = cut && o.live ? "partial" : "failed";
+        report.status = cut && live ? "partial" : "failed";
     } else if (report.events == 0 && report.skipped > 0) {
         report.error = "no value could be imported (" + std::to_string(report.skipped) +
                        " skipped: see skipped_reasons)";
@@ -180,7 +195,7 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
             report.error = "damaged at byte " + std::to_string(c.damagedAt) +
                            ": a record length fails its CRC, the rest is unreadable";
         else if (cut)
-            report.error = o.live ? "still being written: " + std::to_string(f.pendingBytes()) +
+            report.error = live ? "still being written: " + std::to_string(f.pendingBytes()) +
                                         " bytes of an incomplete record at byte " +
                                         std::to_string(f.pendingOffset())
                                   : "cut at byte " + std::to_string(f.pendingOffset()) +

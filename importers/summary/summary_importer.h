@@ -26,7 +26,8 @@ struct Options {
     std::string runName;                     // "" -> from the file's name and folder
     std::optional<summary::Dialect> dialect; // nullopt -> from the name or first record
     /// Record the source as a file a run is still writing: a record cut at the end is
-    /// "still being written", not damage (the import is 'partial' and says so).
+    /// "still being written", not damage (the import is 'partial' and says so). A file
+    /// modified in the last minute is taken for one without being told.
     bool live = false;
 };
 

@@ -4,6 +4,9 @@
 // "complete" when something was dropped.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+
 #include "core/summary/summary_file.h"
 #include "core/summary/summary_store.h"
 #include "core/summary/summary_values.h"
@@ -13,6 +16,7 @@
 #include "tests/common/test_support.h"
 
 using namespace ts;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -108,6 +112,8 @@ TEST(MindSporeSummary, CutFileSaysWhereAndIsPartial) {
     std::string bytes = test::readBytes(file);
     const auto cutFile = dir / "cut" / "events.summary.1.host_MS";
     test::writeBytes(cutFile, bytes.substr(0, bytes.size() - 9));
+    // Written an hour ago: no run is writing it any more, so it is cut.
+    fs::last_write_time(cutFile, fs::file_time_type::clock::now() - std::chrono::hours(1));
     auto imp = test::importInto((dir / "s.tscope").string(), cutFile.string());
     ASSERT_TRUE(imp.store);
     EXPECT_EQ(imp.report.status, "partial");
@@ -117,6 +123,20 @@ TEST(MindSporeSummary, CutFileSaysWhereAndIsPartial) {
     EXPECT_EQ(count(*imp.store, "SELECT count(*) FROM import_log WHERE key = 'summary_cut' AND "
                                 "byte_offset > 0"),
               1);
+}
+
+TEST(MindSporeSummary, AFileStillBeingWrittenImportsWhatIsComplete) {
+    const auto dir = test::tempDir("ms_summary_inprogress");
+    const auto file = summaryFile(dir);
+    test::writeMindSporeSummary(file, 10);
+    const std::string bytes = test::readBytes(file);
+    test::writeBytes(file, bytes.substr(0, bytes.size() - 9));  // the writer is mid-record
+    auto imp = test::importInto((dir / "s.tscope").string(), file.string());
+    ASSERT_TRUE(imp.store);
+    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_NE(imp.report.error.find("still being written"), std::string::npos) << imp.report.error;
+    EXPECT_EQ(imp.report.skippedReasons.at("record_still_being_written"), 1);
+    EXPECT_EQ(imp.report.counterSamples, 20);
 }
 
 TEST(MindSporeSummary, PayloadCrcFailureSkipsOneRecordLengthCrcFailureStops) {
