@@ -27,12 +27,14 @@ FolderReportDialog::FolderReportDialog(const ts::importers::FolderImport& result
     setWindowTitle(tr("Folder import: %1").arg(QString::fromStdString(result.root)));
     resize(1100, 560);
     QStringList parts;
-    for (const auto& [fate, n] : result.fateCounts()) parts << tr("%1 %2").arg(n).arg(QString::fromStdString(fate));
-    m_counts->setText(tr("<b>%1</b>: %2 file(s) — %3%4")
-                          .arg(QString::fromStdString(result.root).toHtmlEscaped())
-                          .arg(result.files.size())
-                          .arg(parts.join(QStringLiteral(", ")))
-                          .arg(result.cancelled ? tr(" — cancelled: nothing was kept") : QString()));
+    for (const auto& [fate, n] : result.fateCounts())
+        parts << tr("%1 %2").arg(n).arg(QString::fromStdString(fate));
+    m_counts->setText(
+        tr("<b>%1</b>: %2 file(s) — %3%4")
+            .arg(QString::fromStdString(result.root).toHtmlEscaped())
+            .arg(result.files.size())
+            .arg(parts.join(QStringLiteral(", ")))
+            .arg(result.cancelled ? tr(" — cancelled: nothing was kept") : QString()));
     m_counts->setWordWrap(true);
     m_filter->addItem(tr("all files"), QString());
     for (const char* f : {"imported", "partial", "failed", "skipped", "included"})

@@ -13,7 +13,8 @@ class QTableWidget;
 class FolderReportDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit FolderReportDialog(const ts::importers::FolderImport& result, QWidget* parent = nullptr);
+    explicit FolderReportDialog(const ts::importers::FolderImport& result,
+                                QWidget* parent = nullptr);
     QTableWidget* table() const { return m_table; }
     QLabel* counts() const { return m_counts; }
     /// Shows only files of this fate ("" all).

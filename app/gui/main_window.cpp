@@ -124,9 +124,10 @@ MainWindow::MainWindow(QWidget* parent)
                 QStringList parts;
                 for (const auto& [fate, n] : result.fateCounts())
                     parts << tr("%1 %2").arg(n).arg(QString::fromStdString(fate));
-                statusBar()->showMessage(tr("Folder %1: %2").arg(QString::fromStdString(result.root),
-                                                                parts.join(QStringLiteral(", "))),
-                                         15000);
+                statusBar()->showMessage(
+                    tr("Folder %1: %2")
+                        .arg(QString::fromStdString(result.root), parts.join(QStringLiteral(", "))),
+                    15000);
                 for (const auto& r : result.reports)
                     if (r.kind == "mindspore_summary" || r.kind == "tfevents") {
                         showView(QStringLiteral("curves"));
@@ -161,11 +162,15 @@ void MainWindow::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     tb->addAction(open);
-    file->addAction(tr("Open &Folder…"), this, [this] {
-          const QString dir = QFileDialog::getExistingDirectory(
-              this, tr("Open a folder: summaries, lineage, TensorBoard, traces, logs, dumps, RDR"));
-          if (!dir.isEmpty()) m_doc->importFolder(dir);
-      })->setObjectName(QStringLiteral("openFolderAction"));
+    file->addAction(
+            tr("Open &Folder…"), this,
+            [this] {
+                const QString dir = QFileDialog::getExistingDirectory(
+                    this,
+                    tr("Open a folder: summaries, lineage, TensorBoard, traces, logs, dumps, RDR"));
+                if (!dir.isEmpty()) m_doc->importFolder(dir);
+            })
+        ->setObjectName(QStringLiteral("openFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* imp = file->addAction(tr("&Import into Session…"), this, [this] {

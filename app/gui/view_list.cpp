@@ -7,15 +7,15 @@
 #include "views/diff/diff_view_info.h"
 #include "views/dumps/dumps_view_info.h"
 #include "views/logs/logs_view_info.h"
-#include "views/msdump/ms_dump_view_info.h"
 #include "views/memory/memory_view_info.h"
+#include "views/msdump/ms_dump_view_info.h"
 #include "views/query/query_view_info.h"
 #include "views/rdr/ms_rdr_view_info.h"
 #include "views/rdr/rdr_view_info.h"
 #include "views/session/session_summary_view.h"
 #include "views/stats/stats_view_info.h"
-#include "views/summary/summary_view_info.h"
 #include "views/steps/steps_view_info.h"
+#include "views/summary/summary_view_info.h"
 #include "views/timeline/timeline_view_info.h"
 #include "views/training/training_view_info.h"
 
@@ -48,9 +48,9 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(compareViewInfo());
         v.push_back(msDumpViewInfo());  // MindSpore dump folders (rank_*/<net>/<graph>/<iter>)
         // Crash records and logs.
-        v.push_back(rdrViewInfo());   // RDR folders (rdr_index.json, rank_*/rdr)
+        v.push_back(rdrViewInfo());    // RDR folders (rdr_index.json, rank_*/rdr)
         v.push_back(msRdrViewInfo());  // MindSpore's own RDR folders (rank_*/rdr/<MODULE>_*)
-        v.push_back(logsViewInfo());  // text logs: glog, MindSpore, plog, tracebacks
+        v.push_back(logsViewInfo());   // text logs: glog, MindSpore, plog, tracebacks
         v.push_back(checkpointViewInfo());
         // Anything else: read-only SQL over the session.
         v.push_back(queryViewInfo());

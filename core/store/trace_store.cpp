@@ -44,7 +44,8 @@ const std::vector<std::string>& TraceStore::dataTables() {
         "slices",      "instants",     "counters",     "flows",
         "args",        "import_log",   "runs",         "scalars",
         "logs",        "dump_files",   "dump_tensors", "overflow_findings",
-        "rdr_records", "stack_frames", "clock_syncs", "summary_values", "run_params"};
+        "rdr_records", "stack_frames", "clock_syncs",  "summary_values",
+        "run_params"};
     return tables;
 }
 

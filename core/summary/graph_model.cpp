@@ -39,7 +39,8 @@ std::string valueText(const mindinsight::ValueProto& v, int depth = 0) {
     if (depth > kMaxDepth) return "...";
     auto list = [](const auto& rep, auto conv) {
         std::string s = "[";
-        for (int i = 0; i < rep.size() && s.size() < kMaxText; ++i) s += (i ? ", " : "") + conv(rep.Get(i));
+        for (int i = 0; i < rep.size() && s.size() < kMaxText; ++i)
+            s += (i ? ", " : "") + conv(rep.Get(i));
         return s + "]";
     };
     auto num = [](auto x) { return std::to_string(x); };
@@ -53,14 +54,17 @@ std::string valueText(const mindinsight::ValueProto& v, int depth = 0) {
     if (v.uint_vals_size()) return list(v.uint_vals(), num);
     if (v.float_vals_size()) return list(v.float_vals(), num);
     if (v.double_vals_size()) return list(v.double_vals(), num);
-    if (v.bool_vals_size()) return list(v.bool_vals(), [](bool b) { return std::string(b ? "true" : "false"); });
+    if (v.bool_vals_size())
+        return list(v.bool_vals(), [](bool b) { return std::string(b ? "true" : "false"); });
     if (v.str_vals_size()) return list(v.str_vals(), [](const std::string& s) { return s; });
     if (v.values_size())
-        return list(v.values(), [depth](const mindinsight::ValueProto& x) { return valueText(x, depth + 1); });
+        return list(v.values(),
+                    [depth](const mindinsight::ValueProto& x) { return valueText(x, depth + 1); });
     if (v.dict_val_size()) {
         std::string s = "{";
         for (int i = 0; i < v.dict_val_size() && s.size() < kMaxText; ++i)
-            s += (i ? ", " : "") + v.dict_val(i).key() + ": " + valueText(v.dict_val(i).value(), depth + 1);
+            s += (i ? ", " : "") + v.dict_val(i).key() + ": " +
+                 valueText(v.dict_val(i).value(), depth + 1);
         return s + "}";
     }
     if (v.has_tensor_val()) {
@@ -110,10 +114,13 @@ Result<GraphModel> decodeGraph(std::string_view bytes) {
         x.scope = n.scope();
         x.fullName = n.full_name();
         for (const auto& in : n.input())
-            x.inputs.push_back((in.type() == mindinsight::InputProto::CONTROL_EDGE ? "^" : "") + in.name());
+            x.inputs.push_back((in.type() == mindinsight::InputProto::CONTROL_EDGE ? "^" : "") +
+                               in.name());
         x.outputType = cut(typeText(n.output_type()));
-        for (const auto& a : n.attribute()) x.attributes.emplace_back(a.name(), cut(valueText(a.value())));
-        if (!n.instance_name().empty()) x.attributes.emplace_back("instance_name", n.instance_name());
+        for (const auto& a : n.attribute())
+            x.attributes.emplace_back(a.name(), cut(valueText(a.value())));
+        if (!n.instance_name().empty())
+            x.attributes.emplace_back("instance_name", n.instance_name());
         out.nodes.push_back(std::move(x));
     }
     for (const auto& p : g.parameters()) {
@@ -121,7 +128,8 @@ Result<GraphModel> decodeGraph(std::string_view bytes) {
         x.name = p.name();
         x.opType = "Parameter";
         x.outputType = cut(typeText(p.type()));
-        if (p.has_default_val()) x.attributes.emplace_back("default", cut(valueText(p.default_val())));
+        if (p.has_default_val())
+            x.attributes.emplace_back("default", cut(valueText(p.default_val())));
         out.parameters.push_back(std::move(x));
     }
     for (const auto& c : g.const_vals()) {

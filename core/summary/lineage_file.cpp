@@ -58,7 +58,8 @@ void train(const mindinsight::TrainLineage& t, Lineage& out) {
     if (t.algorithm().has_network()) text(out.hparams, "network", t.algorithm().network());
     if (t.algorithm().has_loss()) number(out.metrics, "loss", t.algorithm().loss());
     if (t.model().has_path()) text(out.hparams, "model_path", t.model().path());
-    if (t.model().has_size()) number(out.hparams, "model_size", static_cast<double>(t.model().size()));
+    if (t.model().has_size())
+        number(out.hparams, "model_size", static_cast<double>(t.model().size()));
 }
 
 void eval(const mindinsight::EvaluationLineage& e, Lineage& out) {
@@ -70,7 +71,8 @@ void eval(const mindinsight::EvaluationLineage& e, Lineage& out) {
     rapidjson::Document d;
     d.Parse(e.metric().c_str(), e.metric().size());
     if (d.HasParseError() || !d.IsObject()) {
-        out.problems.push_back("evaluation metric is not a JSON object: " + e.metric().substr(0, 80));
+        out.problems.push_back("evaluation metric is not a JSON object: " +
+                               e.metric().substr(0, 80));
         return;
     }
     for (const auto& m : d.GetObject()) {

@@ -25,9 +25,9 @@ struct Lineage {
     std::map<std::string, LineageParam> hparams;  // "learning_rate", "optimizer", "user/<key>"
     std::map<std::string, LineageParam> metrics;  // "accuracy", "loss" (training's final loss)
     int64_t records = 0, badCrc = 0, undecodable = 0;
-    bool damaged = false;           // a record length failed its CRC: reading stopped
+    bool damaged = false;  // a record length failed its CRC: reading stopped
     uint64_t damagedAt = 0;
-    uint64_t cutAt = 0;             // > 0: the file ends inside a record there
+    uint64_t cutAt = 0;                    // > 0: the file ends inside a record there
     std::map<std::string, int64_t> kinds;  // records by kind: "train", "eval", "dataset_graph", ...
     std::vector<std::string> problems;
 };

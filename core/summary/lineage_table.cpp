@@ -44,14 +44,16 @@ Result<LineageTable> readLineageTable(store::TraceStore& store, bool lastScalars
         // The value at each tag's last step (the latest row among equal steps).
         auto s = store.db().prepare(
             "SELECT s.run_id, t.str, s.value FROM scalars s JOIN strings t ON t.id = s.tag_id "
-            "JOIN (SELECT run_id, tag_id, max(step) AS step FROM scalars GROUP BY run_id, tag_id) m "
+            "JOIN (SELECT run_id, tag_id, max(step) AS step FROM scalars GROUP BY run_id, tag_id) "
+            "m "
             "ON m.run_id = s.run_id AND m.tag_id = s.tag_id AND m.step = s.step ORDER BY s.rowid");
         if (!s.ok()) return Error{s.error()};
         while (s.step()) {
             auto it = all.find(s.int64(0));
             if (it == all.end()) continue;
             const std::string key = "last:" + s.text(1);
-            it->second.metrics[key] = ParamValue{s.isNull(2) ? std::nullopt : std::optional<double>(s.real(2)), {}};
+            it->second.metrics[key] =
+                ParamValue{s.isNull(2) ? std::nullopt : std::optional<double>(s.real(2)), {}};
             lk.insert(key);
             used.insert(it->first);
         }

@@ -30,9 +30,9 @@ struct LineageRow {
 };
 
 struct LineageTable {
-    std::vector<LineageRow> rows;        // by run id
-    std::vector<std::string> hparamKeys; // union over rows, sorted
-    std::vector<std::string> metricKeys; // union over rows, sorted ("last:" keys after)
+    std::vector<LineageRow> rows;         // by run id
+    std::vector<std::string> hparamKeys;  // union over rows, sorted
+    std::vector<std::string> metricKeys;  // union over rows, sorted ("last:" keys after)
 };
 
 /// Every run with parameters or (when `lastScalars`) scalars.

@@ -51,9 +51,9 @@ private:
     bool fill();  // reads more into m_buf; false at the end (for now) or on error
     gzFile m_file = nullptr;
     std::string m_path;
-    std::string m_buf;   // bytes from m_base on
-    size_t m_pos = 0;    // consumed bytes of m_buf
-    uint64_t m_base = 0; // file offset of m_buf[0]
+    std::string m_buf;    // bytes from m_base on
+    size_t m_pos = 0;     // consumed bytes of m_buf
+    uint64_t m_base = 0;  // file offset of m_buf[0]
     bool m_failed = false, m_stopped = false;
 };
 

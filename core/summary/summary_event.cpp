@@ -21,22 +21,6 @@ constexpr std::pair<ValueKind, const char*> kKindNames[] = {
     {ValueKind::HParams, "hparams"},     {ValueKind::Skipped, "skipped"},
 };
 
-SummaryItem skipped(std::string tag, std::string reason) {
-    SummaryItem it;
-    it.tag = std::move(tag);
-    it.kind = ValueKind::Skipped;
-    it.skipReason = std::move(reason);
-    return it;
-}
-
-SummaryItem message(std::string tag, ValueKind kind, const google::protobuf::MessageLite& m) {
-    SummaryItem it;
-    it.tag = std::move(tag);
-    it.kind = kind;
-    if (!m.SerializeToString(&it.data)) return skipped(it.tag, "value_not_serializable");
-    return it;
-}
-
 bool endsWith(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -87,12 +71,12 @@ std::optional<SummaryEvent> EventDecoder::decodeMindSpore(std::string_view recor
             out.fileVersion = ev.version();
             break;
         case mindinsight::Event::kGraphDef:
-            out.items.push_back(message(ev.graph_def().name().empty() ? "graph"
-                                                                      : "graph/" + ev.graph_def().name(),
-                                        ValueKind::Graph, ev.graph_def()));
+            out.items.push_back(messageItem(
+                ev.graph_def().name().empty() ? "graph" : "graph/" + ev.graph_def().name(),
+                ValueKind::Graph, ev.graph_def()));
             break;
         case mindinsight::Event::kExplain:
-            out.items.push_back(skipped("explain", "mindspore_explain_record"));
+            out.items.push_back(skippedItem("explain", "mindspore_explain_record"));
             break;
         case mindinsight::Event::kSummary:
             for (const auto& v : ev.summary().value()) {
@@ -106,29 +90,30 @@ std::optional<SummaryEvent> EventDecoder::decodeMindSpore(std::string_view recor
                         break;
                     }
                     case mindinsight::Summary::Value::kImage:
-                        out.items.push_back(v.image().encoded_image().empty()
-                                                ? skipped(v.tag(), "image_without_data")
-                                                : message(v.tag(), ValueKind::Image, v.image()));
+                        out.items.push_back(
+                            v.image().encoded_image().empty()
+                                ? skippedItem(v.tag(), "image_without_data")
+                                : messageItem(v.tag(), ValueKind::Image, v.image()));
                         break;
                     case mindinsight::Summary::Value::kTensor:
-                        out.items.push_back(message(v.tag(), ValueKind::Tensor, v.tensor()));
+                        out.items.push_back(messageItem(v.tag(), ValueKind::Tensor, v.tensor()));
                         break;
                     case mindinsight::Summary::Value::kHistogram:
                         out.items.push_back(
-                            message(v.tag(), ValueKind::Histogram, v.histogram()));
+                            messageItem(v.tag(), ValueKind::Histogram, v.histogram()));
                         break;
                     case mindinsight::Summary::Value::kLossLandscape:
                         out.items.push_back(
-                            message(v.tag(), ValueKind::Landscape, v.loss_landscape()));
+                            messageItem(v.tag(), ValueKind::Landscape, v.loss_landscape()));
                         break;
                     case mindinsight::Summary::Value::VALUE_NOT_SET:
-                        out.items.push_back(skipped(v.tag(), "value_of_unknown_kind"));
+                        out.items.push_back(skippedItem(v.tag(), "value_of_unknown_kind"));
                         break;
                 }
             }
             break;
         case mindinsight::Event::WHAT_NOT_SET:
-            out.items.push_back(skipped("", "event_without_content"));
+            out.items.push_back(skippedItem("", "event_without_content"));
             break;
     }
     return out;
@@ -150,14 +135,14 @@ std::optional<SummaryEvent> EventDecoder::decodeTensorBoard(std::string_view rec
             break;
         case tensorboard::Event::kGraphDef:
         case tensorboard::Event::kMetaGraphDef:
-            out.items.push_back(skipped("graph", "tensorflow_graph_def"));
+            out.items.push_back(skippedItem("graph", "tensorflow_graph_def"));
             break;
         case tensorboard::Event::kLogMessage:
         case tensorboard::Event::kSessionLog:
-            out.items.push_back(skipped("", "tensorboard_session_log"));
+            out.items.push_back(skippedItem("", "tensorboard_session_log"));
             break;
         case tensorboard::Event::kTaggedRunMetadata:
-            out.items.push_back(skipped("", "tensorboard_run_metadata"));
+            out.items.push_back(skippedItem("", "tensorboard_run_metadata"));
             break;
         case tensorboard::Event::kSummary:
             for (const auto& v : ev.summary().value()) {
@@ -169,7 +154,7 @@ std::optional<SummaryEvent> EventDecoder::decodeTensorBoard(std::string_view rec
             }
             break;
         case tensorboard::Event::WHAT_NOT_SET:
-            out.items.push_back(skipped("", "event_without_content"));
+            out.items.push_back(skippedItem("", "event_without_content"));
             break;
     }
     return out;

@@ -10,14 +10,15 @@ Result<std::unique_ptr<SummaryFile>> SummaryFile::open(const std::string& path,
     if (!s) return Error{s.error()};
     std::unique_ptr<SummaryFile> f(new SummaryFile());
     f->m_stream = std::move(s.value());
-    f->m_dialect = dialect ? dialect
-                           : dialectOfName(std::filesystem::path(path).filename().string());
+    f->m_dialect =
+        dialect ? dialect : dialectOfName(std::filesystem::path(path).filename().string());
     if (f->m_dialect) f->m_decoder.emplace(*f->m_dialect);
     return f;
 }
 
 void SummaryFile::problem(uint64_t offset, const std::string& what) {
-    if (m_problems.size() < 100) m_problems.push_back("byte " + std::to_string(offset) + ": " + what);
+    if (m_problems.size() < 100)
+        m_problems.push_back("byte " + std::to_string(offset) + ": " + what);
 }
 
 Status SummaryFile::poll(const std::function<bool(SummaryEvent&&)>& onEvent, JobControl* job) {

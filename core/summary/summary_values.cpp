@@ -168,8 +168,7 @@ Result<HistogramValues> decodeHistogram(std::string_view bytes) {
         return Error{"damaged histogram value (protobuf decoding failed)"};
     HistogramValues out;
     for (const auto& b : h.buckets()) {
-        if (!std::isfinite(b.left()) || !std::isfinite(b.width()) || b.width() < 0 ||
-            b.count() < 0)
+        if (!std::isfinite(b.left()) || !std::isfinite(b.width()) || b.width() < 0 || b.count() < 0)
             return Error{"histogram bucket with a non-finite edge or a negative width or count"};
         out.buckets.push_back({b.left(), b.width(), b.count()});
     }
@@ -263,8 +262,7 @@ Result<LandscapeValues> decodeLandscape(std::string_view bytes) {
     }
     auto px = coordinate(l.loss_path().points(), 0), py = coordinate(l.loss_path().points(), 1),
          pz = coordinate(l.loss_path().points(), 2);
-    if (px && py && pz && px->size() == pz->size() &&
-        (py->empty() || py->size() == pz->size())) {
+    if (px && py && pz && px->size() == pz->size() && (py->empty() || py->size() == pz->size())) {
         out.pathX = std::move(px.value());
         out.pathY = std::move(py.value());
         out.pathZ = std::move(pz.value());

@@ -14,9 +14,9 @@
 namespace ts::summary {
 
 struct TensorValues {
-    std::vector<int64_t> dims;  // empty: a scalar
-    std::string dtype;          // numpy-like: "float32", "float16", "int64", "bool", ...
-    std::vector<double> values; // row-major
+    std::vector<int64_t> dims;   // empty: a scalar
+    std::string dtype;           // numpy-like: "float32", "float16", "int64", "bool", ...
+    std::vector<double> values;  // row-major
 };
 
 /// At most this many elements are decoded (larger tensors are refused, not cut).

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/engine/tensor.h"
@@ -18,23 +18,6 @@ namespace {
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr uint64_t kMaxConvertedElements = uint64_t{1} << 26;  // 64 Mi values
-
-SummaryItem skip(const std::string& tag, const char* reason) {
-    SummaryItem it;
-    it.tag = tag;
-    it.kind = ValueKind::Skipped;
-    it.skipReason = reason;
-    return it;
-}
-
-SummaryItem serialized(const std::string& tag, ValueKind kind,
-                       const google::protobuf::MessageLite& m) {
-    SummaryItem it;
-    it.tag = tag;
-    it.kind = kind;
-    if (!m.SerializeToString(&it.data)) return skip(tag, "value_not_serializable");
-    return it;
-}
 
 float bf16ToFloat(uint16_t b) {
     const uint32_t bits = uint32_t{b} << 16;
@@ -168,8 +151,7 @@ bool tensorDoubles(const tensorboard::TensorProto& t, uint64_t count, std::vecto
                 });
             return fill(t.uint64_val(), as);
         case tensorboard::DT_BOOL:
-            if (!raw.empty())
-                return fromRaw(1, [](const char* p) { return *p ? 1.0 : 0.0; });
+            if (!raw.empty()) return fromRaw(1, [](const char* p) { return *p ? 1.0 : 0.0; });
             return fill(t.bool_val(), [](bool b) { return b ? 1.0 : 0.0; });
         default:
             return false;
@@ -274,7 +256,8 @@ void writeValue(JsonWriter& w, const google::protobuf::Value& v) {
                 w.Null();
             break;
         case google::protobuf::Value::kStringValue:
-            w.String(v.string_value().c_str(), static_cast<rapidjson::SizeType>(v.string_value().size()));
+            w.String(v.string_value().c_str(),
+                     static_cast<rapidjson::SizeType>(v.string_value().size()));
             break;
         case google::protobuf::Value::kBoolValue:
             w.Bool(v.bool_value());
@@ -290,7 +273,7 @@ void writeValue(JsonWriter& w, const google::protobuf::Value& v) {
 SummaryItem hparamsItem(const tensorboard::Summary::Value& v) {
     tensorboard::HParamsPluginData d;
     const std::string& content = v.metadata().plugin_data().content();
-    if (!d.ParseFromString(content)) return skip(v.tag(), "tensorboard_hparams_unreadable");
+    if (!d.ParseFromString(content)) return skippedItem(v.tag(), "tensorboard_hparams_unreadable");
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
     w.StartObject();
@@ -338,7 +321,7 @@ SummaryItem hparamsItem(const tensorboard::Summary::Value& v) {
             break;
         }
         case tensorboard::HParamsPluginData::DATA_NOT_SET:
-            return skip(v.tag(), "tensorboard_hparams_empty");
+            return skippedItem(v.tag(), "tensorboard_hparams_empty");
     }
     w.EndObject();
     SummaryItem it;
@@ -349,6 +332,25 @@ SummaryItem hparamsItem(const tensorboard::Summary::Value& v) {
 }
 
 }  // namespace
+
+SummaryItem skippedItem(std::string tag, std::string reason) {
+    SummaryItem it;
+    it.tag = std::move(tag);
+    it.kind = ValueKind::Skipped;
+    it.skipReason = std::move(reason);
+    return it;
+}
+
+SummaryItem messageItem(std::string tag, ValueKind kind, const google::protobuf::MessageLite& m) {
+    // A parse of the event leaves required fields unchecked (one bad value must not cost the
+    // record), and writing such a message again would abort in protobuf: say it here.
+    if (!m.IsInitialized()) return skippedItem(std::move(tag), "value_missing_required_fields");
+    SummaryItem it;
+    it.tag = std::move(tag);
+    it.kind = kind;
+    if (!m.SerializePartialToString(&it.data)) return skippedItem(it.tag, "value_not_serializable");
+    return it;
+}
 
 SummaryItem convertTensorBoardValue(const tensorboard::Summary::Value& v, std::string_view plugin) {
     if (plugin == "hparams") return hparamsItem(v);
@@ -361,37 +363,39 @@ SummaryItem convertTensorBoardValue(const tensorboard::Summary::Value& v, std::s
             return it;
         }
         case tensorboard::Summary::Value::kHisto:
-            return serialized(v.tag(), ValueKind::Histogram, fromHistogramProto(v.histo()));
+            return messageItem(v.tag(), ValueKind::Histogram, fromHistogramProto(v.histo()));
         case tensorboard::Summary::Value::kImage: {
             mindinsight::Summary::Image img;
             img.set_height(v.image().height());
             img.set_width(v.image().width());
             img.set_colorspace(v.image().colorspace());
             img.set_encoded_image(v.image().encoded_image_string());
-            if (img.encoded_image().empty()) return skip(v.tag(), "image_without_data");
-            return serialized(v.tag(), ValueKind::Image, img);
+            if (img.encoded_image().empty()) return skippedItem(v.tag(), "image_without_data");
+            return messageItem(v.tag(), ValueKind::Image, img);
         }
         case tensorboard::Summary::Value::kTensor: {
             const auto& t = v.tensor();
             if (plugin == "histograms") {
                 mindinsight::Summary::Histogram h;
-                if (!fromHistogramTensor(t, h)) return skip(v.tag(), "tensorboard_histogram_unreadable");
-                return serialized(v.tag(), ValueKind::Histogram, h);
+                if (!fromHistogramTensor(t, h))
+                    return skippedItem(v.tag(), "tensorboard_histogram_unreadable");
+                return messageItem(v.tag(), ValueKind::Histogram, h);
             }
             if (plugin == "images") {
                 // TF2: a string tensor [width, height, png, png, ...]; the first image.
-                if (t.string_val_size() < 3) return skip(v.tag(), "tensorboard_image_unreadable");
+                if (t.string_val_size() < 3)
+                    return skippedItem(v.tag(), "tensorboard_image_unreadable");
                 mindinsight::Summary::Image img;
                 img.set_width(std::atoi(t.string_val(0).c_str()));
                 img.set_height(std::atoi(t.string_val(1).c_str()));
                 img.set_colorspace(0);
                 img.set_encoded_image(t.string_val(2));
-                return serialized(v.tag(), ValueKind::Image, img);
+                return messageItem(v.tag(), ValueKind::Image, img);
             }
-            if (plugin == "text") return skip(v.tag(), "tensorboard_text");
+            if (plugin == "text") return skippedItem(v.tag(), "tensorboard_text");
             mindinsight::TensorProto ms;
             std::string why;
-            if (!toMindSporeTensor(t, ms, why)) return skip(v.tag(), why.c_str());
+            if (!toMindSporeTensor(t, ms, why)) return skippedItem(v.tag(), why.c_str());
             uint64_t n = 1;
             for (int64_t d : ms.dims()) n *= static_cast<uint64_t>(d);
             if (n == 1 && (plugin.empty() || plugin == "scalars")) {
@@ -401,16 +405,16 @@ SummaryItem convertTensorBoardValue(const tensorboard::Summary::Value& v, std::s
                 it.scalar = ms.float_data_size() ? ms.float_data(0) : ms.double_data(0);
                 return it;
             }
-            return serialized(v.tag(), ValueKind::Tensor, ms);
+            return messageItem(v.tag(), ValueKind::Tensor, ms);
         }
         case tensorboard::Summary::Value::kAudio:
-            return skip(v.tag(), "tensorboard_audio");
+            return skippedItem(v.tag(), "tensorboard_audio");
         case tensorboard::Summary::Value::kObsoleteOldStyleHistogram:
-            return skip(v.tag(), "tensorboard_old_style_histogram");
+            return skippedItem(v.tag(), "tensorboard_old_style_histogram");
         case tensorboard::Summary::Value::VALUE_NOT_SET:
             break;
     }
-    return skip(v.tag(), "value_of_unknown_kind");
+    return skippedItem(v.tag(), "value_of_unknown_kind");
 }
 
 }  // namespace ts::summary

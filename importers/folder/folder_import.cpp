@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/common/text.h"
 #include "core/debug/msdump/ms_dump.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rdr/ms_rdr_reader.h"
@@ -42,9 +43,10 @@ std::string runNameOf(const fs::path& file, const fs::path& root) {
 }
 
 /// A source row for what is not imported by an Importer (a dump folder, an RDR export).
-ImportReport registerItem(store::TraceStore& store, const std::string& path, const std::string& kind,
-                          int64_t events, int64_t skipped, const std::string& skipReason,
-                          const std::string& error, const std::string& extraJson) {
+ImportReport registerItem(store::TraceStore& store, const std::string& path,
+                          const std::string& kind, int64_t events, int64_t skipped,
+                          const std::string& skipReason, const std::string& error,
+                          const std::string& extraJson) {
     ImportReport r;
     r.path = path;
     r.kind = kind;
@@ -71,15 +73,6 @@ std::string fateOf(const ImportReport& r) {
     if (r.status == "partial") return "partial";
     if (r.status == "cancelled") return "skipped";
     return "failed";
-}
-
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-    }
-    return out + "\"";
 }
 
 }  // namespace
@@ -109,7 +102,9 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
     // Every file, depth first, in name order; symbolic links to folders are not followed.
     std::vector<fs::path> files;
     bool tooMany = false;
-    for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+    for (fs::recursive_directory_iterator
+             it(root, fs::directory_options::skip_permission_denied, ec),
+         end;
          !ec && it != end; it.increment(ec)) {
         if (it.depth() > o.maxDepth) {
             it.disable_recursion_pending();
@@ -154,13 +149,14 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
                 r = registerItem(store, d.string(), "rdr", static_cast<int64_t>(e->files.size()),
                                  static_cast<int64_t>(e->problems.size()), "rdr_file_problem",
                                  e->problems.empty() ? "" : e->problems.front(),
-                                 "{\"reason\":" + jsonString(e->reason) + ",\"failing_op\":" +
-                                     jsonString(e->failingOp) + "}");
+                                 "{\"reason\":" + jsonQuoted(e->reason) +
+                                     ",\"failing_op\":" + jsonQuoted(e->failingOp) + "}");
             }
             out.reports.push_back(r);
             const int idx = static_cast<int>(out.reports.size()) - 1;
             for (const auto& f : files)
-                if (f.parent_path() == d) claim(f, "rdr", fateOf(r), "part of the RDR export " + rel(d, root), idx);
+                if (f.parent_path() == d)
+                    claim(f, "rdr", fateOf(r), "part of the RDR export " + rel(d, root), idx);
         } else if (rdr::isMsRdrFolder(d.string())) {
             auto e = rdr::readMsRdrExport(d.string());
             ImportReport r;
@@ -191,19 +187,21 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
                 for (const auto& f : e->files) ++kinds[rdr::msRdrKindName(f.kind)];
                 std::string k = "{";
                 for (const auto& [name, n] : kinds)
-                    k += (k.size() > 1 ? "," : "") + jsonString(name) + ":" + std::to_string(n);
+                    k += (k.size() > 1 ? "," : "") + jsonQuoted(name) + ":" + std::to_string(n);
                 k += "}";
-                r = registerItem(store, e->folder, "mindspore_rdr", static_cast<int64_t>(e->files.size()),
-                                 static_cast<int64_t>(e->problems.size()), "rdr_file_problem",
-                                 e->problems.empty() ? "" : e->problems.front(),
-                                 "{\"rank\":" + std::to_string(e->rank) + ",\"failing_op\":" +
-                                     jsonString(failing) + ",\"kinds\":" + k + "}");
+                r = registerItem(
+                    store, e->folder, "mindspore_rdr", static_cast<int64_t>(e->files.size()),
+                    static_cast<int64_t>(e->problems.size()), "rdr_file_problem",
+                    e->problems.empty() ? "" : e->problems.front(),
+                    "{\"rank\":" + std::to_string(e->rank) +
+                        ",\"failing_op\":" + jsonQuoted(failing) + ",\"kinds\":" + k + "}");
             }
             out.reports.push_back(r);
             const int idx = static_cast<int>(out.reports.size()) - 1;
             for (const auto& f : files)
                 if (f.parent_path() == d)
-                    claim(f, "mindspore_rdr", fateOf(r), "part of the MindSpore RDR export " + rel(d, root), idx);
+                    claim(f, "mindspore_rdr", fateOf(r),
+                          "part of the MindSpore RDR export " + rel(d, root), idx);
         }
     }
 
@@ -213,8 +211,10 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
         for (const auto& ref : tree->iterations) {
             if (control.cancelled()) break;
             std::vector<std::string> order;
-            if (auto f = tree->executionOrderFiles.find({ref.rank, ref.graphId}); f != tree->executionOrderFiles.end())
-                if (auto ord = debug::msdump::readExecutionOrder(f->second)) order = std::move(ord.value());
+            if (auto f = tree->executionOrderFiles.find({ref.rank, ref.graphId});
+                f != tree->executionOrderFiles.end())
+                if (auto ord = debug::msdump::readExecutionOrder(f->second))
+                    order = std::move(ord.value());
             auto it = debug::msdump::readIteration(ref.dir, order);
             ImportReport r;
             if (!it) {
@@ -226,16 +226,16 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
                 for (const auto& t : it->tensors) npy += !t.file.empty();
                 (void)debug::insertDumpFile(store, 0, ref.dir, ref.iteration);
                 dumpRows.push_back(ref.dir);
-                r = registerItem(store, ref.dir, "mindspore_dump", static_cast<int64_t>(it->tensors.size()),
-                                 static_cast<int64_t>(it->skipped.size()),
-                                 "dump_file_not_readable",
-                                 it->problems.empty() ? "" : it->problems.front(),
-                                 "{\"rank\":" + std::to_string(ref.rank) + ",\"net\":" + jsonString(ref.net) +
-                                     ",\"graph_id\":" + std::to_string(ref.graphId) +
-                                     ",\"iteration\":" + std::to_string(ref.iteration) +
-                                     ",\"tensors\":" + std::to_string(it->tensors.size()) +
-                                     ",\"npy_files\":" + std::to_string(npy) +
-                                     ",\"statistics_only\":" + (it->statisticsOnly ? "true" : "false") + "}");
+                r = registerItem(
+                    store, ref.dir, "mindspore_dump", static_cast<int64_t>(it->tensors.size()),
+                    static_cast<int64_t>(it->skipped.size()), "dump_file_not_readable",
+                    it->problems.empty() ? "" : it->problems.front(),
+                    "{\"rank\":" + std::to_string(ref.rank) + ",\"net\":" + jsonQuoted(ref.net) +
+                        ",\"graph_id\":" + std::to_string(ref.graphId) +
+                        ",\"iteration\":" + std::to_string(ref.iteration) +
+                        ",\"tensors\":" + std::to_string(it->tensors.size()) +
+                        ",\"npy_files\":" + std::to_string(npy) +
+                        ",\"statistics_only\":" + (it->statisticsOnly ? "true" : "false") + "}");
             }
             out.reports.push_back(r);
             const int idx = static_cast<int>(out.reports.size()) - 1;
@@ -256,13 +256,14 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
         // execution_order/, graphs/ and .dump_metadata/ of each rank belong to its dumps.
         for (const auto& f : files) {
             const std::string parent = f.parent_path().filename().string();
-            if (parent != "execution_order" && parent != "graphs" && parent != ".dump_metadata") continue;
+            if (parent != "execution_order" && parent != "graphs" && parent != ".dump_metadata")
+                continue;
             const std::string rank = f.parent_path().parent_path().filename().string();
             const int r = rank.rfind("rank_", 0) == 0 ? std::atoi(rank.c_str() + 5) : 0;
             auto first = firstOfRank.find(r);
             if (first == firstOfRank.end() || fate.count(f.string())) continue;
-            claim(f, "mindspore_dump", "included",
-                  "side file of the rank's dumps (" + parent + ")", first->second);
+            claim(f, "mindspore_dump", "included", "side file of the rank's dumps (" + parent + ")",
+                  first->second);
         }
     }
 
@@ -325,7 +326,9 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
             if (!best) {
                 const std::string ext = f.extension().string();
                 claim(f, "", "skipped",
-                      "no importer reads this file" + (ext.empty() ? std::string() : " (" + ext + ")"), -1);
+                      "no importer reads this file" +
+                          (ext.empty() ? std::string() : " (" + ext + ")"),
+                      -1);
                 continue;
             }
             kind = best->name;
@@ -346,13 +349,15 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
             std::string reasons;
             for (const auto& [k, n] : r.skippedReasons)
                 reasons += (reasons.empty() ? "" : ", ") + k + " " + std::to_string(n);
-            detail += (detail.empty() ? "" : "; ") + std::to_string(r.skipped) + " skipped (" + reasons + ")";
+            detail += (detail.empty() ? "" : "; ") + std::to_string(r.skipped) + " skipped (" +
+                      reasons + ")";
         }
         claim(f, kind, fateOf(r), detail, static_cast<int>(out.reports.size()) - 1);
     }
     if (tooMany)
-        out.files.push_back({root.string(), "", "skipped",
-                             "more than " + std::to_string(o.maxFiles) + " files: the rest was not read", -1});
+        out.files.push_back(
+            {root.string(), "", "skipped",
+             "more than " + std::to_string(o.maxFiles) + " files: the rest was not read", -1});
     for (auto& [_, f] : fate) out.files.push_back(std::move(f));
     std::sort(out.files.begin(), out.files.end(),
               [](const FileFate& a, const FileFate& b) { return a.path < b.path; });
@@ -380,7 +385,8 @@ FolderImport importFolder(const std::string& dir, store::TraceStore& store, JobC
             if (q.ok()) (void)q.bind(1, p).run();
         }
         for (const std::string& p : rdrRows) {
-            auto q = store.db().prepare("DELETE FROM rdr_records WHERE run_id IS NULL AND path = ?");
+            auto q =
+                store.db().prepare("DELETE FROM rdr_records WHERE run_id IS NULL AND path = ?");
             if (q.ok()) (void)q.bind(1, p).run();
         }
         (void)store.discardUnusedStringsAbove(stringsBefore);

@@ -24,8 +24,8 @@ namespace ts::importers {
 
 struct FileFate {
     std::string path;
-    std::string kind;    // what it was taken for ("mindspore_summary", "hdf5_dump", ...; "" unknown)
-    std::string fate;    // "imported" | "partial" | "failed" | "skipped" | "included"
+    std::string kind;  // what it was taken for ("mindspore_summary", "hdf5_dump", ...; "" unknown)
+    std::string fate;  // "imported" | "partial" | "failed" | "skipped" | "included"
     std::string detail;  // the reason, or what it belongs to ("part of <item>")
     int report = -1;     // index into FolderImport::reports (-1: none)
 };

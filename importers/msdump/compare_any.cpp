@@ -67,7 +67,8 @@ std::vector<debug::DumpTensorRef> refs(const std::vector<SourceTensor>& ts) {
     std::vector<debug::DumpTensorRef> out;
     out.reserve(ts.size());
     for (const auto& t : ts)
-        out.push_back({t.tensor.path, t.tensor.op, t.tensor.seqid, t.tensor.io, t.tensor.slot, t.scope});
+        out.push_back(
+            {t.tensor.path, t.tensor.op, t.tensor.seqid, t.tensor.io, t.tensor.slot, t.scope});
     return out;
 }
 

@@ -20,6 +20,7 @@ Result<h5::CompareReport> compareSources(const DumpSource& a, const DumpSource& 
 /// Opens both paths (openDumpSource) and compares them.
 Result<h5::CompareReport> compareAnyDumps(const std::string& a, const std::string& b,
                                           const h5::CompareThresholds& t,
-                                          const h5::DumpPairOptions& how, JobControl* job = nullptr);
+                                          const h5::DumpPairOptions& how,
+                                          JobControl* job = nullptr);
 
 }  // namespace ts::dumps

@@ -14,9 +14,7 @@ namespace {
 
 class H5Blocks : public TensorBlocks {
 public:
-    explicit H5Blocks(h5::BlockReader r) : m_r(std::move(r)) {
-        m_shape = m_r.info().shape;
-    }
+    explicit H5Blocks(h5::BlockReader r) : m_r(std::move(r)) { m_shape = m_r.info().shape; }
     const std::string& dtype() const override { return m_r.info().dtype; }
     const std::vector<uint64_t>& shape() const override { return m_shape; }
     Result<uint64_t> next(std::vector<double>& out) override { return m_r.next(m_f, out); }
@@ -31,7 +29,8 @@ class H5Source : public DumpSource {
 public:
     explicit H5Source(h5::File f) : m_f(std::move(f)) {}
     std::string describe() const override { return "HDF5 dump " + m_f.path(); }
-    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order, std::string* detail) const override {
+    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order,
+                                              std::string* detail) const override {
         auto ts = h5::orderedTensors(m_f, order, detail);
         if (!ts) return Error{ts.error()};
         std::vector<SourceTensor> out;
@@ -68,7 +67,8 @@ class MsSource : public DumpSource {
 public:
     explicit MsSource(debug::msdump::Iteration it) : m_it(std::move(it)) {}
     std::string describe() const override { return "MindSpore dump " + m_it.dir; }
-    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order, std::string* detail) const override {
+    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order,
+                                              std::string* detail) const override {
         if (order) *order = h5::OrderSource::Sequence;
         if (detail) *detail = "MindSpore dump timestamps and execution order";
         std::vector<SourceTensor> out;

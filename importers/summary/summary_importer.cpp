@@ -24,8 +24,8 @@ bool modifiedWithin(const std::string& path, int64_t seconds) {
     std::error_code ec;
     const auto t = fs::last_write_time(path, ec);
     if (ec) return false;
-    const auto age = std::chrono::duration_cast<std::chrono::seconds>(
-        fs::file_time_type::clock::now() - t);
+    const auto age =
+        std::chrono::duration_cast<std::chrono::seconds>(fs::file_time_type::clock::now() - t);
     return age.count() <= seconds;
 }
 
@@ -91,7 +91,8 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
     }
     std::error_code ec;
     control.setTotal(fs::file_size(path, ec));
-    auto target = beginSummaryRun(store, path, o.kind, o.runName.empty() ? defaultRunName(path) : o.runName);
+    auto target =
+        beginSummaryRun(store, path, o.kind, o.runName.empty() ? defaultRunName(path) : o.runName);
     if (!target) {
         report.error = target.error();
         return report;
@@ -165,17 +166,15 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
     for (const auto& [k, n] : w.kept)
         kinds += (kinds.size() > 1 ? "," : "") + json(k) + ":" + std::to_string(n);
     kinds += "}";
-    report.extraJson = "{\"records\":" + std::to_string(c.records) +
-                       ",\"run_id\":" + std::to_string(target->runId) +
-                       ",\"run\":" + json(target->runName) +
-                       ",\"created_run\":" + (target->createdRun ? "true" : "false") +
-                       ",\"dialect\":" +
-                       json(f.dialect() ? summary::dialectName(*f.dialect()) : "") +
-                       ",\"file_version\":" + json(c.fileVersion) + ",\"kept\":" + kinds +
-                       ",\"truncated\":" + (cut ? "true" : "false") +
-                       ",\"cut_at\":" + std::to_string(cut ? f.pendingOffset() : 0) +
-                       ",\"damaged_at\":" + (c.damaged ? std::to_string(c.damagedAt) : "null") +
-                       "}";
+    report.extraJson =
+        "{\"records\":" + std::to_string(c.records) +
+        ",\"run_id\":" + std::to_string(target->runId) + ",\"run\":" + json(target->runName) +
+        ",\"created_run\":" + (target->createdRun ? "true" : "false") +
+        ",\"dialect\":" + json(f.dialect() ? summary::dialectName(*f.dialect()) : "") +
+        ",\"file_version\":" + json(c.fileVersion) + ",\"kept\":" + kinds +
+        ",\"truncated\":" + (cut ? "true" : "false") +
+        ",\"cut_at\":" + std::to_string(cut ? f.pendingOffset() : 0) +
+        ",\"damaged_at\":" + (c.damaged ? std::to_string(c.damagedAt) : "null") + "}";
     if (!writeError.empty()) {
         report.error = writeError;
         report.status = "failed";
@@ -196,10 +195,10 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
                            ": a record length fails its CRC, the rest is unreadable";
         else if (cut)
             report.error = live ? "still being written: " + std::to_string(f.pendingBytes()) +
-                                        " bytes of an incomplete record at byte " +
-                                        std::to_string(f.pendingOffset())
-                                  : "cut at byte " + std::to_string(f.pendingOffset()) +
-                                        ": the file ends inside a record";
+                                      " bytes of an incomplete record at byte " +
+                                      std::to_string(f.pendingOffset())
+                                : "cut at byte " + std::to_string(f.pendingOffset()) +
+                                      ": the file ends inside a record";
         else if (c.badCrc > 0)
             report.error = std::to_string(c.badCrc) + " record(s) failed their CRC (skipped)";
     }
@@ -222,8 +221,8 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
         report.status = "cancelled";
         return report;
     }
-    auto target = beginSummaryRun(store, path, report.kind,
-                                  runName.empty() ? defaultRunName(path) : runName);
+    auto target =
+        beginSummaryRun(store, path, report.kind, runName.empty() ? defaultRunName(path) : runName);
     if (!target) {
         report.error = target.error();
         return report;
@@ -265,8 +264,7 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
                        ",\"run_id\":" + std::to_string(target->runId) +
                        ",\"run\":" + json(target->runName) +
                        ",\"created_run\":" + (target->createdRun ? "true" : "false") +
-                       ",\"kinds\":" + kinds +
-                       ",\"hparams\":" + std::to_string(l.hparams.size()) +
+                       ",\"kinds\":" + kinds + ",\"hparams\":" + std::to_string(l.hparams.size()) +
                        ",\"metrics\":" + std::to_string(l.metrics.size()) + "}";
     if (!writeError.empty()) {
         report.error = writeError;

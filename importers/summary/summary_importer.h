@@ -22,9 +22,9 @@ Importer mindsporeLineageImporter();
 namespace summary_import {
 
 struct Options {
-    std::string kind = "mindspore_summary";  // sources.kind
-    std::string runName;                     // "" -> from the file's name and folder
-    std::optional<summary::Dialect> dialect; // nullopt -> from the name or first record
+    std::string kind = "mindspore_summary";   // sources.kind
+    std::string runName;                      // "" -> from the file's name and folder
+    std::optional<summary::Dialect> dialect;  // nullopt -> from the name or first record
     /// Record the source as a file a run is still writing: a record cut at the end is
     /// "still being written", not damage (the import is 'partial' and says so). A file
     /// modified in the last minute is taken for one without being told.

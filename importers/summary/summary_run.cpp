@@ -2,22 +2,12 @@
 
 #include <filesystem>
 
+#include "core/common/text.h"
 #include "core/store/trace_store.h"
 
 namespace ts::importers::summary_import {
 
 namespace fs = std::filesystem;
-
-namespace {
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-    }
-    return out + "\"";
-}
-}  // namespace
 
 Result<SummaryRunTarget> beginSummaryRun(store::TraceStore& store, const std::string& path,
                                          const std::string& kind, const std::string& runName) {
@@ -39,10 +29,10 @@ Result<SummaryRunTarget> beginSummaryRun(store::TraceStore& store, const std::st
         }
     }
     if (!t.runId) {
-        auto run = store.beginRun(runName, "{\"imported_from\":" + jsonString(kind) +
-                                               ",\"summary_folder\":" + jsonString(folderText) +
-                                               ",\"source_id\":" + std::to_string(t.sourceId) +
-                                               "}");
+        auto run =
+            store.beginRun(runName, "{\"imported_from\":" + jsonQuoted(kind) +
+                                        ",\"summary_folder\":" + jsonQuoted(folderText) +
+                                        ",\"source_id\":" + std::to_string(t.sourceId) + "}");
         if (!run) {
             (void)store.deleteSource(t.sourceId);
             return Error{run.error()};

@@ -37,7 +37,8 @@ inline std::string frameRecord(const std::string& payload) {
 
 inline void writeBytes(const std::filesystem::path& p, const std::string& bytes) {
     std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 inline std::string readBytes(const std::filesystem::path& p) {
@@ -57,8 +58,8 @@ inline std::string makePng(int w, int h, int seed) {
     };
     auto chunk = [&](const char* type, const std::string& data) {
         std::string body = std::string(type, 4) + data;
-        const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(body.data()),
-                                static_cast<uInt>(body.size()));
+        const uLong crc =
+            crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
         return be32(static_cast<uint32_t>(data.size())) + body + be32(static_cast<uint32_t>(crc));
     };
     std::string raw;
@@ -114,7 +115,8 @@ inline mindinsight::Summary::Histogram msHistogramOf(double mean, double sd, int
     for (int i = 0; i < n; ++i) {
         // a simple, deterministic bell: sum of 4 uniform-ish positions
         const double u = (std::fmod(i * 0.618033988, 1.0) + std::fmod(i * 0.414213562, 1.0) +
-                          std::fmod(i * 0.732050807, 1.0) + std::fmod(i * 0.236067977, 1.0)) / 4.0;
+                          std::fmod(i * 0.732050807, 1.0) + std::fmod(i * 0.236067977, 1.0)) /
+                         4.0;
         const double x = mean + (u - 0.5) * 6 * sd * 0.6;
         sum += x;
         const int b = std::clamp(static_cast<int>((x - lo) / width), 0, buckets - 1);
@@ -251,18 +253,18 @@ inline std::string msGraphEvent(const mindinsight::GraphProto& g, double wall = 
 
 /// What writeMindSporeSummary wrote, for assertions.
 struct MindSporeSummaryContents {
-    int scalarSteps = 0;        // each step: loss/auto and accuracy
-    int histogramSteps = 0;     // conv1.weight/auto
-    int imageSteps = 0;         // input_data/auto
-    int tensorSteps = 0;        // fc1.bias/auto
+    int scalarSteps = 0;     // each step: loss/auto and accuracy
+    int histogramSteps = 0;  // conv1.weight/auto
+    int imageSteps = 0;      // input_data/auto
+    int tensorSteps = 0;     // fc1.bias/auto
     bool landscape = false, graph = false;
 };
 
 /// A MindSpore summary file as SummaryCollector writes one: version, graph, then per step
 /// scalars (loss/auto, accuracy), and every few steps a histogram, an image and a tensor,
 /// and a loss landscape at the end. `lossScale` makes runs differ.
-inline MindSporeSummaryContents writeMindSporeSummary(const std::filesystem::path& file,
-                                                      int steps, float lossScale = 1.0f) {
+inline MindSporeSummaryContents writeMindSporeSummary(const std::filesystem::path& file, int steps,
+                                                      float lossScale = 1.0f) {
     MindSporeSummaryContents c;
     std::string bytes = frameRecord(msVersion());
     bytes += frameRecord(msGraphEvent(msGraph()));
@@ -295,9 +297,8 @@ inline MindSporeSummaryContents writeMindSporeSummary(const std::filesystem::pat
             ++c.tensorSteps;
         }
     }
-    bytes += frameRecord(msValueEvent(steps, "landscape", [&](auto* v) {
-        *v->mutable_loss_landscape() = msLandscape(21, 8);
-    }));
+    bytes += frameRecord(msValueEvent(
+        steps, "landscape", [&](auto* v) { *v->mutable_loss_landscape() = msLandscape(21, 8); }));
     c.landscape = true;
     writeBytes(file, bytes);
     return c;
@@ -408,8 +409,10 @@ inline std::vector<std::string> tbHParams(double lr, int batch, const std::strin
         out.push_back(e.SerializeAsString());
     };
     tensorboard::HParamsPluginData exp;
-    for (const char* n : {"lr", "bsize", "optimizer"}) exp.mutable_experiment()->add_hparam_infos()->set_name(n);
-    for (const auto& m : metricTags) exp.mutable_experiment()->add_metric_infos()->mutable_name()->set_tag(m);
+    for (const char* n : {"lr", "bsize", "optimizer"})
+        exp.mutable_experiment()->add_hparam_infos()->set_name(n);
+    for (const auto& m : metricTags)
+        exp.mutable_experiment()->add_metric_infos()->mutable_name()->set_tag(m);
     record("_hparams_/experiment", exp);
     tensorboard::HParamsPluginData ssi;
     auto& hp = *ssi.mutable_session_start_info()->mutable_hparams();

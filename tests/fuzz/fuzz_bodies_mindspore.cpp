@@ -114,7 +114,8 @@ void msdumpFolder(const uint8_t* data, size_t size) {
                 continue;
             ++n;
             (void)debug::msdump::parseFileName(name);
-            std::ofstream(dir / name, std::ios::binary) << (p.size() > 3 ? p[3] : std::string_view());
+            std::ofstream(dir / name, std::ios::binary)
+                << (p.size() > 3 ? p[3] : std::string_view());
         }
     }
     std::vector<std::string> order;

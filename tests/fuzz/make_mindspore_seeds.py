@@ -6,21 +6,10 @@
 #   PYTHONPATH=/tmp/pyproto /usr/bin/python3 tests/fuzz/make_mindspore_seeds.py tests/fuzz/seeds
 import sys, struct, os
 import mindinsight_summary_pb2 as S, mindinsight_lineage_pb2 as L, mindinsight_anf_ir_pb2 as A
+import tensorboard_summary_pb2 as T
 
-# CRC-32C (Castagnoli), masked as TFRecord masks it.
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-def masked(data):
-    c = crc32c(data)
-    return ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xa282ead8) & 0xFFFFFFFF
-def frame(payload):
-    l = struct.pack('<Q', len(payload))
-    return l + struct.pack('<I', masked(l)) + payload + struct.pack('<I', masked(payload))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from tfrecord import frame  # noqa: E402
 
 out = sys.argv[1]
 os.makedirs(out + '/mindspore_summary', exist_ok=True)
@@ -54,6 +43,44 @@ for pt in (v.loss_landscape.landscape,):
 v.loss_landscape.loss_path.intervals.extend([1, 2])
 rec.append(frame(e.SerializeToString()))
 open(out + '/mindspore_summary/lenet_MS', 'wb').write(b''.join(rec))
+
+# The TensorBoard dialect through the same decoder: PyTorch's scalars, histograms, images,
+# HParams, a TF2 histogram tensor, text and audio (skipped with reasons).
+def tb_event(step, fill):
+    e = T.Event(); e.wall_time = 100.0 + step; e.step = step
+    fill(e.summary.value.add())
+    return frame(e.SerializeToString())
+def tb_scalar(v):
+    v.tag = 'loss'; v.simple_value = 0.5
+def tb_histo(v):
+    v.tag = 'weights'; h = v.histo; h.min = -1; h.max = 1; h.num = 6; h.sum = 0.5; h.sum_squares = 2
+    h.bucket_limit.extend([-0.5, 0.0, 0.5, 1.0]); h.bucket.extend([1, 2, 2, 1])
+def tb_image(v):
+    v.tag = 'img'; v.image.height = 1; v.image.width = 1; v.image.colorspace = 3
+    v.image.encoded_image_string = (b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01'
+                                    b'\x08\x02\x00\x00\x00\x90wS\xde')
+def tb_hparams(v):
+    v.tag = '_hparams_/session_start_info'
+    v.metadata.plugin_data.plugin_name = 'hparams'
+    d = T.HParamsPluginData(); d.version = 0
+    d.session_start_info.hparams['lr'].number_value = 0.01
+    d.session_start_info.hparams['opt'].string_value = 'Adam'
+    v.metadata.plugin_data.content = d.SerializeToString()
+    v.tensor.dtype = T.DT_FLOAT
+def tb_tf2_histogram(v):
+    v.tag = 'acts'; v.metadata.plugin_data.plugin_name = 'histograms'
+    v.tensor.dtype = T.DT_DOUBLE
+    v.tensor.tensor_shape.dim.add().size = 2; v.tensor.tensor_shape.dim.add().size = 3
+    v.tensor.tensor_content = struct.pack('<6d', 0, 1, 4, 1, 2, 6)
+def tb_text(v):
+    v.tag = 'note'; v.metadata.plugin_data.plugin_name = 'text'
+    v.tensor.dtype = T.DT_STRING; v.tensor.string_val.append(b'hello')
+def tb_audio(v):
+    v.tag = 'wav'; v.audio.sample_rate = 8000; v.audio.encoded_audio_string = b'RIFF'
+ver = T.Event(); ver.wall_time = 100.0; ver.file_version = 'brain.Event:2'
+open(out + '/mindspore_summary/pytorch_tfevents', 'wb').write(
+    frame(ver.SerializeToString()) + b''.join(tb_event(i + 1, f) for i, f in enumerate(
+        (tb_scalar, tb_histo, tb_image, tb_hparams, tb_tf2_histogram, tb_text, tb_audio))))
 
 lv = L.LineageEvent(); lv.wall_time = 1; lv.version = 'MindSpore.Event:1'
 lt = L.LineageEvent(); lt.wall_time = 2; lt.train_lineage.hyper_parameters.learning_rate = 0.01; lt.train_lineage.hyper_parameters.optimizer = 'Momentum'; lt.train_lineage.algorithm.loss = 0.1

@@ -41,12 +41,14 @@ QApplication* guiApp() {
 
 TEST(OpenFolder, ImportsEveryKindAndReportsEveryFile) {
     guiApp();
-    qputenv("XDG_DATA_HOME", QByteArray::fromStdString(ts::test::tempDir("open_folder_data").string()));
+    qputenv("XDG_DATA_HOME",
+            QByteArray::fromStdString(ts::test::tempDir("open_folder_data").string()));
     const auto root = ts::test::tempDir("open_folder");
     for (int r = 1; r <= 2; ++r) {
         const auto run = root / ("run_" + std::to_string(r));
         ts::test::writeMindSporeSummary(run / "events.summary.1700000000.host_MS", 10, 0.5f * r);
-        ts::test::writeMindSporeLineage(run / "events.summary.1700000000.host_lineage", 0.01f * r, 32, 0.9f);
+        ts::test::writeMindSporeLineage(run / "events.summary.1700000000.host_lineage", 0.01f * r,
+                                        32, 0.9f);
     }
     ts::test::writeMindSporeDump(root / "dump", 0, "Net", 0, 1, ts::test::lenetOps());
     ts::test::writeMindSporeRdr(root / "rdr");

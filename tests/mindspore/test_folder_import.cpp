@@ -29,14 +29,16 @@ fs::path makeWorkspace(const std::string& tag) {
                                     32 * r, 0.9f + 0.02f * r, r == 2 ? "Adam" : "Momentum");
     }
     std::string tb = test::frameRecord(test::tbVersion());
-    for (int s = 0; s < 5; ++s) tb += test::frameRecord(test::tbScalar(s, "Loss/train", 1.0f / (s + 1)));
+    for (int s = 0; s < 5; ++s)
+        tb += test::frameRecord(test::tbScalar(s, "Loss/train", 1.0f / (s + 1)));
     test::writeBytes(root / "tb" / "events.out.tfevents.1700000000.host.1.0", tb);
     test::writeMindSporeDump(root / "dump", 0, "LeNet", 0, 1, test::lenetOps());
     test::writeFile(root / "dump" / "rank_0" / "LeNet" / "0" / "1" /
                         "MatMul.Default_fc2_MatMul-op9.2.7.1700000000009999",
                     "device bytes");
     test::writeMindSporeRdr(root / "rdr");
-    test::writeFile(root / "trace.json", R"([{"ph":"X","name":"step","pid":1,"tid":1,"ts":0,"dur":5}])");
+    test::writeFile(root / "trace.json",
+                    R"([{"ph":"X","name":"step","pid":1,"tid":1,"ts":0,"dur":5}])");
     test::writeFile(root / "train.log",
                     "[INFO] ME(1,1,python):2024-01-01-10:00:00.000.000 [train.py:1] start\n"
                     "[WARNING] ME(1,1,python):2024-01-01-10:00:01.000.000 [train.py:2] slow\n");
@@ -67,7 +69,8 @@ TEST(FolderImport, EveryFileHasAFate) {
     EXPECT_EQ(fateOf("trace.json"), "imported");
     EXPECT_EQ(fateOf("train.log"), "imported");
     EXPECT_EQ(fateOf("dump/rank_0/LeNet/0/1/statistic.csv"), "partial");  // the bin file
-    EXPECT_EQ(fateOf("dump/rank_0/LeNet/0/1/MatMul.Default_fc2_MatMul-op9.2.7.1700000000009999"), "skipped");
+    EXPECT_EQ(fateOf("dump/rank_0/LeNet/0/1/MatMul.Default_fc2_MatMul-op9.2.7.1700000000009999"),
+              "skipped");
     EXPECT_EQ(fateOf("dump/rank_0/execution_order/ms_execution_order_graph_0.csv"), "included");
     EXPECT_EQ(fateOf("rdr/rank_0/rdr/KERNEL_mem_address_list_20210911164831.txt"), "imported");
     EXPECT_EQ(fateOf("notes.xyz"), "skipped");
@@ -76,18 +79,26 @@ TEST(FolderImport, EveryFileHasAFate) {
     EXPECT_NE(byName["stray.npy"].detail.find("outside a MindSpore dump"), std::string::npos);
     // Nothing is left out: every regular file under the root has a line.
     size_t files = 0;
-    for (const auto& e : fs::recursive_directory_iterator(root))
-        files += e.is_regular_file();
+    for (const auto& e : fs::recursive_directory_iterator(root)) files += e.is_regular_file();
     EXPECT_GE(f.files.size(), files - 3);
 
     store::TraceStore& st = *s.value();
     // summary_dir of three runs (+ the TensorBoard run): one run per folder, lineage joined.
     EXPECT_EQ(st.db().queryInt("SELECT count(*) FROM runs").value(), 4);
-    EXPECT_EQ(st.db().queryInt("SELECT count(*) FROM runs WHERE name = 'summary_dir/run_2'").value(), 1);
-    EXPECT_EQ(st.db().queryInt("SELECT count(DISTINCT run_id) FROM run_params WHERE key='learning_rate'").value(), 3);
-    EXPECT_EQ(st.db().queryInt("SELECT count(*) FROM rdr_records WHERE failing_op LIKE '%Add-op8'").value(), 1);
+    EXPECT_EQ(
+        st.db().queryInt("SELECT count(*) FROM runs WHERE name = 'summary_dir/run_2'").value(), 1);
+    EXPECT_EQ(
+        st.db()
+            .queryInt("SELECT count(DISTINCT run_id) FROM run_params WHERE key='learning_rate'")
+            .value(),
+        3);
+    EXPECT_EQ(st.db()
+                  .queryInt("SELECT count(*) FROM rdr_records WHERE failing_op LIKE '%Add-op8'")
+                  .value(),
+              1);
     EXPECT_EQ(st.db().queryInt("SELECT count(*) FROM dump_files").value(), 1);
-    EXPECT_EQ(st.db().queryInt("SELECT count(*) FROM sources WHERE kind = 'mindspore_dump'").value(), 1);
+    EXPECT_EQ(
+        st.db().queryInt("SELECT count(*) FROM sources WHERE kind = 'mindspore_dump'").value(), 1);
 }
 
 TEST(FolderImport, CliReportsEveryFileAsJson) {
@@ -108,7 +119,8 @@ TEST(FolderImport, CliReportsEveryFileAsJson) {
     EXPECT_TRUE(sawLineage);
     const auto text = test::runCli({"import", root.string(), "-o", session + "2"});
     EXPECT_NE(text.out.find("files by fate:"), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("skipped  -  " + (root / "notes.xyz").string() + "  (no importer reads this file (.xyz))"),
+    EXPECT_NE(text.out.find("skipped  -  " + (root / "notes.xyz").string() +
+                            "  (no importer reads this file (.xyz))"),
               std::string::npos)
         << text.out;
 }

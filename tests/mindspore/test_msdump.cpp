@@ -17,7 +17,8 @@ namespace ms = ts::debug::msdump;
 namespace fs = std::filesystem;
 
 TEST(MsDump, FileNamesOfBothVersions) {
-    auto a = ms::parseFileName("Conv2d.Conv2D-op12.0.0.1623124369613540.output.0.DefaultFormat.npy");
+    auto a =
+        ms::parseFileName("Conv2d.Conv2D-op12.0.0.1623124369613540.output.0.DefaultFormat.npy");
     ASSERT_TRUE(a);
     EXPECT_EQ(a->opType, "Conv2d");
     EXPECT_EQ(a->opName, "Conv2D-op12");
@@ -38,7 +39,9 @@ TEST(MsDump, FileNamesOfBothVersions) {
     ASSERT_TRUE(c);
     EXPECT_EQ(c->opType, "Parameter");
     EXPECT_EQ(c->opName, "data-1");
-    auto bin = ms::parseFileName("Conv2D.Default_network-WithLossCell__backbone-AlexNet_conv3-Conv2d_Conv2D-op12.2.7.161243956333802");
+    auto bin = ms::parseFileName(
+        "Conv2D.Default_network-WithLossCell__backbone-AlexNet_conv3-Conv2d_Conv2D-op12.2.7."
+        "161243956333802");
     ASSERT_TRUE(bin);
     EXPECT_FALSE(bin->npy);
     EXPECT_EQ(bin->timestamp, 161243956333802u);
@@ -51,7 +54,8 @@ TEST(MsDump, IterationInExecutionOrderWithFullNames) {
     const auto dir = test::writeMindSporeDump(root, 0, "LeNet", 0, 3, test::lenetOps());
     // An async device-format file and a renamed long name beside the tensors.
     test::writeFile(dir / "MatMul.Default_fc2_MatMul-op9.2.7.1700000000009999", "device bytes");
-    const std::string longName = "Cast.Default_Cast-op77.0.0.1700000000003999.output.0.DefaultFormat.float32.npy";
+    const std::string longName =
+        "Cast.Default_Cast-op77.0.0.1700000000003999.output.0.DefaultFormat.float32.npy";
     test::writeFile(dir / "123456", test::npyBytes("<f4", {2}, test::f32Bytes({1, 2})));
     test::writeFile(dir / "mapping.csv", "123456," + longName + "\n");
     auto tree = ms::scanTree(root.string());
@@ -66,13 +70,15 @@ TEST(MsDump, IterationInExecutionOrderWithFullNames) {
     auto it = ms::readIteration(dir.string(), order.value());
     ASSERT_TRUE(it.ok()) << it.error();
     ASSERT_EQ(it->tensors.size(), 9u);  // 8 of LeNet's ops + the renamed Cast output
-    EXPECT_EQ(it->tensors[0].fullName, "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d/Conv2D-op0");
+    EXPECT_EQ(it->tensors[0].fullName,
+              "Default/network-WithLossCell/_backbone-LeNet5/conv1-Conv2d/Conv2D-op0");
     EXPECT_EQ(it->tensors[0].name.io, "input");
     EXPECT_EQ(it->tensors[1].name.io, "output");
     EXPECT_TRUE(it->tensors[0].stats.has_value());  // joined with its statistic.csv row
     EXPECT_EQ(it->tensors[0].path(), "Conv2D/0/input/0");
     bool cast = false;
-    for (const auto& t : it->tensors) cast |= t.name.opType == "Cast" && fs::path(t.file).filename() == "123456";
+    for (const auto& t : it->tensors)
+        cast |= t.name.opType == "Cast" && fs::path(t.file).filename() == "123456";
     EXPECT_TRUE(cast);
     ASSERT_EQ(it->skipped.size(), 1u);
     EXPECT_NE(it->skipped[0].reason.find("msaccucmp"), std::string::npos);
@@ -81,7 +87,8 @@ TEST(MsDump, IterationInExecutionOrderWithFullNames) {
 
 TEST(MsDump, StatisticsOnlyDumpAndNaNFromStatistics) {
     const auto root = test::tempDir("msdump_stats");
-    const auto dir = test::writeMindSporeDump(root, 0, "Net", 1, 0, test::lenetOps(1.0f, true), true, true);
+    const auto dir =
+        test::writeMindSporeDump(root, 0, "Net", 1, 0, test::lenetOps(1.0f, true), true, true);
     auto it = ms::readIteration(dir.string());
     ASSERT_TRUE(it.ok()) << it.error();
     EXPECT_TRUE(it->statisticsOnly);
@@ -100,7 +107,8 @@ TEST(MsDump, StatisticsOnlyDumpAndNaNFromStatistics) {
 
 TEST(MsDump, NaNFromTheNpyFiles) {
     const auto root = test::tempDir("msdump_nan");
-    const auto dir = test::writeMindSporeDump(root, 0, "Net", 0, 1, test::lenetOps(1.0f, true), false);
+    const auto dir =
+        test::writeMindSporeDump(root, 0, "Net", 0, 1, test::lenetOps(1.0f, true), false);
     auto it = ms::readIteration(dir.string());
     ASSERT_TRUE(it.ok());
     std::vector<std::string> hits;
@@ -156,11 +164,13 @@ TEST(MsDump, CompareAgainstTheStudiosHdf5DumpByScope) {
             at.globalSeq = seq++;
             const std::vector<int64_t> shape(op.shape.begin(), op.shape.end());
             for (size_t i = 0; i < op.inputs.size(); ++i)
-                ASSERT_TRUE(w.writeTensor(at.opType, 0, "input", static_cast<int>(i), debug::DumpDType::F32, shape,
-                                          op.inputs[i].data(), at).ok());
+                ASSERT_TRUE(w.writeTensor(at.opType, 0, "input", static_cast<int>(i),
+                                          debug::DumpDType::F32, shape, op.inputs[i].data(), at)
+                                .ok());
             for (size_t i = 0; i < op.outputs.size(); ++i)
-                ASSERT_TRUE(w.writeTensor(at.opType, 0, "output", static_cast<int>(i), debug::DumpDType::F32, shape,
-                                          op.outputs[i].data(), at).ok());
+                ASSERT_TRUE(w.writeTensor(at.opType, 0, "output", static_cast<int>(i),
+                                          debug::DumpDType::F32, shape, op.outputs[i].data(), at)
+                                .ok());
         }
         ASSERT_TRUE(w.close().ok());
     }
@@ -184,7 +194,8 @@ TEST(MsDump, CompareAgainstTheStudiosHdf5DumpByScope) {
 
 TEST(MsDump, StatisticsOnlyTensorsCannotBeCompared) {
     const auto root = test::tempDir("msdump_stats_cmp");
-    const auto a = test::writeMindSporeDump(root / "a", 0, "Net", 0, 1, test::lenetOps(), true, true);
+    const auto a =
+        test::writeMindSporeDump(root / "a", 0, "Net", 0, 1, test::lenetOps(), true, true);
     const auto b = test::writeMindSporeDump(root / "b", 0, "Net", 0, 1, test::lenetOps());
     auto rep = dumps::compareAnyDumps(a.string(), b.string(), {}, {});
     ASSERT_TRUE(rep.ok());

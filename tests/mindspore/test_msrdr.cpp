@@ -94,6 +94,7 @@ TEST(MsRdr, CliReadsMindSporesFolder) {
     EXPECT_EQ(d["files"].Size(), 7u);
     EXPECT_EQ(d["execution_orders"][0]["failing_index"].GetInt64(), 1);
     const auto text = test::runCli({"rdr", root.string()});
-    EXPECT_NE(text.out.find("failing op  Default/network-WithLossCell/_backbone-Net/Add-op8"), std::string::npos)
+    EXPECT_NE(text.out.find("failing op  Default/network-WithLossCell/_backbone-Net/Add-op8"),
+              std::string::npos)
         << text.out;
 }

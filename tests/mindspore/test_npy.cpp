@@ -34,7 +34,8 @@ TEST(Npy, Float16FortranOrderIsTransposed) {
     // 2x2 [[1, 2], [3, inf]] in Fortran order: 1, 3, 2, inf.
     const uint16_t h[] = {0x3c00, 0x4200, 0x4000, 0x7c00};
     const auto p = dir / "h.npy";
-    test::writeFile(p, test::npyBytes("<f2", {2, 2}, std::string(reinterpret_cast<const char*>(h), 8), true));
+    test::writeFile(
+        p, test::npyBytes("<f2", {2, 2}, std::string(reinterpret_cast<const char*>(h), 8), true));
     auto r = npy::Reader::open(p.string());
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(r.value()->header().dtype, "float16");
@@ -49,9 +50,22 @@ TEST(Npy, Float16FortranOrderIsTransposed) {
 
 TEST(Npy, BigEndianIntsBoolAndBfloat16) {
     const auto dir = test::tempDir("npy_types");
-    const char be[] = {0, 0, 0, 0, 0, 0, 0, 7, static_cast<char>(0xff), static_cast<char>(0xff),
-                       static_cast<char>(0xff), static_cast<char>(0xff), static_cast<char>(0xff),
-                       static_cast<char>(0xff), static_cast<char>(0xff), static_cast<char>(0xfe)};
+    const char be[] = {0,
+                       0,
+                       0,
+                       0,
+                       0,
+                       0,
+                       0,
+                       7,
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xff),
+                       static_cast<char>(0xfe)};
     test::writeFile(dir / "i.npy", test::npyBytes(">i8", {2}, std::string(be, 16)));
     auto i = npy::Reader::open((dir / "i.npy").string());
     ASSERT_TRUE(i.ok()) << i.error();
@@ -61,7 +75,8 @@ TEST(Npy, BigEndianIntsBoolAndBfloat16) {
               (std::vector<double>{1, 0, 1}));
     // bfloat16 1.5 = 0x3fc0; ml_dtypes saves it as 2-byte void.
     const uint16_t bf[] = {0x3fc0, 0xc020};
-    test::writeFile(dir / "bf.npy", test::npyBytes("<V2", {2}, std::string(reinterpret_cast<const char*>(bf), 4)));
+    test::writeFile(dir / "bf.npy",
+                    test::npyBytes("<V2", {2}, std::string(reinterpret_cast<const char*>(bf), 4)));
     auto b = npy::Reader::open((dir / "bf.npy").string());
     ASSERT_TRUE(b.ok()) << b.error();
     EXPECT_EQ(b.value()->header().dtype, "bfloat16");
@@ -97,7 +112,8 @@ TEST(Npy, BadFilesAreClearErrors) {
     EXPECT_NE(b.error().find("short data"), std::string::npos) << b.error();
     EXPECT_NE(b.error().find("24 bytes"), std::string::npos) << b.error();
     // A header that is not the dict NumPy writes.
-    test::writeFile(dir / "hdr.npy", test::npyBytes("<f4", {2}, test::f32Bytes({1, 2})).replace(10, 1, "["));
+    test::writeFile(dir / "hdr.npy",
+                    test::npyBytes("<f4", {2}, test::f32Bytes({1, 2})).replace(10, 1, "["));
     EXPECT_FALSE(npy::Reader::open((dir / "hdr.npy").string()).ok());
     // Unsupported dtypes are named.
     test::writeFile(dir / "c.npy", test::npyBytes("<c8", {1}, std::string(8, '\0')));
@@ -116,7 +132,8 @@ TEST(Npy, FilesWrittenByNumpy) {
         {"-c",
          "import numpy as np, sys; d = sys.argv[1]\n"
          "np.save(d + '/f16.npy', np.arange(12, dtype=np.float16).reshape(3, 4) / 4)\n"
-         "np.save(d + '/f32f.npy', np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3)))\n"
+         "np.save(d + '/f32f.npy', np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, "
+         "3)))\n"
          "np.save(d + '/u16.npy', np.array([1, 65535], dtype=np.uint16))\n"
          "np.save(d + '/f64be.npy', np.array([1.5, -2.0], dtype='>f8'))\n",
          dir.string()});

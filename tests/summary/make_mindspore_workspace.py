@@ -18,29 +18,15 @@ gen = tempfile.mkdtemp(prefix='ms_pb2_')
 subprocess.check_call(['protoc', '-I' + PROTO, '--python_out=' + gen] +
                       [os.path.join(PROTO, p) for p in os.listdir(PROTO) if p.endswith('.proto')])
 sys.path.insert(0, gen)
+sys.path.insert(0, os.path.join(HERE, '..', 'common'))
+import tfrecord  # noqa: E402
 import mindinsight_summary_pb2 as S  # noqa: E402
 import mindinsight_lineage_pb2 as L  # noqa: E402
 import mindinsight_anf_ir_pb2 as A  # noqa: E402
 
 
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked(data):
-    c = crc32c(data)
-    return ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xa282ead8) & 0xFFFFFFFF
-
-
 def frame(msg):
-    p = msg.SerializeToString()
-    n = struct.pack('<Q', len(p))
-    return n + struct.pack('<I', masked(n)) + p + struct.pack('<I', masked(p))
+    return tfrecord.frame(msg.SerializeToString())
 
 
 def png(w, h, pixel):

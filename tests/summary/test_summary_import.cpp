@@ -48,11 +48,13 @@ TEST(MindSporeSummary, EveryValueKindArrives) {
     // 55 steps x 2 scalars = the 110 values the issue saw dropped.
     EXPECT_EQ(r.counterSamples, 110);
     store::TraceStore& s = *imp.store;
-    EXPECT_EQ(count(s, "SELECT count(*) FROM scalars JOIN strings t ON t.id = tag_id "
-                       "WHERE t.str = 'loss/auto'"),
+    EXPECT_EQ(count(s,
+                    "SELECT count(*) FROM scalars JOIN strings t ON t.id = tag_id "
+                    "WHERE t.str = 'loss/auto'"),
               55);
-    EXPECT_EQ(count(s, "SELECT count(*) FROM scalars JOIN strings t ON t.id = tag_id "
-                       "WHERE t.str = 'accuracy'"),
+    EXPECT_EQ(count(s,
+                    "SELECT count(*) FROM scalars JOIN strings t ON t.id = tag_id "
+                    "WHERE t.str = 'accuracy'"),
               55);
     EXPECT_EQ(count(s, "SELECT count(*) FROM summary_values WHERE kind = 'histogram'"),
               c.histogramSteps);
@@ -120,8 +122,9 @@ TEST(MindSporeSummary, CutFileSaysWhereAndIsPartial) {
     EXPECT_NE(imp.report.error.find("cut at byte"), std::string::npos) << imp.report.error;
     EXPECT_EQ(imp.report.skippedReasons.at("record_cut"), 1);
     EXPECT_EQ(imp.report.counterSamples, 20);  // everything before the cut landscape
-    EXPECT_EQ(count(*imp.store, "SELECT count(*) FROM import_log WHERE key = 'summary_cut' AND "
-                                "byte_offset > 0"),
+    EXPECT_EQ(count(*imp.store,
+                    "SELECT count(*) FROM import_log WHERE key = 'summary_cut' AND "
+                    "byte_offset > 0"),
               1);
 }
 
@@ -179,7 +182,8 @@ TEST(MindSporeSummary, AllSkippedIsNeverComplete) {
     e.set_wall_time(1.0);
     e.mutable_explain()->set_sample_id(1);
     const auto f = dir / "x" / "events.summary.1.h_MS";
-    test::writeBytes(f, test::frameRecord(test::msVersion()) + test::frameRecord(e.SerializeAsString()));
+    test::writeBytes(
+        f, test::frameRecord(test::msVersion()) + test::frameRecord(e.SerializeAsString()));
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
     ASSERT_TRUE(imp.store);
     EXPECT_EQ(imp.report.status, "failed");
@@ -201,6 +205,31 @@ TEST(MindSporeSummary, NaNScalarsAreCountedNotLost) {
     EXPECT_EQ(imp.report.skippedReasons.at("scalar_nan"), 1);
 }
 
+TEST(MindSporeSummary, AHistogramMissingARequiredFieldIsSkippedNotFatal) {
+    // summary.proto is proto2: a bucket's count is required. The event parses partially (its
+    // scalar beside it must come); the histogram is skipped with its reason.
+    const auto dir = test::tempDir("ms_summary_required");
+    mindinsight::Event e;
+    e.set_wall_time(1700000001.0);
+    e.set_step(1);
+    auto* bad = e.mutable_summary()->add_value();
+    bad->set_tag("w/histogram");
+    *bad->mutable_histogram() = test::msHistogramOf(0.0, 1.0, 50);
+    bad->mutable_histogram()->mutable_buckets(1)->clear_count();
+    auto* ok = e.mutable_summary()->add_value();
+    ok->set_tag("loss/scalar");
+    ok->set_scalar_value(0.25f);
+    std::string payload;
+    ASSERT_TRUE(e.SerializePartialToString(&payload));
+    const auto f = dir / "x" / "events.summary.1.h_MS";
+    test::writeBytes(f, test::frameRecord(test::msVersion()) + test::frameRecord(payload));
+    auto imp = test::importInto((dir / "s.tscope").string(), f.string());
+    ASSERT_TRUE(imp.store);
+    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.counterSamples, 1);
+    EXPECT_EQ(imp.report.skippedReasons.at("value_missing_required_fields"), 1);
+}
+
 TEST(MindSporeSummary, SniffedByContentWithoutItsName) {
     const auto dir = test::tempDir("ms_summary_sniff");
     const auto f = dir / "data.bin";
@@ -216,31 +245,33 @@ TEST(MindSporeSummary, LineageJoinsTheRunOfItsFolder) {
     const auto dir = test::tempDir("ms_lineage");
     const auto file = summaryFile(dir);
     test::writeMindSporeSummary(file, 5);
-    test::writeMindSporeLineage(dir / "run_1" / "events.summary.1700000000.host_lineage", 0.01f,
-                                32, 0.97f);
+    test::writeMindSporeLineage(dir / "run_1" / "events.summary.1700000000.host_lineage", 0.01f, 32,
+                                0.97f);
     auto s = store::TraceStore::open((dir / "s.tscope").string(), store::TraceStore::Mode::Create);
     ASSERT_TRUE(s.ok());
     JobControl jc;
     auto a = importers::importFile(file.string(), *s.value(), jc);
-    auto b = importers::importFile((dir / "run_1" / "events.summary.1700000000.host_lineage").string(),
-                                   *s.value(), jc);
+    auto b = importers::importFile(
+        (dir / "run_1" / "events.summary.1700000000.host_lineage").string(), *s.value(), jc);
     EXPECT_EQ(b.kind, "mindspore_lineage");
     EXPECT_EQ(b.status, "complete") << b.error;
     auto runs = s.value()->runs();
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 1u);  // one folder, one run
     store::TraceStore& st = *s.value();
-    EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='hparam' AND "
-                                    "key='learning_rate'")
-                    ,
+    EXPECT_NEAR(real(st,
+                     "SELECT value FROM run_params WHERE kind='hparam' AND "
+                     "key='learning_rate'"),
                 0.01, 1e-6);
-    EXPECT_EQ(count(st, "SELECT value FROM run_params WHERE kind='hparam' AND key='batch_size'"), 32);
-    EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='metric' AND "
-                                    "key='accuracy'")
-                    ,
+    EXPECT_EQ(count(st, "SELECT value FROM run_params WHERE kind='hparam' AND key='batch_size'"),
+              32);
+    EXPECT_NEAR(real(st,
+                     "SELECT value FROM run_params WHERE kind='metric' AND "
+                     "key='accuracy'"),
                 0.97, 1e-6);
-    EXPECT_EQ(count(st, "SELECT count(*) FROM run_params WHERE kind='hparam' AND "
-                        "key='optimizer' AND text='Momentum'"),
+    EXPECT_EQ(count(st,
+                    "SELECT count(*) FROM run_params WHERE kind='hparam' AND "
+                    "key='optimizer' AND text='Momentum'"),
               1);
     EXPECT_EQ(count(st, "SELECT count(*) FROM run_params WHERE key='user/version'"), 1);
 }
@@ -283,15 +314,15 @@ TEST(TensorBoardSummary, PyTorchHistogramsImagesAndHParamsArrive) {
 
     auto b = importers::importFile(f2.string(), *s.value(), jc);
     EXPECT_EQ(b.status, "complete") << b.error;
-    EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='hparam' AND key='lr'")
-                    ,
-                0.1, 1e-9);
-    EXPECT_EQ(count(st, "SELECT count(*) FROM run_params WHERE kind='hparam' AND "
-                        "key='optimizer' AND text='sgd'"),
+    EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='hparam' AND key='lr'"), 0.1,
+                1e-9);
+    EXPECT_EQ(count(st,
+                    "SELECT count(*) FROM run_params WHERE kind='hparam' AND "
+                    "key='optimizer' AND text='sgd'"),
               1);
-    EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='metric' AND "
-                                    "key='hparam/accuracy'")
-                    ,
+    EXPECT_NEAR(real(st,
+                     "SELECT value FROM run_params WHERE kind='metric' AND "
+                     "key='hparam/accuracy'"),
                 0.91, 1e-6);
 }
 

@@ -17,8 +17,10 @@ using namespace ts;
 namespace fs = std::filesystem;
 
 TEST(SummaryLive, SummaryNamesAreTailedLineageIsNot) {
-    EXPECT_EQ(run::classifyArtifact("/x/events.summary.1700000000.host_MS"), run::ArtifactKind::TfEvents);
-    EXPECT_EQ(run::classifyArtifact("/x/events.summary.1700000000.host_lineage"), run::ArtifactKind::Other);
+    EXPECT_EQ(run::classifyArtifact("/x/events.summary.1700000000.host_MS"),
+              run::ArtifactKind::TfEvents);
+    EXPECT_EQ(run::classifyArtifact("/x/events.summary.1700000000.host_lineage"),
+              run::ArtifactKind::Other);
 }
 
 TEST(SummaryLive, CommandRunTailsAGrowingSummaryFile) {
@@ -49,15 +51,19 @@ TEST(SummaryLive, CommandRunTailsAGrowingSummaryFile) {
     r.start();
     const run::CommandResult res = r.wait();
     EXPECT_EQ(res.status, "completed") << res.reason;
-    auto s = store::TraceStore::open((dir / "s.tscope").string(), store::TraceStore::Mode::ReadOnly);
+    auto s =
+        store::TraceStore::open((dir / "s.tscope").string(), store::TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok());
     auto& db = s.value()->db();
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM scalars s JOIN strings t ON t.id = s.tag_id "
                           "WHERE t.str = 'loss/auto' AND s.run_id = 1")
                   .value(),
               contents.scalarSteps);
-    EXPECT_EQ(db.queryInt("SELECT count(*) FROM summary_values WHERE kind = 'histogram' AND run_id = 1").value(),
-              contents.histogramSteps);
-    EXPECT_EQ(db.queryInt("SELECT count(*) FROM summary_values WHERE kind = 'landscape'").value(), 1);
+    EXPECT_EQ(
+        db.queryInt("SELECT count(*) FROM summary_values WHERE kind = 'histogram' AND run_id = 1")
+            .value(),
+        contents.histogramSteps);
+    EXPECT_EQ(db.queryInt("SELECT count(*) FROM summary_values WHERE kind = 'landscape'").value(),
+              1);
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM summary_values WHERE kind = 'graph'").value(), 1);
 }

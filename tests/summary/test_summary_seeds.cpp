@@ -20,42 +20,46 @@ TEST(SummarySeeds, PythonWrittenSummaryFile) {
     ASSERT_TRUE(f.ok()) << f.error();
     std::vector<double> losses;
     int histograms = 0, tensors = 0, graphs = 0, landscapes = 0;
-    ASSERT_TRUE(f.value()->poll([&](summary::SummaryEvent&& ev) {
-                      for (const auto& it : ev.items) {
-                          switch (it.kind) {
-                              case summary::ValueKind::Scalar:
-                                  EXPECT_EQ(it.tag, "loss/auto");
-                                  losses.push_back(it.scalar);
-                                  break;
-                              case summary::ValueKind::Histogram: {
-                                  auto h = summary::decodeHistogram(it.data);
-                                  EXPECT_TRUE(h.ok());
-                                  EXPECT_EQ(h->nan, 1);
-                                  EXPECT_EQ(h->count, 9);
-                                  ++histograms;
-                                  break;
-                              }
-                              case summary::ValueKind::Tensor:
-                                  EXPECT_EQ(summary::decodeTensor(it.data)->values, (std::vector<double>{1, 2, 3, 4}));
-                                  ++tensors;
-                                  break;
-                              case summary::ValueKind::Graph:
-                                  ++graphs;
-                                  break;
-                              case summary::ValueKind::Landscape: {
-                                  auto l = summary::decodeLandscape(it.data);
-                                  EXPECT_TRUE(l.ok()) << l.error();
-                                  EXPECT_EQ(l->xs, (std::vector<double>{0, 1}));
-                                  EXPECT_EQ(l->ys, (std::vector<double>{0, 1}));
-                                  ++landscapes;
-                                  break;
-                              }
-                              default:
-                                  ADD_FAILURE() << "unexpected item " << it.tag << " " << it.skipReason;
-                          }
-                      }
-                      return true;
-                  }).ok());
+    ASSERT_TRUE(f.value()
+                    ->poll([&](summary::SummaryEvent&& ev) {
+                        for (const auto& it : ev.items) {
+                            switch (it.kind) {
+                                case summary::ValueKind::Scalar:
+                                    EXPECT_EQ(it.tag, "loss/auto");
+                                    losses.push_back(it.scalar);
+                                    break;
+                                case summary::ValueKind::Histogram: {
+                                    auto h = summary::decodeHistogram(it.data);
+                                    EXPECT_TRUE(h.ok());
+                                    EXPECT_EQ(h->nan, 1);
+                                    EXPECT_EQ(h->count, 9);
+                                    ++histograms;
+                                    break;
+                                }
+                                case summary::ValueKind::Tensor:
+                                    EXPECT_EQ(summary::decodeTensor(it.data)->values,
+                                              (std::vector<double>{1, 2, 3, 4}));
+                                    ++tensors;
+                                    break;
+                                case summary::ValueKind::Graph:
+                                    ++graphs;
+                                    break;
+                                case summary::ValueKind::Landscape: {
+                                    auto l = summary::decodeLandscape(it.data);
+                                    EXPECT_TRUE(l.ok()) << l.error();
+                                    EXPECT_EQ(l->xs, (std::vector<double>{0, 1}));
+                                    EXPECT_EQ(l->ys, (std::vector<double>{0, 1}));
+                                    ++landscapes;
+                                    break;
+                                }
+                                default:
+                                    ADD_FAILURE()
+                                        << "unexpected item " << it.tag << " " << it.skipReason;
+                            }
+                        }
+                        return true;
+                    })
+                    .ok());
     const auto& c = f.value()->counts();
     EXPECT_EQ(c.records, 6);
     EXPECT_EQ(c.badCrc, 0);

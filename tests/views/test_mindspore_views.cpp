@@ -34,7 +34,8 @@ TEST(MsDumpView, OpListTensorAndOverflow) {
     test::writeMindSporeDump(root, 0, "LeNet", 0, 1, test::lenetOps(1.0f, true));
     test::writeMindSporeDump(root, 0, "LeNet", 0, 2, test::lenetOps(1.0f, false));
     EXPECT_TRUE(msDumpViewInfo().accepts(QString::fromStdString(root.string())));
-    EXPECT_FALSE(msDumpViewInfo().accepts(QString::fromStdString(test::tempDir("empty_dir").string())));
+    EXPECT_FALSE(
+        msDumpViewInfo().accepts(QString::fromStdString(test::tempDir("empty_dir").string())));
     SessionContext ctx;
     MsDumpView view(&ctx);
     view.resize(1200, 800);
@@ -96,7 +97,8 @@ TEST(MsRdrView, FilesExecOrderAndFailingOp) {
     EXPECT_TRUE(view.summary()->text().contains("Add-op8")) << view.summary()->text().toStdString();
     ASSERT_EQ(view.execTable()->rowCount(), 3);
     EXPECT_EQ(view.execTable()->currentRow(), 1);
-    EXPECT_NE(view.execTable()->item(1, 0)->background(), view.execTable()->item(0, 0)->background());
+    EXPECT_NE(view.execTable()->item(1, 0)->background(),
+              view.execTable()->item(0, 0)->background());
     EXPECT_FALSE(view.irText()->extraSelections().isEmpty());
     view.execTable()->setCurrentCell(0, 1);
     EXPECT_TRUE(view.irText()->textCursor().selectedText().contains("Conv2D-op1"));

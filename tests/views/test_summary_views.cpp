@@ -171,7 +171,8 @@ TEST(SummaryViews, LineageTableAndParallelCoordinates) {
     ASSERT_TRUE(loaded.wait(10000));
     ASSERT_EQ(view.proxy()->rowCount(), 3);
     const auto& d = view.data();
-    EXPECT_NE(std::find(d.hparamKeys.begin(), d.hparamKeys.end(), "learning_rate"), d.hparamKeys.end());
+    EXPECT_NE(std::find(d.hparamKeys.begin(), d.hparamKeys.end(), "learning_rate"),
+              d.hparamKeys.end());
     EXPECT_NE(std::find(d.metricKeys.begin(), d.metricKeys.end(), "accuracy"), d.metricKeys.end());
     EXPECT_GE(view.coordinates()->axisCount(), 5);
     // Sort by accuracy, descending: run_3 first.
@@ -189,8 +190,9 @@ TEST(SummaryViews, LineageTableAndParallelCoordinates) {
     QSignalSpy again(&view, &LineageView::loaded);
     view.lastScalars()->setChecked(true);
     ASSERT_TRUE(again.wait(10000));
-    EXPECT_NE(std::find(view.data().metricKeys.begin(), view.data().metricKeys.end(), "last:loss/auto"),
-              view.data().metricKeys.end());
+    EXPECT_NE(
+        std::find(view.data().metricKeys.begin(), view.data().metricKeys.end(), "last:loss/auto"),
+        view.data().metricKeys.end());
     // Clicking a line selects its run.
     const QPointF at = view.coordinates()->pointOf(1, 0);
     ASSERT_TRUE(std::isfinite(at.y()));

@@ -17,11 +17,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "importers/msdump/compare_any.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/dumps/compare_table_model.h"
 #include "views/dumps/h5_file_registry.h"
-#include "importers/msdump/compare_any.h"
 
 namespace {
 struct CompareResult {
@@ -70,7 +70,8 @@ QPushButton* browseButton(QWidget* parent, QLineEdit* target) {
                                          QObject::tr("HDF5 (*.h5 *.hdf5);;All files (*)"));
         if (p.isEmpty())
             p = QFileDialog::getExistingDirectory(
-                parent, QObject::tr("Choose a MindSpore dump folder (rank_*/<net>/<graph>/<iteration>)"),
+                parent,
+                QObject::tr("Choose a MindSpore dump folder (rank_*/<net>/<graph>/<iteration>)"),
                 target->text());
         if (!p.isEmpty()) target->setText(p);
     });

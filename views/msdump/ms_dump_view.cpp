@@ -79,9 +79,11 @@ MsDumpView::MsDumpView(SessionContext* ctx, QWidget* parent)
     lay->addLayout(bar);
     lay->addWidget(split, 1);
     m_scan->setEnabled(false);
-    m_summary->setText(tr("Open a MindSpore dump folder (rank_<id>/<net>/<graph_id>/<iteration>, "
-                          "or any level above) with File > Open or `trainscope FOLDER`."));
-    connect(m_iterations, &QComboBox::currentIndexChanged, this, [this](int i) { showIteration(i); });
+    m_summary->setText(
+        tr("Open a MindSpore dump folder (rank_<id>/<net>/<graph_id>/<iteration>, "
+           "or any level above) with File > Open or `trainscope FOLDER`."));
+    connect(m_iterations, &QComboBox::currentIndexChanged, this,
+            [this](int i) { showIteration(i); });
     connect(m_scan, &QPushButton::clicked, this, [this] { scanOverflow(); });
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { showTensor(row); });
 }
@@ -105,7 +107,8 @@ void MsDumpView::openFile(const QString& path) {
         },
         [this](Loaded l) {
             if (!l.error.isEmpty()) {
-                m_summary->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(l.error.toHtmlEscaped()));
+                m_summary->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
+                                       .arg(l.error.toHtmlEscaped()));
                 emit treeLoaded(l.error);
                 return;
             }
@@ -119,7 +122,10 @@ void MsDumpView::openFile(const QString& path) {
                                                 .arg(q(it.net))
                                                 .arg(it.graphId)
                                                 .arg(it.iteration)
-                                          : tr("rank %1 / %2 / graph %3 / constants").arg(it.rank).arg(q(it.net)).arg(it.graphId));
+                                          : tr("rank %1 / %2 / graph %3 / constants")
+                                                .arg(it.rank)
+                                                .arg(q(it.net))
+                                                .arg(it.graphId));
             m_iterations->blockSignals(false);
             emit treeLoaded(QString());
             // The first real iteration, not the constants.
@@ -138,7 +144,8 @@ void MsDumpView::showIteration(int index) {
     if (index < 0 || static_cast<size_t>(index) >= m_tree.iterations.size()) return;
     const auto ref = m_tree.iterations[static_cast<size_t>(index)];
     std::string orderFile;
-    if (auto f = m_tree.executionOrderFiles.find({ref.rank, ref.graphId}); f != m_tree.executionOrderFiles.end())
+    if (auto f = m_tree.executionOrderFiles.find({ref.rank, ref.graphId});
+        f != m_tree.executionOrderFiles.end())
         orderFile = f->second;
     struct Loaded {
         ts::debug::msdump::Iteration it;
@@ -151,7 +158,8 @@ void MsDumpView::showIteration(int index) {
             Loaded out;
             std::vector<std::string> order;
             if (!orderFile.empty())
-                if (auto o = ts::debug::msdump::readExecutionOrder(orderFile)) order = std::move(o.value());
+                if (auto o = ts::debug::msdump::readExecutionOrder(orderFile))
+                    order = std::move(o.value());
             auto it = ts::debug::msdump::readIteration(dir, order);
             if (!it) {
                 out.error = q(it.error());
@@ -177,11 +185,19 @@ void MsDumpView::showIteration(int index) {
                     if (dtype.isEmpty()) dtype = q(t.stats->dtype);
                     shape = q(t.stats->shape);
                 }
-                const QStringList cells = {QString::number(i), q(t.name.opType), q(t.fullName), q(t.name.io),
-                                           QString::number(t.name.slot), dtype, shape,
-                                           t.file.empty() ? tr("statistics") : (t.stats ? tr("npy + statistics") : tr("npy")),
+                const QStringList cells = {QString::number(i),
+                                           q(t.name.opType),
+                                           q(t.fullName),
+                                           q(t.name.io),
+                                           QString::number(t.name.slot),
+                                           dtype,
+                                           shape,
+                                           t.file.empty()
+                                               ? tr("statistics")
+                                               : (t.stats ? tr("npy + statistics") : tr("npy")),
                                            QString()};
-                for (int c = 0; c < ColCount; ++c) m_table->setItem(static_cast<int>(i), c, new QTableWidgetItem(cells[c]));
+                for (int c = 0; c < ColCount; ++c)
+                    m_table->setItem(static_cast<int>(i), c, new QTableWidgetItem(cells[c]));
             }
             m_table->resizeColumnsToContents();
             m_table->setColumnWidth(Op, std::min(m_table->columnWidth(Op), 420));
@@ -199,34 +215,39 @@ void MsDumpView::showIteration(int index) {
 void MsDumpView::fillSummary() {
     size_t files = 0;
     for (const auto& t : m_it.tensors) files += !t.file.empty();
-    QString text = tr("<b>%1</b> — %2 tensor(s) of %3 op(s) in execution order; %4 .npy file(s)%5")
-                       .arg(q(m_it.dir).toHtmlEscaped())
-                       .arg(m_it.tensors.size())
-                       .arg([&] {
-                           std::set<std::string> ops;
-                           for (const auto& t : m_it.tensors) ops.insert(t.name.opName);
-                           return ops.size();
-                       }())
-                       .arg(files)
-                       .arg(m_it.statisticsOnly ? tr(", <b>statistics only</b> (statistic.csv)") : QString());
+    QString text =
+        tr("<b>%1</b> — %2 tensor(s) of %3 op(s) in execution order; %4 .npy file(s)%5")
+            .arg(q(m_it.dir).toHtmlEscaped())
+            .arg(m_it.tensors.size())
+            .arg([&] {
+                std::set<std::string> ops;
+                for (const auto& t : m_it.tensors) ops.insert(t.name.opName);
+                return ops.size();
+            }())
+            .arg(files)
+            .arg(m_it.statisticsOnly ? tr(", <b>statistics only</b> (statistic.csv)") : QString());
     if (!m_it.skipped.empty()) {
         std::map<std::string, int> reasons;
         for (const auto& s : m_it.skipped) ++reasons[s.reason];
         QStringList r;
         for (const auto& [why, n] : reasons) r << tr("%1 × %2").arg(n).arg(q(why).toHtmlEscaped());
-        text += tr("<br><span style='color:#b26a00'>Skipped: %1</span>").arg(r.join(QStringLiteral("; ")));
+        text += tr("<br><span style='color:#b26a00'>Skipped: %1</span>")
+                    .arg(r.join(QStringLiteral("; ")));
     }
     if (!m_it.problems.empty()) {
         QStringList p;
-        for (size_t i = 0; i < m_it.problems.size() && i < 5; ++i) p << q(m_it.problems[i]).toHtmlEscaped();
+        for (size_t i = 0; i < m_it.problems.size() && i < 5; ++i)
+            p << q(m_it.problems[i]).toHtmlEscaped();
         text += tr("<br><span style='color:#c62828'>%1</span>").arg(p.join(QStringLiteral("; ")));
     }
     if (m_findings > 0 && m_firstFinding >= 0)
-        text += tr("<br><span style='color:#c62828'><b>%1 tensor(s) hold NaN/Inf; the first:</b> %2 %3 %4</span>")
-                    .arg(m_findings)
-                    .arg(q(m_it.tensors[static_cast<size_t>(m_firstFinding)].fullName).toHtmlEscaped(),
-                         q(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.io),
-                         QString::number(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.slot));
+        text +=
+            tr("<br><span style='color:#c62828'><b>%1 tensor(s) hold NaN/Inf; the first:</b> %2 %3 "
+               "%4</span>")
+                .arg(m_findings)
+                .arg(q(m_it.tensors[static_cast<size_t>(m_firstFinding)].fullName).toHtmlEscaped(),
+                     q(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.io),
+                     QString::number(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.slot));
     m_summary->setText(text);
 }
 
@@ -235,11 +256,14 @@ void MsDumpView::showTensor(int row) {
     const auto& t = m_it.tensors[static_cast<size_t>(row)];
     if (t.file.empty()) {
         // Statistics only: the row of statistic.csv.
-        QString html = tr("<h3>%1</h3><p>%2 %3, slot %4 — statistics only (no tensor file)</p><table>")
-                           .arg(q(t.fullName).toHtmlEscaped(), q(t.name.opType), q(t.name.io))
-                           .arg(t.name.slot);
+        QString html =
+            tr("<h3>%1</h3><p>%2 %3, slot %4 — statistics only (no tensor file)</p><table>")
+                .arg(q(t.fullName).toHtmlEscaped(), q(t.name.opType), q(t.name.io))
+                .arg(t.name.slot);
         auto row2 = [&html](const QString& k, const QString& v) {
-            html += QStringLiteral("<tr><td style='color:gray;padding-right:12px'>%1</td><td>%2</td></tr>").arg(k, v);
+            html += QStringLiteral(
+                        "<tr><td style='color:gray;padding-right:12px'>%1</td><td>%2</td></tr>")
+                        .arg(k, v);
         };
         if (t.stats) {
             const auto& s = *t.stats;
@@ -301,7 +325,8 @@ void MsDumpView::showTensor(int row) {
             out.file = file;
             return out;
         },
-        [this, path = QStringLiteral("%1/%2/%3/%4").arg(q(op)).arg(seq).arg(q(io)).arg(slot)](Written w) {
+        [this,
+         path = QStringLiteral("%1/%2/%3/%4").arg(q(op)).arg(seq).arg(q(io)).arg(slot)](Written w) {
             if (!w.error.isEmpty()) {
                 m_panel->showMessage(w.error);
                 emit tensorShown();
@@ -346,12 +371,16 @@ void MsDumpView::scanOverflow() {
             m_scan->setEnabled(true);
             m_firstFinding = -1;
             m_findings = 0;
-            for (size_t i = 0; i < s.results.size() && i < static_cast<size_t>(m_table->rowCount()); ++i) {
+            for (size_t i = 0; i < s.results.size() && i < static_cast<size_t>(m_table->rowCount());
+                 ++i) {
                 const auto& r = s.results[i];
                 QString text = !r.known ? tr("unknown") : QString();
                 if (r.known) {
                     const uint64_t total = r.nan + r.posInf + r.negInf;
-                    text = total ? tr("NaN %1, +Inf %2, −Inf %3").arg(r.nan).arg(r.posInf).arg(r.negInf) : tr("none");
+                    text =
+                        total
+                            ? tr("NaN %1, +Inf %2, −Inf %3").arg(r.nan).arg(r.posInf).arg(r.negInf)
+                            : tr("none");
                     if (r.fromStatistics) text += tr(" (statistics)");
                     if (total) {
                         ++m_findings;
@@ -362,7 +391,9 @@ void MsDumpView::scanOverflow() {
                 const bool hit = r.nan + r.posInf + r.negInf > 0;
                 for (int c = 0; c < ColCount; ++c)
                     if (auto* it = m_table->item(static_cast<int>(i), c))
-                        it->setBackground(!hit ? QBrush() : static_cast<int>(i) == m_firstFinding ? kFirst : kFinding);
+                        it->setBackground(!hit                                    ? QBrush()
+                                          : static_cast<int>(i) == m_firstFinding ? kFirst
+                                                                                  : kFinding);
             }
             fillSummary();
             if (m_firstFinding >= 0) {

@@ -14,6 +14,7 @@
 #include "core/summary/graph_model.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
+#include "views/rdr/ir_search.h"
 #include "views/rdr/rdr_ir_highlighter.h"
 
 using ts::rdr::MsRdrKind;
@@ -52,16 +53,26 @@ QString bytes(uint64_t b) {
 
 QString kindTitle(MsRdrKind k) {
     switch (k) {
-        case MsRdrKind::GraphIr: return QObject::tr("graph IR");
-        case MsRdrKind::GraphProto: return QObject::tr("graph (protobuf)");
-        case MsRdrKind::GraphDat: return QObject::tr("graph (AnfExporter text)");
-        case MsRdrKind::ExecOrder: return QObject::tr("execution order");
-        case MsRdrKind::StreamExecOrder: return QObject::tr("stream execution order");
-        case MsRdrKind::MemAddress: return QObject::tr("memory addresses");
-        case MsRdrKind::TaskInfo: return QObject::tr("task information");
-        case MsRdrKind::Somas: return QObject::tr("memory plan (SOMAS)");
-        case MsRdrKind::Text: return QObject::tr("text record");
-        case MsRdrKind::Other: return QObject::tr("binary, no known kind");
+        case MsRdrKind::GraphIr:
+            return QObject::tr("graph IR");
+        case MsRdrKind::GraphProto:
+            return QObject::tr("graph (protobuf)");
+        case MsRdrKind::GraphDat:
+            return QObject::tr("graph (AnfExporter text)");
+        case MsRdrKind::ExecOrder:
+            return QObject::tr("execution order");
+        case MsRdrKind::StreamExecOrder:
+            return QObject::tr("stream execution order");
+        case MsRdrKind::MemAddress:
+            return QObject::tr("memory addresses");
+        case MsRdrKind::TaskInfo:
+            return QObject::tr("task information");
+        case MsRdrKind::Somas:
+            return QObject::tr("memory plan (SOMAS)");
+        case MsRdrKind::Text:
+            return QObject::tr("text record");
+        case MsRdrKind::Other:
+            return QObject::tr("binary, no known kind");
     }
     return {};
 }
@@ -79,17 +90,33 @@ MsRdrView::MsRdrView(SessionContext* ctx, QWidget* parent)
       m_ctx(ctx),
       m_summary(new QLabel(this)),
       m_tabs(new QTabWidget(this)),
-      m_files(makeTable(this, {tr("File"), tr("Kind"), tr("Module"), tr("Tag"), tr("Time"), tr("Size"), tr("Note")}, "msRdrFiles")),
+      m_files(makeTable(
+          this,
+          {tr("File"), tr("Kind"), tr("Module"), tr("Tag"), tr("Time"), tr("Size"), tr("Note")},
+          "msRdrFiles")),
       m_irFile(new QComboBox(this)),
       m_irSearch(new QLineEdit(this)),
       m_irStatus(new QLabel(this)),
       m_ir(new QPlainTextEdit(this)),
       m_execFile(new QComboBox(this)),
-      m_exec(makeTable(this, {tr("Index"), tr("Op (full name)"), tr("Stream label"), tr("Graph"), tr("Node")}, "msRdrExec")),
-      m_stream(makeTable(this, {tr("Index"), tr("Node"), tr("Logic id"), tr("Stream"), tr("Event"), tr("Labels"), tr("Active streams"), tr("Info")}, "msRdrStream")),
-      m_memory(makeTable(this, {tr("Op"), tr("Inputs"), tr("Workspaces"), tr("Outputs"), tr("Bytes"), tr("Addresses")}, "msRdrMemory")),
-      m_tasks(makeTable(this, {tr("Op"), tr("Task index"), tr("Tasks"), tr("Stream"), tr("Type"), tr("Dump"), tr("Input / output / workspace addresses")}, "msRdrTasks")),
-      m_graphNodes(makeTable(this, {tr("File"), tr("Node"), tr("Op type"), tr("Full name"), tr("Output")}, "msRdrGraphNodes")),
+      m_exec(makeTable(
+          this, {tr("Index"), tr("Op (full name)"), tr("Stream label"), tr("Graph"), tr("Node")},
+          "msRdrExec")),
+      m_stream(makeTable(this,
+                         {tr("Index"), tr("Node"), tr("Logic id"), tr("Stream"), tr("Event"),
+                          tr("Labels"), tr("Active streams"), tr("Info")},
+                         "msRdrStream")),
+      m_memory(makeTable(
+          this,
+          {tr("Op"), tr("Inputs"), tr("Workspaces"), tr("Outputs"), tr("Bytes"), tr("Addresses")},
+          "msRdrMemory")),
+      m_tasks(makeTable(this,
+                        {tr("Op"), tr("Task index"), tr("Tasks"), tr("Stream"), tr("Type"),
+                         tr("Dump"), tr("Input / output / workspace addresses")},
+                        "msRdrTasks")),
+      m_graphNodes(makeTable(this,
+                             {tr("File"), tr("Node"), tr("Op type"), tr("Full name"), tr("Output")},
+                             "msRdrGraphNodes")),
       m_textFile(new QComboBox(this)),
       m_text(new QPlainTextEdit(this)) {
     m_summary->setWordWrap(true);
@@ -144,13 +171,7 @@ MsRdrView::MsRdrView(SessionContext* ctx, QWidget* parent)
                                  ? q(m_export.files[m_textFiles[static_cast<size_t>(i)]].text)
                                  : QString());
     });
-    connect(m_irSearch, &QLineEdit::returnPressed, this, [this] {
-        const QString t = m_irSearch->text();
-        const bool found = findInIr(t);
-        m_irStatus->setText(t.isEmpty() ? QString()
-                            : found     ? tr("%1 matches").arg(m_ir->toPlainText().count(t))
-                                        : tr("not found"));
-    });
+    connectIrSearch(m_irSearch, m_irStatus, m_ir);
     connect(m_exec, &QTableWidget::currentCellChanged, this, [this](int row) {
         if (row < 0 || !m_exec->item(row, 1)) return;
         const QString op = m_exec->item(row, 1)->text();
@@ -166,8 +187,9 @@ MsRdrView::MsRdrView(SessionContext* ctx, QWidget* parent)
             }
         }
     });
-    m_summary->setText(tr("Open a MindSpore RDR folder (rank_<id>/rdr, written with MS_RDR_ENABLE=1) "
-                          "with File > Open, or `trainscope FOLDER`."));
+    m_summary->setText(
+        tr("Open a MindSpore RDR folder (rank_<id>/rdr, written with MS_RDR_ENABLE=1) "
+           "with File > Open, or `trainscope FOLDER`."));
 }
 
 void MsRdrView::openFile(const QString& path) {
@@ -189,7 +211,8 @@ void MsRdrView::openFile(const QString& path) {
         },
         [this](Loaded l) {
             if (!l.error.isEmpty()) {
-                m_summary->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(l.error.toHtmlEscaped()));
+                m_summary->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
+                                       .arg(l.error.toHtmlEscaped()));
                 emit loaded(l.error);
                 return;
             }
@@ -203,8 +226,9 @@ void MsRdrView::showExport(ts::rdr::MsRdrExport e) {
     QString failing;
     for (const auto& f : m_export.failures)
         if (!f.op.empty()) {
-            failing = tr("<br><span style='color:#c62828'><b>Failing op:</b> %1</span> (named by %2)")
-                          .arg(q(f.op).toHtmlEscaped(), q(f.where).toHtmlEscaped());
+            failing =
+                tr("<br><span style='color:#c62828'><b>Failing op:</b> %1</span> (named by %2)")
+                    .arg(q(f.op).toHtmlEscaped(), q(f.where).toHtmlEscaped());
             break;
         }
     if (failing.isEmpty() && !m_export.failures.empty())
@@ -212,24 +236,27 @@ void MsRdrView::showExport(ts::rdr::MsRdrExport e) {
                       .arg(q(m_export.failures.front().line).toHtmlEscaped(),
                            q(m_export.failures.front().where).toHtmlEscaped());
     if (failing.isEmpty())
-        failing = tr("<br>No failing op is named in the export or the logs beside it (MindSpore "
-                     "names it in its task-failure log lines).");
+        failing =
+            tr("<br>No failing op is named in the export or the logs beside it (MindSpore "
+               "names it in its task-failure log lines).");
     QString problems;
     if (!m_export.problems.empty()) {
         QStringList p;
         for (const auto& x : m_export.problems) p << q(x).toHtmlEscaped();
-        problems = tr("<br><span style='color:#b26a00'>%1</span>").arg(p.join(QStringLiteral("; ")));
+        problems =
+            tr("<br><span style='color:#b26a00'>%1</span>").arg(p.join(QStringLiteral("; ")));
     }
-    m_summary->setText(tr("<b>MindSpore RDR export</b> %1 — rank %2, %3 files: %4 execution order(s), "
-                          "%5 stream node(s), %6 kernel(s) with memory addresses, %7 task(s)%8%9")
-                           .arg(q(m_export.folder).toHtmlEscaped())
-                           .arg(m_export.rank)
-                           .arg(m_export.files.size())
-                           .arg(m_export.execOrders.size())
-                           .arg(m_export.streamOrder.size())
-                           .arg(m_export.memory.size())
-                           .arg(m_export.tasks.size())
-                           .arg(failing, problems));
+    m_summary->setText(
+        tr("<b>MindSpore RDR export</b> %1 — rank %2, %3 files: %4 execution order(s), "
+           "%5 stream node(s), %6 kernel(s) with memory addresses, %7 task(s)%8%9")
+            .arg(q(m_export.folder).toHtmlEscaped())
+            .arg(m_export.rank)
+            .arg(m_export.files.size())
+            .arg(m_export.execOrders.size())
+            .arg(m_export.streamOrder.size())
+            .arg(m_export.memory.size())
+            .arg(m_export.tasks.size())
+            .arg(failing, problems));
     fillTables();
 }
 
@@ -248,7 +275,8 @@ void MsRdrView::fillTables() {
         QString note = q(f.error);
         if (f.truncated) note += tr(" shown cut at 64 MiB");
         setRow(m_files, static_cast<int>(i),
-               {q(f.name), kindTitle(f.kind), q(f.module), q(f.tag), q(f.timestamp), bytes(f.bytes), note.trimmed()});
+               {q(f.name), kindTitle(f.kind), q(f.module), q(f.tag), q(f.timestamp), bytes(f.bytes),
+                note.trimmed()});
         switch (f.kind) {
             case MsRdrKind::GraphIr:
             case MsRdrKind::GraphDat:
@@ -265,7 +293,9 @@ void MsRdrView::fillTables() {
                 for (const auto& n : g->nodes) {
                     const int r = m_graphNodes->rowCount();
                     m_graphNodes->insertRow(r);
-                    setRow(m_graphNodes, r, {q(f.name), q(n.name), q(n.opType), q(n.displayPath()), q(n.outputType)});
+                    setRow(
+                        m_graphNodes, r,
+                        {q(f.name), q(n.name), q(n.opType), q(n.displayPath()), q(n.outputType)});
                 }
                 break;
             }
@@ -286,13 +316,13 @@ void MsRdrView::fillTables() {
     m_textFile->blockSignals(false);
     showIrFile(m_irFile->count() ? 0 : -1);
     m_textFile->setCurrentIndex(m_textFile->count() ? 0 : -1);
-    if (m_textFile->count())
-        m_text->setPlainText(q(files[m_textFiles.front()].text));
+    if (m_textFile->count()) m_text->setPlainText(q(files[m_textFiles.front()].text));
 
     m_execFile->blockSignals(true);
     m_execFile->clear();
     for (const auto& o : m_export.execOrders)
-        m_execFile->addItem(tr("%1 — graph %2, %3 ops").arg(q(o.file)).arg(o.graphId).arg(o.ops.size()));
+        m_execFile->addItem(
+            tr("%1 — graph %2, %3 ops").arg(q(o.file)).arg(o.graphId).arg(o.ops.size()));
     m_execFile->blockSignals(false);
     // Open the execution order that holds the failing op.
     int start = 0;
@@ -319,10 +349,11 @@ void MsRdrView::fillTables() {
     for (size_t i = 0; i < m.size(); ++i) {
         QStringList addrs;
         for (const auto* list : {&m[i].inputs, &m[i].workspaces, &m[i].outputs})
-            for (const auto& a : *list) addrs << QStringLiteral("%1 (%2)").arg(q(a.address)).arg(a.size);
+            for (const auto& a : *list)
+                addrs << QStringLiteral("%1 (%2)").arg(q(a.address)).arg(a.size);
         setRow(m_memory, static_cast<int>(i),
-               {q(m[i].op), QString::number(m[i].inputs.size()), QString::number(m[i].workspaces.size()),
-                QString::number(m[i].outputs.size()),
+               {q(m[i].op), QString::number(m[i].inputs.size()),
+                QString::number(m[i].workspaces.size()), QString::number(m[i].outputs.size()),
                 bytes(sum(m[i].inputs) + sum(m[i].workspaces) + sum(m[i].outputs)),
                 addrs.join(QStringLiteral(", ")).left(400)});
     }
@@ -336,10 +367,13 @@ void MsRdrView::fillTables() {
         };
         setRow(m_tasks, static_cast<int>(i),
                {q(t[i].op), QString::number(t[i].taskIndex), QString::number(t[i].taskNum),
-                QString::number(t[i].streamId), QString::number(t[i].type), QString::number(t[i].dumpFlag),
-                (list(t[i].inputs) + " / " + list(t[i].outputs) + " / " + list(t[i].workspaces)).left(400)});
+                QString::number(t[i].streamId), QString::number(t[i].type),
+                QString::number(t[i].dumpFlag),
+                (list(t[i].inputs) + " / " + list(t[i].outputs) + " / " + list(t[i].workspaces))
+                    .left(400)});
     }
-    for (QTableWidget* w : {m_stream, m_memory, m_tasks, m_graphNodes}) w->resizeColumnsToContents();
+    for (QTableWidget* w : {m_stream, m_memory, m_tasks, m_graphNodes})
+        w->resizeColumnsToContents();
 }
 
 void MsRdrView::showIrFile(int index) {
@@ -371,8 +405,8 @@ void MsRdrView::showExecOrder(int index) {
     m_exec->setRowCount(static_cast<int>(ops.size()));
     for (size_t i = 0; i < ops.size(); ++i)
         setRow(m_exec, static_cast<int>(i),
-               {QString::number(ops[i].index), q(ops[i].fullName), q(ops[i].streamLabel), q(ops[i].graphId),
-                q(ops[i].debugString).left(300)});
+               {QString::number(ops[i].index), q(ops[i].fullName), q(ops[i].streamLabel),
+                q(ops[i].graphId), q(ops[i].debugString).left(300)});
     m_exec->resizeColumnsToContents();
     m_exec->setColumnWidth(1, std::min(m_exec->columnWidth(1), 560));
     const int fail = m_export.failingIndex(static_cast<size_t>(index));
@@ -392,8 +426,5 @@ void MsRdrView::showExecOrder(int index) {
 }
 
 bool MsRdrView::findInIr(const QString& text) {
-    if (text.isEmpty()) return false;
-    if (m_ir->find(text)) return true;
-    m_ir->moveCursor(QTextCursor::Start);
-    return m_ir->find(text);
+    return findInIrText(m_ir, text);
 }

@@ -144,7 +144,8 @@ void GraphView::buildTree() {
     root->setData(0, kNodeRole, -1);
     root->setData(0, kKindRole, 0);
     add(0, root);
-    auto group = [&](const QString& title, const std::vector<ts::summary::GraphNode>& list, int kind) {
+    auto group = [&](const QString& title, const std::vector<ts::summary::GraphNode>& list,
+                     int kind) {
         if (list.empty()) return;
         auto* g = new QTreeWidgetItem(m_tree);
         g->setText(0, title);
@@ -172,7 +173,8 @@ void GraphView::buildTree() {
 
 void GraphView::selectNode(size_t index) {
     if (index >= m_nodeItems.size() || !m_nodeItems[index]) return;
-    for (QTreeWidgetItem* p = m_nodeItems[index]->parent(); p; p = p->parent()) p->setExpanded(true);
+    for (QTreeWidgetItem* p = m_nodeItems[index]->parent(); p; p = p->parent())
+        p->setExpanded(true);
     m_tree->setCurrentItem(m_nodeItems[index]);
     m_tree->scrollToItem(m_nodeItems[index]);
 }
@@ -204,15 +206,20 @@ void GraphView::showDetails(QTreeWidgetItem* item) {
     const int kind = item->data(0, kKindRole).toInt();
     const qlonglong idx = item->data(0, kNodeRole).toLongLong();
     if (kind == 0 || idx < 0) {
-        m_details->setHtml(tr("<h3>%1</h3><p>%2</p>").arg(item->text(0).toHtmlEscaped(), item->text(1)));
+        m_details->setHtml(
+            tr("<h3>%1</h3><p>%2</p>").arg(item->text(0).toHtmlEscaped(), item->text(1)));
         return;
     }
-    const auto& list = kind == 1 ? m_graph.nodes : kind == 2 ? m_graph.parameters : m_graph.constants;
+    const auto& list = kind == 1   ? m_graph.nodes
+                       : kind == 2 ? m_graph.parameters
+                                   : m_graph.constants;
     if (static_cast<size_t>(idx) >= list.size()) return;
     const auto& n = list[static_cast<size_t>(idx)];
     QString html = QStringLiteral("<h3>%1</h3><table>").arg(q(n.displayPath()).toHtmlEscaped());
     auto row = [&html](const QString& k, const QString& v) {
-        html += QStringLiteral("<tr><td style='color:gray;padding-right:12px'>%1</td><td>%2</td></tr>").arg(k, v);
+        html +=
+            QStringLiteral("<tr><td style='color:gray;padding-right:12px'>%1</td><td>%2</td></tr>")
+                .arg(k, v);
     };
     row(tr("op type"), q(n.opType).toHtmlEscaped());
     row(tr("node"), q(n.name).toHtmlEscaped());
@@ -302,8 +309,9 @@ void GraphView::lookUpLinks(size_t index) {
                              .arg(l.totalMs, 0, 'f', 3);
             else
                 links += tr("<p>Profile: no op of this name.</p>");
-            links += l.dumpTensors > 0 ? tr("<p>Dumps: %1 tensor(s) of this op type.</p>").arg(l.dumpTensors)
-                                       : tr("<p>Dumps: none of this op type.</p>");
+            links += l.dumpTensors > 0
+                         ? tr("<p>Dumps: %1 tensor(s) of this op type.</p>").arg(l.dumpTensors)
+                         : tr("<p>Dumps: none of this op type.</p>");
             if (l.msDumpFiles > 0)
                 links += tr("<p>MindSpore dumps: %1 tensor file(s) of this op in %2.</p>")
                              .arg(l.msDumpFiles)

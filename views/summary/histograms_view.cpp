@@ -1,11 +1,11 @@
 #include "views/summary/histograms_view.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -136,7 +136,8 @@ void HistogramsView::redraw() {
         for (int64_t s : m_steps) xs << static_cast<double>(s);
         for (int k = 0; k < 9; ++k) {
             QVector<double> ys;
-            for (const auto& p : m_percentiles) ys << (p.size() == 9 ? p[static_cast<size_t>(k)] : qQNaN());
+            for (const auto& p : m_percentiles)
+                ys << (p.size() == 9 ? p[static_cast<size_t>(k)] : qQNaN());
             QCPGraph* g = m_plot->addGraph();
             g->setData(xs, ys, true);
             g->setPen(QPen(QColor(255, 112, 67, k == 4 ? 255 : 90), k == 4 ? 2 : 1));

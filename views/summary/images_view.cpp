@@ -55,7 +55,8 @@ int64_t ImageStrip::shownStep() const {
 
 void ImageStrip::show(int i) {
     if (i < 0 || static_cast<size_t>(i) >= m_images.size()) {
-        m_image->setText(m_bad ? tr("%1 image(s) could not be decoded").arg(m_bad) : tr("no image"));
+        m_image->setText(m_bad ? tr("%1 image(s) could not be decoded").arg(m_bad)
+                               : tr("no image"));
         m_info->clear();
         return;
     }
@@ -125,14 +126,17 @@ void ImagesView::tagsListed(qint64 runId, const QStringList& tags) {
         QPointer<ImageStrip> guard(strip);
         context()->jobs()->run<Decoded>(
             this, QString(), tr("Decoding images of %1").arg(tag),
-            [s = context()->sessionPath().toStdString(), runId, t = tag.toStdString()](ts::JobControl& jc) {
+            [s = context()->sessionPath().toStdString(), runId,
+             t = tag.toStdString()](ts::JobControl& jc) {
                 Decoded out;
                 auto st = ts::store::TraceStore::open(s, ts::store::TraceStore::Mode::ReadOnly);
                 if (!st) return out;
-                auto v = ts::summary::summaryValues(*st.value(), runId, ts::summary::ValueKind::Image, t);
+                auto v = ts::summary::summaryValues(*st.value(), runId,
+                                                    ts::summary::ValueKind::Image, t);
                 if (!v) return out;
                 const size_t n = v->size();
-                const size_t stride = std::max<size_t>(1, (n + kMaxImagesPerTag - 1) / kMaxImagesPerTag);
+                const size_t stride =
+                    std::max<size_t>(1, (n + kMaxImagesPerTag - 1) / kMaxImagesPerTag);
                 for (size_t i = 0; i < n && !jc.cancelled(); i += stride) {
                     auto img = ts::summary::decodeImage((*v)[i].data);
                     QImage q;

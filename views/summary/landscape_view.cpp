@@ -1,10 +1,10 @@
 #include "views/summary/landscape_view.h"
 
+#include <qcustomplot.h>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -52,7 +52,8 @@ void LandscapeView::showNothing(const QString& message) {
     m_info->setText(message);
 }
 
-void LandscapeView::showValues(qint64, const QString&, std::vector<ts::summary::StoredValue> values) {
+void LandscapeView::showValues(qint64, const QString&,
+                               std::vector<ts::summary::StoredValue> values) {
     m_values = std::move(values);
     m_which->blockSignals(true);
     m_which->setRange(0, std::max(0, static_cast<int>(m_values.size()) - 1));
@@ -73,7 +74,8 @@ void LandscapeView::showIndex(int i) {
     if (!l) {
         m_land = {};
         m_plot->replot();
-        m_info->setText(tr("This landscape cannot be shown: %1").arg(QString::fromStdString(l.error())));
+        m_info->setText(
+            tr("This landscape cannot be shown: %1").arg(QString::fromStdString(l.error())));
         return;
     }
     m_land = std::move(l.value());
@@ -87,7 +89,8 @@ void LandscapeView::showIndex(int i) {
     m_scale->setVisible(!L.is1D);
     if (L.is1D) {
         QCPGraph* g = m_plot->addGraph();
-        g->setData(QVector<double>(L.xs.begin(), L.xs.end()), QVector<double>(L.z.begin(), L.z.end()));
+        g->setData(QVector<double>(L.xs.begin(), L.xs.end()),
+                   QVector<double>(L.z.begin(), L.z.end()));
         g->setPen(QPen(QColor(30, 136, 229), 2));
         m_plot->xAxis->setLabel(tr("direction (%1)").arg(QString::fromStdString(L.decomposition)));
         m_plot->yAxis->setLabel(tr("loss"));
@@ -102,7 +105,8 @@ void LandscapeView::showIndex(int i) {
         auto* map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
         const int nx = static_cast<int>(L.xs.size()), ny = static_cast<int>(L.ys.size());
         map->data()->setSize(nx, ny);
-        map->data()->setRange(QCPRange(L.xs.front(), L.xs.back()), QCPRange(L.ys.front(), L.ys.back()));
+        map->data()->setRange(QCPRange(L.xs.front(), L.xs.back()),
+                              QCPRange(L.ys.front(), L.ys.back()));
         for (int r = 0; r < ny; ++r)
             for (int c = 0; c < nx; ++c)
                 map->data()->setCell(c, r, L.z[static_cast<size_t>(r * nx + c)]);
@@ -129,7 +133,8 @@ void LandscapeView::showIndex(int i) {
             }
             path->setData(t, x, y);
             path->setPen(QPen(QColor(30, 136, 229), 2));
-            path->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 136, 229), 6));
+            path->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 136, 229), 6));
             for (size_t k = 0; k < L.pathIntervals.size() && k < L.pathX.size(); ++k) {
                 auto* label = new QCPItemText(m_plot);
                 label->position->setCoords(L.pathX[k], L.pathY[k]);
@@ -140,11 +145,14 @@ void LandscapeView::showIndex(int i) {
         }
         if (L.hasConvergence) {
             auto* conv = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
-            conv->setData(QVector<double>{0}, QVector<double>{L.convergenceX}, QVector<double>{L.convergenceY});
-            conv->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QColor(255, 235, 59), 14));
+            conv->setData(QVector<double>{0}, QVector<double>{L.convergenceX},
+                          QVector<double>{L.convergenceY});
+            conv->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssStar, QColor(255, 235, 59), 14));
             conv->setLineStyle(QCPCurve::lsNone);
         }
-        m_plot->xAxis->setLabel(tr("direction 1 (%1)").arg(QString::fromStdString(L.decomposition)));
+        m_plot->xAxis->setLabel(
+            tr("direction 1 (%1)").arg(QString::fromStdString(L.decomposition)));
         m_plot->yAxis->setLabel(tr("direction 2"));
     }
     m_plot->rescaleAxes();
@@ -156,20 +164,21 @@ void LandscapeView::showIndex(int i) {
                         .arg(QString::fromStdString(L.unit.empty() ? "step" : L.unit))
                         .arg(L.pathIntervals.front())
                         .arg(L.pathIntervals.back());
-    m_info->setText(tr("%1 landscape, %2 × %3 points, loss %4 – %5; decomposition %6, unit %7, "
-                       "%8 steps per epoch%9%10")
-                        .arg(L.is1D ? tr("1-D") : tr("2-D"))
-                        .arg(L.xs.size())
-                        .arg(L.is1D ? 1 : L.ys.size())
-                        .arg(zmin, 0, 'g', 5)
-                        .arg(zmax, 0, 'g', 5)
-                        .arg(QString::fromStdString(L.decomposition.empty() ? "?" : L.decomposition),
-                             QString::fromStdString(L.unit.empty() ? "?" : L.unit))
-                        .arg(L.stepPerEpoch)
-                        .arg(intervals)
-                        .arg(L.hasConvergence ? tr("; convergence point at (%1, %2), loss %3")
-                                                    .arg(L.convergenceX, 0, 'g', 4)
-                                                    .arg(L.convergenceY, 0, 'g', 4)
-                                                    .arg(L.convergenceZ, 0, 'g', 5)
-                                              : QString()));
+    m_info->setText(
+        tr("%1 landscape, %2 × %3 points, loss %4 – %5; decomposition %6, unit %7, "
+           "%8 steps per epoch%9%10")
+            .arg(L.is1D ? tr("1-D") : tr("2-D"))
+            .arg(L.xs.size())
+            .arg(L.is1D ? 1 : L.ys.size())
+            .arg(zmin, 0, 'g', 5)
+            .arg(zmax, 0, 'g', 5)
+            .arg(QString::fromStdString(L.decomposition.empty() ? "?" : L.decomposition),
+                 QString::fromStdString(L.unit.empty() ? "?" : L.unit))
+            .arg(L.stepPerEpoch)
+            .arg(intervals)
+            .arg(L.hasConvergence ? tr("; convergence point at (%1, %2), loss %3")
+                                        .arg(L.convergenceX, 0, 'g', 4)
+                                        .arg(L.convergenceY, 0, 'g', 4)
+                                        .arg(L.convergenceZ, 0, 'g', 5)
+                                  : QString()));
 }

@@ -80,7 +80,8 @@ LineageView::LineageView(SessionContext* ctx, QWidget* parent)
     lay->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
-        m_proxy->setFilterRegularExpression(QRegularExpression(t, QRegularExpression::CaseInsensitiveOption));
+        m_proxy->setFilterRegularExpression(
+            QRegularExpression(t, QRegularExpression::CaseInsensitiveOption));
         updateCoordinates();
     });
     connect(m_last, &QCheckBox::toggled, this, [this] { reload(); });
@@ -128,7 +129,8 @@ void LineageView::reload() {
         [this](Loaded l) {
             m_data = std::move(l.table);
             fill();
-            if (!l.error.isEmpty()) m_status->setText(tr("Cannot read the session: %1").arg(l.error));
+            if (!l.error.isEmpty())
+                m_status->setText(tr("Cannot read the session: %1").arg(l.error));
             emit loaded();
         });
 }
@@ -143,7 +145,8 @@ void LineageView::fill() {
     for (size_t i = 0; i < m_data.rows.size(); ++i) {
         const auto& r = m_data.rows[i];
         QList<QStandardItem*> items;
-        auto* run = new QStandardItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(r.run)).arg(r.runId));
+        auto* run = new QStandardItem(
+            QStringLiteral("%1 (%2)").arg(QString::fromStdString(r.run)).arg(r.runId));
         run->setData(QString::fromStdString(r.run), kSortRole);
         run->setData(static_cast<int>(i), kRowRole);
         items << run;
@@ -171,13 +174,14 @@ void LineageView::fill() {
     const int i = m_colour->findText(keep);
     m_colour->setCurrentIndex(i >= 0 ? i : 0);
     m_colour->blockSignals(false);
-    m_status->setText(m_data.rows.empty()
-                          ? tr("No run has hyper-parameters or metrics: import MindSpore lineage files "
-                               "(*_lineage), TensorBoard event files with HParams, or tick the scalar tags.")
-                          : tr("%1 run(s), %2 hyper-parameter(s), %3 metric(s)")
-                                .arg(m_data.rows.size())
-                                .arg(m_data.hparamKeys.size())
-                                .arg(m_data.metricKeys.size()));
+    m_status->setText(
+        m_data.rows.empty()
+            ? tr("No run has hyper-parameters or metrics: import MindSpore lineage files "
+                 "(*_lineage), TensorBoard event files with HParams, or tick the scalar tags.")
+            : tr("%1 run(s), %2 hyper-parameter(s), %3 metric(s)")
+                  .arg(m_data.rows.size())
+                  .arg(m_data.hparamKeys.size())
+                  .arg(m_data.metricKeys.size()));
     updateCoordinates();
 }
 
@@ -196,9 +200,9 @@ void LineageView::updateCoordinates() {
             const auto& m = metric ? m_data.rows[static_cast<size_t>(i)].metrics
                                    : m_data.rows[static_cast<size_t>(i)].hparams;
             auto it = m.find(k);
-            seen.insert(it == m.end() ? std::string("\x01missing")
-                                      : it->second.number ? std::to_string(*it->second.number)
-                                                          : it->second.text);
+            seen.insert(it == m.end()       ? std::string("\x01missing")
+                        : it->second.number ? std::to_string(*it->second.number)
+                                            : it->second.text);
         }
         return seen.size() > 1;
     };
@@ -210,8 +214,8 @@ void LineageView::updateCoordinates() {
     for (const auto& k : m_data.metricKeys)
         if (k != colour) keys.emplace_back(true, k);
     if (!colour.empty()) {
-        const bool isMetric = std::find(m_data.metricKeys.begin(), m_data.metricKeys.end(), colour) !=
-                              m_data.metricKeys.end();
+        const bool isMetric = std::find(m_data.metricKeys.begin(), m_data.metricKeys.end(),
+                                        colour) != m_data.metricKeys.end();
         keys.emplace_back(isMetric, colour);
     }
     for (const auto& [_, k] : keys) columns << QString::fromStdString(k);

@@ -92,7 +92,8 @@ void ParallelCoordinates::paintEvent(QPaintEvent*) {
             const bool sel = static_cast<int>(row) == m_selected;
             if ((pass == 1) != sel) continue;
             const double t = position(colourAxis, m_rows[row][static_cast<size_t>(colourAxis)]);
-            QColor c = std::isfinite(t) ? QColor::fromHsvF(0.66 * (1 - t), 0.75, 0.85) : QColor(150, 150, 150);
+            QColor c = std::isfinite(t) ? QColor::fromHsvF(0.66 * (1 - t), 0.75, 0.85)
+                                        : QColor(150, 150, 150);
             c.setAlpha(sel ? 255 : 170);
             p.setPen(QPen(c, sel ? 3.0 : 1.4));
             QPainterPath path;
@@ -120,7 +121,8 @@ void ParallelCoordinates::paintEvent(QPaintEvent*) {
         // Names alternate between two lines when the axes are close.
         const double spacing = n > 1 ? r.width() / (n - 1) : r.width();
         const bool stagger = spacing < 130 && (a % 2) == 1;
-        const QString name = fm.elidedText(m_columns[a], Qt::ElideMiddle, static_cast<int>(std::min(240.0, 2 * spacing)));
+        const QString name = fm.elidedText(m_columns[a], Qt::ElideMiddle,
+                                           static_cast<int>(std::min(240.0, 2 * spacing)));
         p.drawText(QRectF(x - 120, stagger ? 0 : 15, 240, 16), Qt::AlignHCenter, name);
         const Axis& ax = m_axes[static_cast<size_t>(a)];
         QString top, bottom;
@@ -129,8 +131,12 @@ void ParallelCoordinates::paintEvent(QPaintEvent*) {
             bottom = QString::number(ax.lo, 'g', 4);
         } else if (!ax.categories.isEmpty()) {
             for (int k = 0; k < ax.categories.size(); ++k) {
-                const double y = r.bottom() - (ax.categories.size() == 1 ? 0.5 : double(k) / (ax.categories.size() - 1)) * r.height();
-                p.drawText(QPointF(x + 3, y - 2), fm.elidedText(ax.categories[k], Qt::ElideRight, 90));
+                const double y =
+                    r.bottom() -
+                    (ax.categories.size() == 1 ? 0.5 : double(k) / (ax.categories.size() - 1)) *
+                        r.height();
+                p.drawText(QPointF(x + 3, y - 2),
+                           fm.elidedText(ax.categories[k], Qt::ElideRight, 90));
             }
         }
         if (!top.isEmpty()) {
@@ -146,8 +152,10 @@ void ParallelCoordinates::mousePressEvent(QMouseEvent* e) {
     double bestDist = 8;
     for (size_t row = 0; row < m_rows.size(); ++row)
         for (int a = 0; a + 1 < axisCount(); ++a) {
-            const QPointF p1 = pointOf(static_cast<int>(row), a), p2 = pointOf(static_cast<int>(row), a + 1);
-            if (!std::isfinite(p1.y()) || !std::isfinite(p2.y()) || at.x() < p1.x() || at.x() > p2.x())
+            const QPointF p1 = pointOf(static_cast<int>(row), a),
+                          p2 = pointOf(static_cast<int>(row), a + 1);
+            if (!std::isfinite(p1.y()) || !std::isfinite(p2.y()) || at.x() < p1.x() ||
+                at.x() > p2.x())
                 continue;
             const double t = (at.x() - p1.x()) / std::max(1e-9, p2.x() - p1.x());
             const double d = std::abs(p1.y() + t * (p2.y() - p1.y()) - at.y());

@@ -49,7 +49,8 @@ SummaryKindView::SummaryKindView(SessionContext* ctx, ValueKind kind, QWidget* p
     connect(ctx, &SessionContext::sessionChanged, this, [this] { reloadIndex(); });
     connect(ctx, &SessionContext::dataChanged, this, [this] { reloadIndex(); });
     // Once the subclass is built (its display is virtual).
-    QMetaObject::invokeMethod(this, [this] { reloadIndex(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { reloadIndex(); }, Qt::QueuedConnection);
 }
 
 void SummaryKindView::setDisplay(QWidget* w) {
@@ -125,8 +126,9 @@ void SummaryKindView::reloadIndex() {
             m_runs->blockSignals(true);
             m_runs->clear();
             for (const auto& [id, name] : m_index.runs)
-                m_runs->addItem(QStringLiteral("%1  (run %2)").arg(QString::fromStdString(name)).arg(id),
-                                QVariant::fromValue<qint64>(id));
+                m_runs->addItem(
+                    QStringLiteral("%1  (run %2)").arg(QString::fromStdString(name)).arg(id),
+                    QVariant::fromValue<qint64>(id));
             const int i = m_runs->findData(keep);
             m_runs->setCurrentIndex(i >= 0 ? i : 0);
             m_runs->blockSignals(false);
@@ -169,7 +171,9 @@ void SummaryKindView::fillTags() {
                       .arg(runsWith)
                       .arg(QString::fromLatin1(ts::summary::valueKindName(m_kind)))
                       .arg(totalTags)
-                      .arg(re.isValid() ? QString() : tr(" — the tag filter is not a valid regular expression")));
+                      .arg(re.isValid()
+                               ? QString()
+                               : tr(" — the tag filter is not a valid regular expression")));
     if (m_tags->count() == 0) {
         showNothing(m_index.runs.empty() ? statusText() : tr("No tag matches the filter."));
         return;
@@ -194,7 +198,8 @@ void SummaryKindView::loadValues() {
     m_ctx->jobs()->run<Loaded>(
         this, QStringLiteral("summary-values-%1").arg(ts::summary::valueKindName(kind)),
         tr("Reading %1").arg(tag),
-        [s = m_ctx->sessionPath().toStdString(), run, kind, t = tag.toStdString()](ts::JobControl&) {
+        [s = m_ctx->sessionPath().toStdString(), run, kind,
+         t = tag.toStdString()](ts::JobControl&) {
             Loaded out;
             auto st = ts::store::TraceStore::open(s, ts::store::TraceStore::Mode::ReadOnly);
             if (!st) {

@@ -41,7 +41,8 @@ void TensorsView::showNothing(const QString& message) {
     m_panel->showMessage(message);
 }
 
-void TensorsView::showValues(qint64, const QString& tag, std::vector<ts::summary::StoredValue> values) {
+void TensorsView::showValues(qint64, const QString& tag,
+                             std::vector<ts::summary::StoredValue> values) {
     m_tag = tag;
     m_values = std::move(values);
     m_step->blockSignals(true);
@@ -58,7 +59,8 @@ void TensorsView::showStep(int i) {
         return;
     }
     if (!m_scratch.isValid()) {
-        m_panel->showMessage(tr("No scratch folder for the tensor: %1").arg(m_scratch.errorString()));
+        m_panel->showMessage(
+            tr("No scratch folder for the tensor: %1").arg(m_scratch.errorString()));
         emit tensorShown();
         return;
     }
@@ -98,7 +100,8 @@ void TensorsView::showStep(int i) {
         },
         [this, step = v.step](Written w) {
             if (!w.error.isEmpty()) {
-                m_panel->showMessage(tr("Cannot show the tensor of step %1: %2").arg(step).arg(w.error));
+                m_panel->showMessage(
+                    tr("Cannot show the tensor of step %1: %2").arg(step).arg(w.error));
                 emit tensorShown();
                 return;
             }

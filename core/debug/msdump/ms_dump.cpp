@@ -32,8 +32,9 @@ std::vector<std::string> split(std::string_view s, char sep) {
 }
 
 bool allDigits(std::string_view s) {
-    return !s.empty() && s.size() <= 20 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !s.empty() && s.size() <= 20 && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 bool endsWith(std::string_view s, std::string_view suffix) {
@@ -54,7 +55,8 @@ std::optional<double> toDouble(const std::string& s) {
     std::string t = s;
     for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (t == "nan") return std::numeric_limits<double>::quiet_NaN();
-    if (t == "inf" || t == "+inf" || t == "infinity") return std::numeric_limits<double>::infinity();
+    if (t == "inf" || t == "+inf" || t == "infinity")
+        return std::numeric_limits<double>::infinity();
     if (t == "-inf" || t == "-infinity") return -std::numeric_limits<double>::infinity();
     try {
         size_t used = 0;
@@ -104,10 +106,10 @@ Result<std::string> readText(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string key(const std::string& opType, const std::string& opName, int64_t task,
-                int64_t stream, uint64_t ts, const std::string& io, int slot) {
-    return opType + '|' + opName + '|' + std::to_string(task) + '|' + std::to_string(stream) +
-           '|' + std::to_string(ts) + '|' + io + '|' + std::to_string(slot);
+std::string key(const std::string& opType, const std::string& opName, int64_t task, int64_t stream,
+                uint64_t ts, const std::string& io, int slot) {
+    return opType + '|' + opName + '|' + std::to_string(task) + '|' + std::to_string(stream) + '|' +
+           std::to_string(ts) + '|' + io + '|' + std::to_string(slot);
 }
 
 }  // namespace
@@ -120,7 +122,8 @@ std::string fileSafeName(std::string_view full) {
 }
 
 std::string Tensor::path() const {
-    return name.opType + "/" + std::to_string(seqid) + "/" + name.io + "/" + std::to_string(name.slot);
+    return name.opType + "/" + std::to_string(seqid) + "/" + name.io + "/" +
+           std::to_string(name.slot);
 }
 
 std::optional<FileName> parseFileName(std::string_view name) {
@@ -200,32 +203,55 @@ Result<std::vector<StatRow>> parseStatisticCsv(std::string_view text,
                 auto x = toInt(v);
                 return x ? std::optional<uint64_t>(static_cast<uint64_t>(*x)) : std::nullopt;
             };
-            if (h == "Op Type") r.opType = v;
-            else if (h == "Op Name") r.opName = v;
-            else if (h == "Task ID") r.taskId = toInt(v).value_or(0);
-            else if (h == "Stream ID") r.streamId = toInt(v).value_or(0);
-            else if (h == "Timestamp") r.timestamp = static_cast<uint64_t>(toInt(v).value_or(0));
-            else if (h == "IO" || h == "Input/Output") r.io = v;
-            else if (h == "Slot") r.slot = static_cast<int>(toInt(v).value_or(-1));
-            else if (h == "Data Size") r.dataSize = u();
-            else if (h == "Data Type") r.dtype = v;
-            else if (h == "Shape") r.shape = v;
-            else if (h == "Max Value") r.max = toDouble(v);
-            else if (h == "Min Value") r.min = toDouble(v);
-            else if (h == "Avg Value") r.avg = toDouble(v);
-            else if (h == "L2Norm Value") r.l2norm = toDouble(v);
-            else if (h == "Count") r.count = u();
-            else if (h == "NaN Count") r.nan = u();
-            else if (h == "Negative Inf Count") r.negInf = u();
-            else if (h == "Positive Inf Count") r.posInf = u();
-            else if (h == "Zero Count") r.zero = u();
-            else if (h == "Negative Zero Count") r.negZero = u();
-            else if (h == "Positive Zero Count") r.posZero = u();
-            else r.other[h] = v;
+            if (h == "Op Type")
+                r.opType = v;
+            else if (h == "Op Name")
+                r.opName = v;
+            else if (h == "Task ID")
+                r.taskId = toInt(v).value_or(0);
+            else if (h == "Stream ID")
+                r.streamId = toInt(v).value_or(0);
+            else if (h == "Timestamp")
+                r.timestamp = static_cast<uint64_t>(toInt(v).value_or(0));
+            else if (h == "IO" || h == "Input/Output")
+                r.io = v;
+            else if (h == "Slot")
+                r.slot = static_cast<int>(toInt(v).value_or(-1));
+            else if (h == "Data Size")
+                r.dataSize = u();
+            else if (h == "Data Type")
+                r.dtype = v;
+            else if (h == "Shape")
+                r.shape = v;
+            else if (h == "Max Value")
+                r.max = toDouble(v);
+            else if (h == "Min Value")
+                r.min = toDouble(v);
+            else if (h == "Avg Value")
+                r.avg = toDouble(v);
+            else if (h == "L2Norm Value")
+                r.l2norm = toDouble(v);
+            else if (h == "Count")
+                r.count = u();
+            else if (h == "NaN Count")
+                r.nan = u();
+            else if (h == "Negative Inf Count")
+                r.negInf = u();
+            else if (h == "Positive Inf Count")
+                r.posInf = u();
+            else if (h == "Zero Count")
+                r.zero = u();
+            else if (h == "Negative Zero Count")
+                r.negZero = u();
+            else if (h == "Positive Zero Count")
+                r.posZero = u();
+            else
+                r.other[h] = v;
         }
         if (r.opName.empty()) {
             if (problems && problems->size() < 100)
-                problems->push_back("statistic.csv line " + std::to_string(lineNo) + ": no op name");
+                problems->push_back("statistic.csv line " + std::to_string(lineNo) +
+                                    ": no op name");
             continue;
         }
         rows.push_back(std::move(r));
@@ -267,10 +293,12 @@ Result<Iteration> readIteration(const std::string& dir,
     it.graphId = toInt(p.parent_path().filename().string()).value_or(-1);
     it.net = p.parent_path().parent_path().filename().string();
     const std::string rankDir = p.parent_path().parent_path().parent_path().filename().string();
-    if (rankDir.rfind("rank_", 0) == 0) it.rank = static_cast<int>(toInt(rankDir.substr(5)).value_or(0));
+    if (rankDir.rfind("rank_", 0) == 0)
+        it.rank = static_cast<int>(toInt(rankDir.substr(5)).value_or(0));
 
     std::vector<std::pair<std::string, std::string>> files;  // name, path
-    for (const auto& e : fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+    for (const auto& e :
+         fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
         std::error_code ec2;
         if (!e.is_regular_file(ec2)) continue;
         files.emplace_back(e.path().filename().string(), e.path().string());
@@ -307,7 +335,8 @@ Result<Iteration> readIteration(const std::string& dir,
     // Full names from the execution order: file-safe name -> (full name, position).
     std::map<std::string, std::pair<std::string, int64_t>> fullOf;
     for (size_t i = 0; i < executionOrder.size(); ++i)
-        fullOf.emplace(fileSafeName(executionOrder[i]), std::pair{executionOrder[i], static_cast<int64_t>(i)});
+        fullOf.emplace(fileSafeName(executionOrder[i]),
+                       std::pair{executionOrder[i], static_cast<int64_t>(i)});
     auto resolve = [&](Tensor& t) {
         const std::string safe = fileSafeName(t.name.opName);
         if (auto f = fullOf.find(safe); f != fullOf.end()) {
@@ -350,8 +379,8 @@ Result<Iteration> readIteration(const std::string& dir,
     }
     size_t statsOnly = 0;
     for (auto& r : stats) {
-        const std::string k = key(r.opType, fileSafeName(r.opName), r.taskId, r.streamId,
-                                  r.timestamp, r.io, r.slot);
+        const std::string k =
+            key(r.opType, fileSafeName(r.opName), r.taskId, r.streamId, r.timestamp, r.io, r.slot);
         if (auto f = byKey.find(k); f != byKey.end()) {
             it.tensors[f->second].stats = std::move(r);
             continue;
@@ -401,7 +430,8 @@ bool dumpFileName(const std::string& name) {
 bool isIterationDir(const fs::path& dir) {
     std::error_code ec;
     size_t seen = 0;
-    for (const auto& e : fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+    for (const auto& e :
+         fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
         if (++seen > 4096) break;
         std::error_code ec2;
         if (e.is_regular_file(ec2) && dumpFileName(e.path().filename().string())) return true;
@@ -413,7 +443,8 @@ void walk(const fs::path& dir, int depth, Tree& t, size_t& entries) {
     if (depth > kMaxScanDepth || entries > kMaxScannedEntries) return;
     std::error_code ec;
     std::vector<fs::path> subdirs;
-    for (const auto& e : fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+    for (const auto& e :
+         fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
         if (++entries > kMaxScannedEntries) return;
         std::error_code ec2;
         const std::string name = e.path().filename().string();
@@ -431,18 +462,22 @@ void walk(const fs::path& dir, int depth, Tree& t, size_t& entries) {
         const std::string name = d.filename().string();
         const fs::path rank = d.parent_path();
         if (name == "execution_order" || name == "graphs") {
-            const int r = rank.filename().string().rfind("rank_", 0) == 0
-                              ? static_cast<int>(toInt(rank.filename().string().substr(5)).value_or(0))
-                              : 0;
+            const int r =
+                rank.filename().string().rfind("rank_", 0) == 0
+                    ? static_cast<int>(toInt(rank.filename().string().substr(5)).value_or(0))
+                    : 0;
             std::error_code ec2;
             for (const auto& f : fs::directory_iterator(d, ec2)) {
                 const std::string fn = f.path().filename().string();
-                const std::string_view pre = name == "graphs" ? "ms_output_trace_code_graph_"
-                                                              : "ms_execution_order_graph_";
+                const std::string_view pre =
+                    name == "graphs" ? "ms_output_trace_code_graph_" : "ms_execution_order_graph_";
                 const std::string_view ext = name == "graphs" ? ".ir" : ".csv";
                 if (fn.rfind(pre, 0) == 0 && endsWith(fn, ext)) {
-                    auto id = toInt(std::string_view(fn).substr(pre.size(), fn.size() - pre.size() - ext.size()));
-                    if (id) (name == "graphs" ? t.graphFiles : t.executionOrderFiles)[{r, *id}] = f.path().string();
+                    auto id = toInt(std::string_view(fn).substr(
+                        pre.size(), fn.size() - pre.size() - ext.size()));
+                    if (id)
+                        (name == "graphs" ? t.graphFiles : t.executionOrderFiles)[{r, *id}] =
+                            f.path().string();
                 }
             }
             continue;
@@ -454,7 +489,8 @@ void walk(const fs::path& dir, int depth, Tree& t, size_t& entries) {
             ref.graphId = toInt(d.parent_path().filename().string()).value_or(-1);
             ref.net = d.parent_path().parent_path().filename().string();
             const std::string r = d.parent_path().parent_path().parent_path().filename().string();
-            ref.rank = r.rfind("rank_", 0) == 0 ? static_cast<int>(toInt(r.substr(5)).value_or(0)) : 0;
+            ref.rank =
+                r.rfind("rank_", 0) == 0 ? static_cast<int>(toInt(r.substr(5)).value_or(0)) : 0;
             t.iterations.push_back(std::move(ref));
             continue;
         }
@@ -497,10 +533,11 @@ Result<Tree> scanTree(const std::string& path) {
         walk(root, 0, t, entries);
     }
     if (t.iterations.empty()) return Error{path + ": no MindSpore dump iteration folder found"};
-    std::sort(t.iterations.begin(), t.iterations.end(), [](const IterationRef& a, const IterationRef& b) {
-        return std::tie(a.rank, a.net, a.graphId, a.iteration) <
-               std::tie(b.rank, b.net, b.graphId, b.iteration);
-    });
+    std::sort(t.iterations.begin(), t.iterations.end(),
+              [](const IterationRef& a, const IterationRef& b) {
+                  return std::tie(a.rank, a.net, a.graphId, a.iteration) <
+                         std::tie(b.rank, b.net, b.graphId, b.iteration);
+              });
     return t;
 }
 
@@ -547,7 +584,8 @@ Result<NonFinite> nonFiniteOf(const Tensor& t) {
         out.fromStatistics = true;
         out.known = true;
         if (bad(t.stats->max) || bad(t.stats->min) || bad(t.stats->avg)) {
-            if ((t.stats->max && std::isnan(*t.stats->max)) || (t.stats->avg && std::isnan(*t.stats->avg)))
+            if ((t.stats->max && std::isnan(*t.stats->max)) ||
+                (t.stats->avg && std::isnan(*t.stats->avg)))
                 out.nan = 1;
             if (t.stats->max && std::isinf(*t.stats->max) && *t.stats->max > 0) out.posInf = 1;
             if (t.stats->min && std::isinf(*t.stats->min) && *t.stats->min < 0) out.negInf = 1;

@@ -61,7 +61,7 @@ Result<std::vector<StatRow>> parseStatisticCsv(std::string_view text,
 
 /// One tensor of an iteration (a .npy file, a statistic.csv row, or both).
 struct Tensor {
-    std::string file;      // absolute .npy path; "" when only statistics exist
+    std::string file;  // absolute .npy path; "" when only statistics exist
     FileName name;
     std::string fullName;  // the op's scope name ('/' separated) when known, else name.opName
     int64_t seqid = -1;    // executions of this op type before this one, in execution order
@@ -80,12 +80,12 @@ struct Iteration {
     int rank = 0;
     std::string net;
     int64_t graphId = -1;
-    int64_t iteration = -1;         // -1 for the constants folder
-    std::vector<Tensor> tensors;    // in execution order (timestamp, then order file)
-    bool statisticsOnly = false;    // statistic.csv and no tensor file
-    std::vector<std::string> sideFiles;   // statistic.csv, mapping.csv, *.json kernel args
-    std::vector<SkippedFile> skipped;     // async bin files, unknown files
-    std::vector<std::string> problems;    // unreadable csv lines, names without a file, ...
+    int64_t iteration = -1;              // -1 for the constants folder
+    std::vector<Tensor> tensors;         // in execution order (timestamp, then order file)
+    bool statisticsOnly = false;         // statistic.csv and no tensor file
+    std::vector<std::string> sideFiles;  // statistic.csv, mapping.csv, *.json kernel args
+    std::vector<SkippedFile> skipped;    // async bin files, unknown files
+    std::vector<std::string> problems;   // unreadable csv lines, names without a file, ...
 };
 
 /// Reads one iteration folder: lists the files, reads statistic.csv and mapping.csv, orders

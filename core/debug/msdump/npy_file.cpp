@@ -114,7 +114,8 @@ Status parseDescr(const std::string& d, Header& h) {
             h.dtype = "bfloat16";
             return {};
         default:
-            return Error{"unsupported dtype '" + d + "' (complex, string and object arrays "
+            return Error{"unsupported dtype '" + d +
+                         "' (complex, string and object arrays "
                          "are not tensors the studio reads)"};
     }
 }
@@ -163,8 +164,10 @@ Result<Header> parseHeader(std::string_view bytes) {
         if (!lit.string(key) || !lit.eat(':')) return Error{".npy header: malformed key"};
         if (key == "descr") {
             std::string d;
-            if (!lit.string(d)) return Error{".npy header: 'descr' is not a string (structured "
-                                             "arrays are not tensors the studio reads)"};
+            if (!lit.string(d))
+                return Error{
+                    ".npy header: 'descr' is not a string (structured "
+                    "arrays are not tensors the studio reads)"};
             h.descr = d;
             if (auto s = parseDescr(d, h); !s) return Error{s.error()};
             haveDescr = true;
@@ -179,7 +182,8 @@ Result<Header> parseHeader(std::string_view bytes) {
             while (!lit.eat(')')) {
                 uint64_t d = 0;
                 if (!lit.integer(d)) return Error{".npy header: 'shape' holds a non-integer"};
-                if (h.shape.size() >= kMaxDims) return Error{".npy shape of more than 32 dimensions"};
+                if (h.shape.size() >= kMaxDims)
+                    return Error{".npy shape of more than 32 dimensions"};
                 h.shape.push_back(d);
                 if (!lit.eat(',') && !lit.peek(')'))
                     return Error{".npy header: malformed 'shape' tuple"};
@@ -276,11 +280,12 @@ Result<std::unique_ptr<Reader>> Reader::open(const std::string& path) {
     const long size = std::ftell(f);
     const uint64_t need = r->m_h.count * static_cast<uint64_t>(r->m_h.itemSize);
     if (size < 0 || static_cast<uint64_t>(size) < r->m_h.dataOffset + need)
-        return Error{path + ": short data: " + std::to_string(need) + " bytes of " +
-                     r->m_h.dtype + " expected after the header, " +
-                     std::to_string(size < 0 ? 0 : static_cast<uint64_t>(size) -
-                                                       std::min<uint64_t>(static_cast<uint64_t>(size),
-                                                                          r->m_h.dataOffset)) +
+        return Error{path + ": short data: " + std::to_string(need) + " bytes of " + r->m_h.dtype +
+                     " expected after the header, " +
+                     std::to_string(size < 0 ? 0
+                                             : static_cast<uint64_t>(size) -
+                                                   std::min<uint64_t>(static_cast<uint64_t>(size),
+                                                                      r->m_h.dataOffset)) +
                      " present"};
     if (std::fseek(f, static_cast<long>(r->m_h.dataOffset), SEEK_SET) != 0)
         return Error{path + ": cannot seek to the data"};

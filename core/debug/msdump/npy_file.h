@@ -20,10 +20,10 @@
 namespace ts::debug::npy {
 
 struct Header {
-    std::string descr;        // as written, e.g. "<f4"
-    std::string dtype;        // numpy name: "float32", "float16", "bfloat16", "int64", "bool"
-    char kind = 0;            // 'f' float, 'i' int, 'u' unsigned, 'b' bool, 'V' bfloat16
-    int itemSize = 0;         // bytes per element
+    std::string descr;  // as written, e.g. "<f4"
+    std::string dtype;  // numpy name: "float32", "float16", "bfloat16", "int64", "bool"
+    char kind = 0;      // 'f' float, 'i' int, 'u' unsigned, 'b' bool, 'V' bfloat16
+    int itemSize = 0;   // bytes per element
     bool bigEndian = false;
     bool fortranOrder = false;
     std::vector<uint64_t> shape;  // empty: a scalar

@@ -19,7 +19,9 @@ Result<std::string> copyNpy(const std::string& npyPath, DumpWriter& w, const std
     std::string note;
     switch (h.kind) {
         case 'f':
-            t = h.itemSize == 2 ? DumpDType::F16 : h.itemSize == 4 ? DumpDType::F32 : DumpDType::F64;
+            t = h.itemSize == 2   ? DumpDType::F16
+                : h.itemSize == 4 ? DumpDType::F32
+                                  : DumpDType::F64;
             break;
         case 'i':
             t = h.itemSize == 1   ? DumpDType::I8
@@ -61,7 +63,9 @@ Result<std::string> copyNpy(const std::string& npyPath, DumpWriter& w, const std
     auto all = r.value()->readAll();
     if (!all) return Error{all.error()};
     if (auto s = writeValues(w, op, seqid, io, slot, shape,
-                             t == DumpDType::F32 ? "float32" : t == DumpDType::I64 ? "int64" : "float64",
+                             t == DumpDType::F32   ? "float32"
+                             : t == DumpDType::I64 ? "int64"
+                                                   : "float64",
                              all.value(), attrs);
         !s)
         return Error{s.error()};

@@ -81,10 +81,12 @@ std::vector<MsAddress> addresses(std::string_view line) {
     std::vector<MsAddress> out;
     size_t p = 0;
     while (p < line.size() && out.size() < 4096) {
-        while (p < line.size() && (std::isspace(static_cast<unsigned char>(line[p])) || line[p] == '&'))
+        while (p < line.size() &&
+               (std::isspace(static_cast<unsigned char>(line[p])) || line[p] == '&'))
             ++p;
         size_t start = p;
-        while (p < line.size() && !std::isspace(static_cast<unsigned char>(line[p])) && line[p] != '(')
+        while (p < line.size() && !std::isspace(static_cast<unsigned char>(line[p])) &&
+               line[p] != '(')
             ++p;
         if (p == start) break;
         MsAddress a;
@@ -92,14 +94,16 @@ std::vector<MsAddress> addresses(std::string_view line) {
         if (p < line.size() && line[p] == '(') {
             const size_t close = line.find(')', p);
             if (close == std::string_view::npos) break;
-            a.size = static_cast<uint64_t>(std::max<int64_t>(0, toInt(line.substr(p + 1, close - p - 1), 0)));
+            a.size = static_cast<uint64_t>(
+                std::max<int64_t>(0, toInt(line.substr(p + 1, close - p - 1), 0)));
             p = close + 1;
         } else {
             while (p < line.size() && std::isspace(static_cast<unsigned char>(line[p]))) ++p;
             if (p < line.size() && line[p] == '#') {
                 size_t s2 = ++p;
                 while (p < line.size() && std::isdigit(static_cast<unsigned char>(line[p]))) ++p;
-                a.size = static_cast<uint64_t>(std::max<int64_t>(0, toInt(line.substr(s2, p - s2), 0)));
+                a.size =
+                    static_cast<uint64_t>(std::max<int64_t>(0, toInt(line.substr(s2, p - s2), 0)));
             }
         }
         out.push_back(std::move(a));
@@ -132,7 +136,8 @@ bool looksText(std::string_view s) {
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 /// MODULE_tag[_suffix]_YYYYmmddHHMMSS.ext -> module, tag (with suffix), timestamp.
@@ -147,9 +152,10 @@ void splitName(MsRdrFile& f) {
     }
     const size_t first = stem.find('_');
     if (first != std::string::npos &&
-        std::all_of(stem.begin(), stem.begin() + static_cast<ptrdiff_t>(first),
-                    [](char c) { return std::isupper(static_cast<unsigned char>(c)) || c == '_' ||
-                                        std::isdigit(static_cast<unsigned char>(c)); })) {
+        std::all_of(stem.begin(), stem.begin() + static_cast<ptrdiff_t>(first), [](char c) {
+            return std::isupper(static_cast<unsigned char>(c)) || c == '_' ||
+                   std::isdigit(static_cast<unsigned char>(c));
+        })) {
         f.module = stem.substr(0, first);
         f.tag = stem.substr(first + 1);
     } else {
@@ -212,16 +218,26 @@ void collect(const fs::path& p, std::vector<fs::path>& found) {
 
 const char* msRdrKindName(MsRdrKind k) {
     switch (k) {
-        case MsRdrKind::GraphIr: return "graph_ir";
-        case MsRdrKind::GraphProto: return "graph_proto";
-        case MsRdrKind::GraphDat: return "graph_dat";
-        case MsRdrKind::ExecOrder: return "exec_order";
-        case MsRdrKind::StreamExecOrder: return "stream_exec_order";
-        case MsRdrKind::MemAddress: return "mem_address";
-        case MsRdrKind::TaskInfo: return "task_info";
-        case MsRdrKind::Somas: return "somas";
-        case MsRdrKind::Text: return "text";
-        case MsRdrKind::Other: return "other";
+        case MsRdrKind::GraphIr:
+            return "graph_ir";
+        case MsRdrKind::GraphProto:
+            return "graph_proto";
+        case MsRdrKind::GraphDat:
+            return "graph_dat";
+        case MsRdrKind::ExecOrder:
+            return "exec_order";
+        case MsRdrKind::StreamExecOrder:
+            return "stream_exec_order";
+        case MsRdrKind::MemAddress:
+            return "mem_address";
+        case MsRdrKind::TaskInfo:
+            return "task_info";
+        case MsRdrKind::Somas:
+            return "somas";
+        case MsRdrKind::Text:
+            return "text";
+        case MsRdrKind::Other:
+            return "other";
     }
     return "other";
 }
@@ -256,9 +272,8 @@ MsExecOrder parseMsExecOrder(const std::string& text) {
         op.index = idx;
         // Then three tab-indented lines: the node, its stream label, its graph id.
         std::vector<std::string_view> detail;
-        for (size_t k = i + 1; k < ls.size() && detail.size() < 3 && !ls[k].empty() &&
-                               ls[k][0] == '\t';
-             ++k)
+        for (size_t k = i + 1;
+             k < ls.size() && detail.size() < 3 && !ls[k].empty() && ls[k][0] == '\t'; ++k)
             detail.push_back(ls[k].substr(1));
         i += detail.size();
         if (!detail.empty()) {
@@ -377,11 +392,16 @@ std::vector<MsTask> parseMsTaskInfo(const std::string& text) {
                 if (colon != std::string_view::npos) {
                     const std::string_view k = kv.substr(0, colon);
                     const int64_t v = toInt(kv.substr(colon + 1));
-                    if (k == "task_index") t.taskIndex = v;
-                    else if (k == "task_num") t.taskNum = v;
-                    else if (k == "task0_stream_id") t.streamId = v;
-                    else if (k == "task0_type") t.type = v;
-                    else if (k == "task0_dump_flag") t.dumpFlag = v;
+                    if (k == "task_index")
+                        t.taskIndex = v;
+                    else if (k == "task_num")
+                        t.taskNum = v;
+                    else if (k == "task0_stream_id")
+                        t.streamId = v;
+                    else if (k == "task0_type")
+                        t.type = v;
+                    else if (k == "task0_dump_flag")
+                        t.dumpFlag = v;
                 }
                 p = tab + 1;
             }
@@ -415,7 +435,8 @@ std::vector<MsFailure> findMsFailures(const std::string& text, const std::string
             }
         } else {
             std::string lower(l.substr(0, 512));
-            for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (auto& c : lower)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             size_t k = lower.find("fault kernel name");
             if (k == std::string::npos) k = lower.find("fault op name");
             if (k == std::string::npos) continue;
@@ -442,7 +463,8 @@ bool isMsRdrFolder(const std::string& dir) {
     // named as the documentation shows them (a dump's graphs/ folder is not an export).
     const bool rdrFolder = fs::path(dir).filename() == "rdr";
     size_t seen = 0;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && seen < 256; it.increment(ec), ++seen) {
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end && seen < 256;
+         it.increment(ec), ++seen) {
         if (!it->is_regular_file(ec)) continue;
         const std::string n = it->path().filename().string();
         if (hasRdrName(n) || (rdrFolder && hasDocGraphName(n))) return true;
@@ -473,7 +495,8 @@ std::vector<std::string> findMsRdrFolders(const std::string& path) {
 Result<MsRdrExport> readMsRdrExport(const std::string& path) {
     const auto folders = findMsRdrFolders(path);
     if (folders.empty())
-        return Error{"no MindSpore RDR export (rank_*/rdr with <MODULE>_<tag>_<time>.* files) in " + path};
+        return Error{"no MindSpore RDR export (rank_*/rdr with <MODULE>_<tag>_<time>.* files) in " +
+                     path};
     MsRdrExport e;
     e.folder = folders.front();
     e.rank = rankOf(fs::path(e.folder));
@@ -512,7 +535,8 @@ Result<MsRdrExport> readMsRdrExport(const std::string& path) {
             case MsRdrKind::ExecOrder: {
                 MsExecOrder o = parseMsExecOrder(f.text);
                 o.file = f.name;
-                if (o.ops.empty()) e.problems.push_back(f.name + ": no execution order entry found");
+                if (o.ops.empty())
+                    e.problems.push_back(f.name + ": no execution order entry found");
                 if (o.graphId < 0) {
                     const size_t g = f.tag.find_last_of("._");
                     if (g != std::string::npos) o.graphId = toInt(f.tag.substr(g + 1));
@@ -554,10 +578,12 @@ Result<MsRdrExport> readMsRdrExport(const std::string& path) {
     const fs::path rankDir = fs::path(e.folder).parent_path();
     std::vector<fs::path> logs;
     for (const fs::path& d : {rankDir, rankDir / "logs", rankDir / "log", rankDir.parent_path()})
-        for (fs::directory_iterator it(d, ec), end; !ec && it != end && logs.size() < 64; it.increment(ec)) {
+        for (fs::directory_iterator it(d, ec), end; !ec && it != end && logs.size() < 64;
+             it.increment(ec)) {
             const std::string n = it->path().filename().string();
-            if (it->is_regular_file(ec) && (endsWith(n, ".log") || n.find(".log.") != std::string::npos ||
-                                            n.rfind("mindspore", 0) == 0))
+            if (it->is_regular_file(ec) &&
+                (endsWith(n, ".log") || n.find(".log.") != std::string::npos ||
+                 n.rfind("mindspore", 0) == 0))
                 logs.push_back(it->path());
         }
     for (const fs::path& l : logs) {

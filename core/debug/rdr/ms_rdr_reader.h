@@ -37,7 +37,7 @@ struct MsRdrFile {
     MsRdrKind kind = MsRdrKind::Other;
     std::string module, tag, timestamp;  // from the name when it has MindSpore's form
     uint64_t bytes = 0;
-    std::string text;   // text files (bounded by kMaxTextBytes); empty for binary ones
+    std::string text;  // text files (bounded by kMaxTextBytes); empty for binary ones
     bool truncated = false;
     std::string error;  // why the file could not be read (it is still listed)
 };
@@ -76,10 +76,10 @@ struct MsTask {
 };
 
 struct MsFailure {
-    std::string op;          // the failing op's name as MindSpore wrote it ("" when only ids)
+    std::string op;  // the failing op's name as MindSpore wrote it ("" when only ids)
     int64_t taskId = -1, streamId = -1;
-    std::string where;       // "file:line" it was read from
-    std::string line;        // the line itself
+    std::string where;  // "file:line" it was read from
+    std::string line;   // the line itself
 };
 
 struct MsRdrExport {
