@@ -213,7 +213,7 @@ private:
                 if (it.kind == summary::ValueKind::Scalar) {
                     if (!std::isnan(it.scalar))
                         rows.push_back({{it.tag, ev.step, it.scalar},
-                                        static_cast<int64_t>(ev.wallTime * 1e9),
+                                        summary::wallTimeNs(ev.wallTime),
                                         false});
                 } else if (it.kind != summary::ValueKind::Skipped) {
                     rest.items.push_back(std::move(it));

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/proto/mindinsight_anf_ir.pb.h"
+#include "core/summary/protobuf_log.h"
 #include "core/summary/summary_values.h"
 
 namespace ts::summary {
@@ -102,6 +103,7 @@ std::string GraphNode::displayPath() const {
 }
 
 Result<GraphModel> decodeGraph(std::string_view bytes) {
+    routeProtobufLog();
     mindinsight::GraphProto g;
     if (!g.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
         return Error{"damaged graph (protobuf decoding failed)"};

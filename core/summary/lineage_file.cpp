@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include "core/proto/mindinsight_lineage.pb.h"
+#include "core/summary/protobuf_log.h"
 #include "core/summary/record_stream.h"
 
 namespace ts::summary {
@@ -93,6 +94,7 @@ bool isLineageFileName(const std::string& name) {
 }
 
 Result<Lineage> readLineageFile(const std::string& path) {
+    routeProtobufLog();
     auto stream = RecordStream::open(path);
     if (!stream) return Error{stream.error()};
     Lineage out;

@@ -5,6 +5,7 @@
 
 #include "core/proto/mindinsight_summary.pb.h"
 #include "core/proto/tensorboard_summary.pb.h"
+#include "core/summary/protobuf_log.h"
 #include "core/summary/tensorboard_convert.h"
 
 namespace ts::summary {
@@ -46,6 +47,7 @@ std::optional<Dialect> dialectOfName(std::string_view name) {
 }
 
 std::optional<SummaryEvent> EventDecoder::decode(std::string_view record, std::string* error) {
+    routeProtobufLog();
     return m_dialect == Dialect::MindSpore ? decodeMindSpore(record, error)
                                            : decodeTensorBoard(record, error);
 }

@@ -9,6 +9,7 @@
 // HParams as a JSON object. What cannot be kept (audio, a TensorFlow graph, XAI records, a
 // value of no known kind) is an item with a skip reason, so it is counted, never lost
 // silently. No Qt.
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -66,5 +67,13 @@ private:
 /// Which dialect a record is, for a file whose name says nothing: the record decodes as that
 /// dialect's Event and carries its version string or summary field. nullopt: neither.
 std::optional<Dialect> sniffDialect(std::string_view firstRecord);
+
+/// A record's wall time in nanoseconds since the epoch; 0 when it is not a number or too far
+/// from now for int64 nanoseconds (beyond about the year 2262): a damaged record's time.
+inline int64_t wallTimeNs(double seconds) {
+    return std::isfinite(seconds) && std::fabs(seconds) < 9.2e9
+               ? static_cast<int64_t>(seconds * 1e9)
+               : 0;
+}
 
 }  // namespace ts::summary

@@ -25,7 +25,7 @@ SummaryWriter::SummaryWriter(store::TraceStore& store, int64_t runId, int64_t so
 
 Status SummaryWriter::write(const SummaryEvent& ev) {
     if (ev.items.empty()) return {};
-    const int64_t wall = std::isfinite(ev.wallTime) ? static_cast<int64_t>(ev.wallTime * 1e9) : 0;
+    const int64_t wall = wallTimeNs(ev.wallTime);
     if (!m_insScalar.ok())
         m_insScalar = m_store.db().prepare(
             "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");

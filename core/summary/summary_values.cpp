@@ -6,6 +6,7 @@
 
 #include "core/engine/tensor.h"
 #include "core/proto/mindinsight_summary.pb.h"
+#include "core/summary/protobuf_log.h"
 
 namespace ts::summary {
 
@@ -156,6 +157,7 @@ std::string mindsporeDtypeName(int t) {
 }
 
 Result<TensorValues> decodeTensor(std::string_view bytes) {
+    routeProtobufLog();
     mindinsight::TensorProto t;
     if (!t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
         return Error{"damaged tensor value (protobuf decoding failed)"};

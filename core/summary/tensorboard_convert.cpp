@@ -19,6 +19,12 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr uint64_t kMaxConvertedElements = uint64_t{1} << 26;  // 64 Mi values
 
+/// A TensorBoard count (a double) as an int64: NaN and negatives 0, huge ones INT64_MAX.
+int64_t countOf(double c) {
+    if (!(c > 0)) return 0;
+    return c < 9.2e18 ? static_cast<int64_t>(std::llround(c)) : INT64_MAX;
+}
+
 float bf16ToFloat(uint16_t b) {
     const uint32_t bits = uint32_t{b} << 16;
     float f;
@@ -206,12 +212,12 @@ mindinsight::Summary::Histogram fromHistogramProto(const tensorboard::HistogramP
         auto* b = out.add_buckets();
         b->set_left(left);
         b->set_width(std::max(0.0, right - left));
-        b->set_count(static_cast<int64_t>(std::llround(c)));
+        b->set_count(countOf(c));
     }
     out.set_min(h.min());
     out.set_max(h.max());
     out.set_sum(h.sum());
-    out.set_count(static_cast<int64_t>(std::llround(h.num())));
+    out.set_count(countOf(h.num()));
     out.set_nan_count(0);
     out.set_pos_inf_count(0);
     out.set_neg_inf_count(0);
@@ -234,7 +240,7 @@ bool fromHistogramTensor(const tensorboard::TensorProto& t, mindinsight::Summary
         auto* b = out.add_buckets();
         b->set_left(l);
         b->set_width(std::max(0.0, r - l));
-        b->set_count(static_cast<int64_t>(std::llround(c)));
+        b->set_count(countOf(c));
         lo = std::min(lo, l);
         hi = std::max(hi, r);
         total += c;
@@ -243,7 +249,7 @@ bool fromHistogramTensor(const tensorboard::TensorProto& t, mindinsight::Summary
     out.set_min(out.buckets_size() ? lo : NAN);
     out.set_max(out.buckets_size() ? hi : NAN);
     out.set_sum(sum);
-    out.set_count(static_cast<int64_t>(std::llround(total)));
+    out.set_count(countOf(total));
     return true;
 }
 

@@ -1,5 +1,6 @@
 // Fuzz bodies of the MindSpore formats: summary files (and the decoders of the values they
 // keep), lineage files, NumPy .npy files, dump iteration folders and MindSpore RDR folders.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -7,6 +8,7 @@
 #include "core/debug/msdump/ms_dump.h"
 #include "core/debug/msdump/npy_file.h"
 #include "core/debug/rdr/ms_rdr_reader.h"
+#include "core/engine/tb_events.h"
 #include "core/summary/graph_model.h"
 #include "core/summary/lineage_file.h"
 #include "core/summary/summary_file.h"
@@ -34,6 +36,25 @@ std::vector<std::string_view> parts(const uint8_t* data, size_t size, size_t max
     return out;
 }
 
+/// The input with every record's two CRCs made right, so that mutations of a payload reach
+/// the decoders behind the framing (with the CRCs as the input has them, nearly every mutation
+/// stops at the CRC check). A cut last record stays cut.
+std::string withRightCrcs(const uint8_t* data, size_t size) {
+    std::string out(reinterpret_cast<const char*>(data), size);
+    size_t at = 0;
+    while (at + 12 <= out.size()) {
+        uint64_t n = 0;
+        std::memcpy(&n, out.data() + at, 8);
+        const uint32_t lengthCrc = engine::tb::maskedCrc(out.data() + at, 8);
+        std::memcpy(out.data() + at + 8, &lengthCrc, 4);
+        if (n > out.size() - at - 12 || out.size() - at - 12 - n < 4) break;
+        const uint32_t payloadCrc = engine::tb::maskedCrc(out.data() + at + 12, n);
+        std::memcpy(out.data() + at + 12 + n, &payloadCrc, 4);
+        at += 16 + n;
+    }
+    return out;
+}
+
 fs::path freshDir(const char* name) {
     const fs::path dir = scratch() / name;
     std::error_code ec;
@@ -42,9 +63,7 @@ fs::path freshDir(const char* name) {
     return dir;
 }
 
-}  // namespace
-
-void mindsporeSummary(const uint8_t* data, size_t size) {
+void summaryFile(const uint8_t* data, size_t size) {
     const fs::path p = writeInput("events.summary.0.fuzz_MS", data, size);
     auto f = summary::SummaryFile::open(p.string());
     if (f) {
@@ -80,10 +99,23 @@ void mindsporeSummary(const uint8_t* data, size_t size) {
     importWith("mindspore_summary", p);
 }
 
+}  // namespace
+
+void mindsporeSummary(const uint8_t* data, size_t size) {
+    summaryFile(data, size);
+    const std::string fixed = withRightCrcs(data, size);
+    summaryFile(reinterpret_cast<const uint8_t*>(fixed.data()), fixed.size());
+}
+
 void mindsporeLineage(const uint8_t* data, size_t size) {
-    const fs::path p = writeInput("events.summary.0.fuzz_lineage", data, size);
-    (void)summary::readLineageFile(p.string());
-    importWith("mindspore_lineage", p);
+    const std::string fixed = withRightCrcs(data, size);
+    for (const std::string_view in :
+         {std::string_view(reinterpret_cast<const char*>(data), size), std::string_view(fixed)}) {
+        const fs::path p = writeInput("events.summary.0.fuzz_lineage",
+                                      reinterpret_cast<const uint8_t*>(in.data()), in.size());
+        (void)summary::readLineageFile(p.string());
+        importWith("mindspore_lineage", p);
+    }
 }
 
 void npyFile(const uint8_t* data, size_t size) {
