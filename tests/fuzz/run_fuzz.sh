@@ -17,7 +17,7 @@ seconds=$2
 shift 2
 declare -A ci_runs=([chrome_tokenizer]=60000 [chrome_import]=400 [nsys]=1500 [hdf5]=800
                     [log_lines]=15000 [tfevents]=1500 [checkpoint]=100000 [rdr]=1500
-                    [session_open]=1000 [mindspore_summary]=1500 [mindspore_lineage]=3000
+                    [session_open]=1000 [mindspore_summary]=800 [mindspore_lineage]=1500
                     [npy]=3000 [msdump]=1500 [msrdr]=1500)
 here=$(cd "$(dirname "$0")" && pwd)
 project=$(cd "$here/../.." && pwd)
