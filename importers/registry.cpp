@@ -16,6 +16,8 @@ Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
 Importer torchMemoryImporter();
 Importer ascendMemoryImporter();
+Importer mindsporeSummaryImporter();
+Importer mindsporeLineageImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -27,6 +29,8 @@ const std::vector<Importer>& importers() {
         v.push_back(cuptiActivityImporter());
         v.push_back(torchMemoryImporter());
         v.push_back(ascendMemoryImporter());
+        v.push_back(mindsporeSummaryImporter());
+        v.push_back(mindsporeLineageImporter());
         return v;
     }();
     return list;

@@ -18,6 +18,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include "app/gui/folder_report_dialog.h"
 #include "app/gui/onnx_export_action.h"
 #include "app/gui/session_document.h"
 #include "app/gui/view_list.h"
@@ -121,6 +122,27 @@ MainWindow::MainWindow(QWidget* parent)
                     QMessageBox::warning(this, tr("Import"), lines.join('\n'));
             });
 
+    connect(m_doc, &SessionDocument::folderImported, this,
+            [this](const ts::importers::FolderImport& result) {
+                QStringList parts;
+                for (const auto& [fate, n] : result.fateCounts())
+                    parts << tr("%1 %2").arg(n).arg(QString::fromStdString(fate));
+                statusBar()->showMessage(
+                    tr("Folder %1: %2")
+                        .arg(QString::fromStdString(result.root), parts.join(QStringLiteral(", "))),
+                    15000);
+                for (const auto& r : result.reports)
+                    if (r.kind == "mindspore_summary" || r.kind == "tfevents") {
+                        showView(QStringLiteral("curves"));
+                        break;
+                    }
+                if (!qApp->property("trainscope_headless").toBool()) {
+                    auto* dlg = new FolderReportDialog(result, this);
+                    dlg->setAttribute(Qt::WA_DeleteOnClose);
+                    dlg->show();
+                }
+            });
+
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -143,6 +165,15 @@ void MainWindow::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     tb->addAction(open);
+    file->addAction(
+            tr("Open &Folder…"), this,
+            [this] {
+                const QString dir = QFileDialog::getExistingDirectory(
+                    this,
+                    tr("Open a folder: summaries, lineage, TensorBoard, traces, logs, dumps, RDR"));
+                if (!dir.isEmpty()) m_doc->importFolder(dir);
+            })
+        ->setObjectName(QStringLiteral("openFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* imp = file->addAction(tr("&Import into Session…"), this, [this] {
@@ -235,6 +266,11 @@ void MainWindow::openPaths(const QStringList& paths) {
                     break;
                 }
             }
+        }
+        if (!handled && QFileInfo(path).isDir()) {
+            m_doc->importFolder(path);  // a folder no view shows itself: every file in it
+            addRecent(path);
+            handled = true;
         }
         if (!handled) {
             toImport << path;

@@ -108,6 +108,33 @@ void SessionDocument::importFiles(const QStringList& paths) {
         });
 }
 
+void SessionDocument::importFolder(const QString& dir) {
+    if (dir.isEmpty()) return;
+    if (m_ctx->sessionPath().isEmpty()) newSession(QFileInfo(dir).fileName());
+    const QString session = m_ctx->sessionPath();
+    if (session.isEmpty()) return;
+    m_ctx->jobs()->run<ts::importers::FolderImport>(
+        this, QString(), tr("Importing the folder %1").arg(QFileInfo(dir).fileName()),
+        [d = dir.toStdString(), s = session.toStdString()](ts::JobControl& jc) {
+            auto opened = TraceStore::open(s, TraceStore::Mode::ReadWrite);
+            if (!opened) {
+                ts::importers::FolderImport f;
+                f.root = d;
+                ts::importers::ImportReport r;
+                r.path = d;
+                r.error = opened.error();
+                f.reports.push_back(r);
+                return f;
+            }
+            return ts::importers::importFolder(d, *opened.value(), jc);
+        },
+        [this](ts::importers::FolderImport f) {
+            m_ctx->notifyDataChanged();
+            emit folderImported(f);
+            emit imported(f.reports);
+        });
+}
+
 std::vector<ts::importers::ImportReport> SessionDocument::importAll(
     const std::string& session, const std::vector<std::string>& files, ts::JobControl& jc) {
     std::vector<ts::importers::ImportReport> reports;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/common/job_control.h"
+#include "importers/folder/folder_import.h"
 #include "importers/import_report.h"
 
 class SessionContext;
@@ -25,6 +26,9 @@ public:
     bool openDemo();
     /// Imports trace/profile files into the open session (a new one when none is open).
     void importFiles(const QStringList& paths);
+    /// Imports everything under `dir` (importers/folder/folder_import.h) into the open session
+    /// (a new one named after the folder when none is open); folderImported follows.
+    void importFolder(const QString& dir);
 
     /// The work of importFiles (worker thread): imports `files` into `session` in order,
     /// then labels processes by source. When `jc` is cancelled, every source this call added
@@ -39,6 +43,8 @@ public:
 signals:
     void sessionOpened(const QString& path);
     void imported(const std::vector<ts::importers::ImportReport>& reports);
+    /// A folder import finished: every file with its fate.
+    void folderImported(const ts::importers::FolderImport& result);
     void failed(const QString& message);
 
 private:

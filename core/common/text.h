@@ -13,4 +13,14 @@ inline std::string asciiLower(std::string_view s) {
     return out;
 }
 
+/// `s` as a JSON string literal: quotes and backslashes escaped, control bytes as spaces.
+inline std::string jsonQuoted(std::string_view s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    }
+    return out + "\"";
+}
+
 }  // namespace ts

@@ -30,7 +30,6 @@
 namespace fs = std::filesystem;
 
 namespace ts::fuzz {
-namespace {
 
 // A folder of this process for the files the readers need (they read paths).
 const fs::path& scratch() {
@@ -48,6 +47,38 @@ fs::path writeInput(const std::string& name, const uint8_t* data, size_t size) {
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     return p;
 }
+
+// ---- importers, through their registry entry, into one session of this process ----
+
+static store::TraceStore& session() {
+    static std::unique_ptr<store::TraceStore> s = [] {
+        auto opened = store::TraceStore::open((scratch() / "fuzz.tscope").string(),
+                                              store::TraceStore::Mode::Create);
+        if (!opened) std::abort();
+        return std::move(opened.value());
+    }();
+    return *s;
+}
+
+// Imports with the importer `name` and removes the source again, so no input sees another's
+// rows (a clock sync of an earlier input would move this one; a summary file joins the run
+// of its folder, so runs and what they hold go too).
+void importWith(const char* name, const fs::path& file) {
+    store::TraceStore& s = session();
+    const int64_t strings = s.maxStringId();
+    for (const importers::Importer& imp : importers::importers()) {
+        if (imp.name != name) continue;
+        JobControl control;
+        const importers::ImportReport r = imp.run(file.string(), s, control);
+        if (r.sourceId) (void)s.deleteSource(r.sourceId);
+        (void)s.db().exec(
+            "DELETE FROM scalars; DELETE FROM summary_values; DELETE FROM run_params; "
+            "DELETE FROM runs;");
+        (void)s.discardUnusedStringsAbove(strings);
+    }
+}
+
+namespace {
 
 // ---- Chrome JSON: the tokenizer alone ----
 
@@ -90,32 +121,6 @@ void chromeTokenizer(const uint8_t* data, size_t size) {
     CountingSink sink;
     const size_t chunk = 1 + (size * 2654435761u >> 8) % 128;
     (void)importers::chrome::tokenizeChromeJson(source, control, sink, chunk);
-}
-
-// ---- importers, through their registry entry, into one session of this process ----
-
-store::TraceStore& session() {
-    static std::unique_ptr<store::TraceStore> s = [] {
-        auto opened = store::TraceStore::open((scratch() / "fuzz.tscope").string(),
-                                              store::TraceStore::Mode::Create);
-        if (!opened) std::abort();
-        return std::move(opened.value());
-    }();
-    return *s;
-}
-
-// Imports with the importer `name` and removes the source again, so no input sees another's
-// rows (a clock sync of an earlier input would move this one).
-void importWith(const char* name, const fs::path& file) {
-    store::TraceStore& s = session();
-    const int64_t strings = s.maxStringId();
-    for (const importers::Importer& imp : importers::importers()) {
-        if (imp.name != name) continue;
-        JobControl control;
-        const importers::ImportReport r = imp.run(file.string(), s, control);
-        if (r.sourceId) (void)s.deleteSource(r.sourceId);
-        (void)s.discardUnusedStringsAbove(strings);
-    }
 }
 
 void chromeImport(const uint8_t* data, size_t size) {
@@ -267,7 +272,12 @@ const std::vector<Target>& targets() {
                                              {"checkpoint", &checkpoint},
                                              {"rdr", &rdrFolder},
                                              {"session_open", &sessionOpen},
-                                             {"torch_memory", &torchMemory}};
+                                             {"torch_memory", &torchMemory},
+                                             {"mindspore_summary", &mindsporeSummary},
+                                             {"mindspore_lineage", &mindsporeLineage},
+                                             {"npy", &npyFile},
+                                             {"msdump", &msdumpFolder},
+                                             {"msrdr", &msRdrFolder}};
     return list;
 }
 

@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "importers/msdump/compare_any.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/dumps/common/h5_file_registry.h"
@@ -31,6 +32,16 @@ struct CompareResult {
 CompareResult runCompare(const QString& a, const QString& b, const ts::debug::CompareThresholds& t,
                          const ts::debug::DumpPairOptions& how, ts::JobControl& jc) {
     CompareResult out;
+    // A MindSpore dump folder (or .npy) on either side: the comparison of any two formats.
+    if (ts::dumps::isMindSporeDumpPath(a.toStdString()) ||
+        ts::dumps::isMindSporeDumpPath(b.toStdString())) {
+        auto rep = ts::dumps::compareAnyDumps(a.toStdString(), b.toStdString(), t, how, &jc);
+        if (!rep)
+            out.error = QString::fromStdString(rep.error());
+        else
+            out.report = std::move(rep.value());
+        return out;
+    }
     auto fa = ts::h5::File::open(a.toStdString());
     if (!fa) {
         out.error = QObject::tr("A: %1").arg(QString::fromStdString(fa.error()));
@@ -53,9 +64,15 @@ QPushButton* browseButton(QWidget* parent, QLineEdit* target) {
     auto* b = new QPushButton(QObject::tr("…"), parent);
     b->setMaximumWidth(32);
     QObject::connect(b, &QPushButton::clicked, parent, [parent, target] {
-        const QString p =
+        // An HDF5 file, or a MindSpore dump folder (Cancel on the file dialog asks for one).
+        QString p =
             QFileDialog::getOpenFileName(parent, QObject::tr("Choose a dump"), target->text(),
                                          QObject::tr("HDF5 (*.h5 *.hdf5);;All files (*)"));
+        if (p.isEmpty())
+            p = QFileDialog::getExistingDirectory(
+                parent,
+                QObject::tr("Choose a MindSpore dump folder (rank_*/<net>/<graph>/<iteration>)"),
+                target->text());
         if (!p.isEmpty()) target->setText(p);
     });
     return b;
