@@ -56,10 +56,10 @@ ImporterMatch bestImporter(const std::string& path, std::string_view head) {
 }
 
 ImportReport importWith(const Importer& importer, const std::string& path, store::TraceStore& store,
-                        JobControl& control) {
+                        JobControl& control, const ImportOptions& options) {
     TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << importer.description << ")";
     const int64_t stringsBefore = store.maxStringId();
-    ImportReport rep = importer.run(path, store, control);
+    ImportReport rep = importer.run(path, store, control, options);
     if (rep.status == store::SourceStatus::Cancelled)
         (void)store.discardUnusedStringsAbove(stringsBefore);
     if (rep.status == store::SourceStatus::Complete && rep.skipped == 0)
@@ -75,7 +75,8 @@ ImportReport importWith(const Importer& importer, const std::string& path, store
     return rep;
 }
 
-ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control) {
+ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control,
+                        const ImportOptions& options) {
     ImportReport failed;
     failed.path = path;
     std::error_code ec;
@@ -93,7 +94,7 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
         return failed;
     }
-    return importWith(*best.importer, path, store, control);
+    return importWith(*best.importer, path, store, control, options);
 }
 
 }  // namespace ts::importers

@@ -10,10 +10,10 @@
 #include "app/cli/dump_ranks.h"
 #include "core/analysis/diff/name_map.h"
 #include "core/debug/dump_scan.h"
+#include "core/debug/dump_source.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
-#include "importers/msdump/compare_any.h"
 
 namespace ts::cli {
 namespace {
@@ -226,9 +226,6 @@ int runOverflow(const Args& args) {
 int runCompare(const Args& args) {
     if (args.positional.size() != 3)
         throw CliError{"usage: dump compare A B [--cos 0.99] [--max-rel X]"};
-    const std::string pa = args.positional[1], pb = args.positional[2];
-    // MindSpore dump folders compare with each other and with HDF5 dumps (compare_any.h).
-    const bool anyFormat = dumps::isMindSporeDumpPath(pa) || dumps::isMindSporeDumpPath(pb);
     debug::CompareThresholds t;
     t.minCosine = numberOption(args, "cos", t.minCosine);
     if (args.has("max-rel")) t.maxRel = numberOption(args, "max-rel", 0);
@@ -247,8 +244,8 @@ int runCompare(const Args& args) {
         if (!m) throw CliError{m.error()};
         how.align.map = std::move(m.value());
     }
-    auto rep = anyFormat ? dumps::compareAnyDumps(pa, pb, t, how)
-                         : debug::compareDumps(openH5(pa), openH5(pb), t, how);
+    // HDF5 dumps and MindSpore dump folders, in any combination (core/debug/dump_source.h).
+    auto rep = debug::compareAnyDumps(args.positional[1], args.positional[2], t, how);
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {
         std::ofstream out(*csv, std::ios::binary);

@@ -3,7 +3,6 @@
 // holds is listed with its fate (imported, partial, failed, skipped with the reason, or
 // included in a dump / RDR export). With --json prints {"sources": [...], "files": [...],
 // "counts": {...}}; exits 1 when any source failed.
-#include <filesystem>
 #include <iostream>
 
 #include "app/cli/folder_report.h"
@@ -57,7 +56,6 @@ int runImport(const Args& args) {
     JobControl control;
     const importers::BatchImport batch = importers::importFiles(args.positional, *store, control);
     const std::vector<importers::ImportReport>& reports = batch.reports;
-    const std::vector<importers::FileFate>& fates = batch.files;
     if (!batch.labels)
         std::cerr << "warning: cannot label processes by source: " << batch.labels.error() << "\n";
     if (args.json) {
@@ -68,7 +66,7 @@ int runImport(const Args& args) {
         w.StartArray();
         for (const auto& r : reports) writeReport(w, r);
         w.EndArray();
-        writeFates(w, fates);
+        writeFates(w, batch);
         w.EndObject();
         printJson(buf);
     } else {
@@ -81,7 +79,7 @@ int runImport(const Args& args) {
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }
-        printFates(fates);
+        printFates(batch);
     }
     return batch.anyFailed() ? 1 : 0;
 }

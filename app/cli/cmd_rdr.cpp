@@ -40,14 +40,8 @@ int runRdr(const Args& args) {
         else
             w.Null();
         kv(w, "folder", e.folder);
-        w.Key("files");
-        w.StartArray();
-        for (const auto& f : e.files) w.String(f.c_str());
-        w.EndArray();
-        w.Key("problems");
-        w.StartArray();
-        for (const auto& p : e.problems) w.String(p.c_str());
-        w.EndArray();
+        kv(w, "files", e.files);
+        kv(w, "problems", e.problems);
         w.EndObject();
         printJson(buf);
         return 0;

@@ -23,7 +23,7 @@ int printMsRdr(const Args& args, const std::string& path) {
         kv(w, "rank_id", static_cast<int64_t>(e.rank));
         w.Key("failing_op");
         if (failure && !failure->op.empty())
-            w.String(failure->op.c_str());
+            json::str(w, failure->op);
         else
             w.Null();
         w.Key("failure");
@@ -66,10 +66,7 @@ int printMsRdr(const Args& args, const std::string& path) {
         kv(w, "stream_nodes", static_cast<int64_t>(e.streamOrder.size()));
         kv(w, "memory_kernels", static_cast<int64_t>(e.memory.size()));
         kv(w, "tasks", static_cast<int64_t>(e.tasks.size()));
-        w.Key("problems");
-        w.StartArray();
-        for (const auto& p : e.problems) w.String(p.c_str());
-        w.EndArray();
+        kv(w, "problems", e.problems);
         w.EndObject();
         printJson(buf);
         return 0;

@@ -4,7 +4,7 @@
 // counts by fate above it, filterable by fate. Skipped and failed files are never hidden.
 #include <QDialog>
 
-#include "importers/folder/folder_import.h"
+#include "importers/batch_import.h"
 
 class QComboBox;
 class QLabel;
@@ -13,7 +13,7 @@ class QTableWidget;
 class FolderReportDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit FolderReportDialog(const ts::importers::FolderImport& result,
+    explicit FolderReportDialog(const ts::importers::BatchImport& result,
                                 QWidget* parent = nullptr);
     QTableWidget* table() const { return m_table; }
     QLabel* counts() const { return m_counts; }
@@ -21,7 +21,7 @@ public:
     void setFateFilter(const QString& fate);
 
 private:
-    ts::importers::FolderImport m_result;
+    ts::importers::BatchImport m_result;
     QLabel* m_counts;
     QComboBox* m_filter;
     QTableWidget* m_table;

@@ -122,26 +122,28 @@ MainWindow::MainWindow(QWidget* parent)
                     QMessageBox::warning(this, tr("Import"), lines.join('\n'));
             });
 
-    connect(m_doc, &SessionDocument::folderImported, this,
-            [this](const ts::importers::FolderImport& result) {
-                QStringList parts;
-                for (const auto& [fate, n] : result.fateCounts())
-                    parts << tr("%1 %2").arg(n).arg(QString::fromStdString(fate));
-                statusBar()->showMessage(
-                    tr("Folder %1: %2")
-                        .arg(QString::fromStdString(result.root), parts.join(QStringLiteral(", "))),
-                    15000);
-                for (const auto& r : result.reports)
-                    if (r.kind == "mindspore_summary" || r.kind == "tfevents") {
-                        showView(QStringLiteral("curves"));
-                        break;
-                    }
-                if (!qApp->property("trainscope_headless").toBool()) {
-                    auto* dlg = new FolderReportDialog(result, this);
-                    dlg->setAttribute(Qt::WA_DeleteOnClose);
-                    dlg->show();
+    connect(
+        m_doc, &SessionDocument::folderImported, this,
+        [this](const ts::importers::BatchImport& result) {
+            QStringList parts, folders;
+            for (const auto& [fate, n] : result.fateCounts())
+                parts << tr("%1 %2").arg(n).arg(QString::fromLatin1(ts::importers::fateName(fate)));
+            for (const auto& f : result.folders) folders << QString::fromStdString(f);
+            statusBar()->showMessage(
+                tr("Folder %1: %2")
+                    .arg(folders.join(QStringLiteral(", ")), parts.join(QStringLiteral(", "))),
+                15000);
+            for (const auto& r : result.reports)
+                if (r.kind == "mindspore_summary" || r.kind == "tfevents") {
+                    showView(QStringLiteral("curves"));
+                    break;
                 }
-            });
+            if (!qApp->property("trainscope_headless").toBool()) {
+                auto* dlg = new FolderReportDialog(result, this);
+                dlg->setAttribute(Qt::WA_DeleteOnClose);
+                dlg->show();
+            }
+        });
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -171,7 +173,7 @@ void MainWindow::buildMenus() {
                 const QString dir = QFileDialog::getExistingDirectory(
                     this,
                     tr("Open a folder: summaries, lineage, TensorBoard, traces, logs, dumps, RDR"));
-                if (!dir.isEmpty()) m_doc->importFolder(dir);
+                if (!dir.isEmpty()) m_doc->importFiles({dir});
             })
         ->setObjectName(QStringLiteral("openFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -266,11 +268,6 @@ void MainWindow::openPaths(const QStringList& paths) {
                     break;
                 }
             }
-        }
-        if (!handled && QFileInfo(path).isDir()) {
-            m_doc->importFolder(path);  // a folder no view shows itself: every file in it
-            addRecent(path);
-            handled = true;
         }
         if (!handled) {
             toImport << path;

@@ -91,59 +91,35 @@ bool SessionDocument::openDemo() {
 
 void SessionDocument::importFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
-    if (m_ctx->sessionPath().isEmpty()) newSession(QFileInfo(paths.first()).completeBaseName());
+    const QFileInfo first(paths.first());
+    if (m_ctx->sessionPath().isEmpty())
+        newSession(first.isDir() ? first.fileName() : first.completeBaseName());
     const QString session = m_ctx->sessionPath();
     if (session.isEmpty()) return;
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
-    const QString title = paths.size() == 1 ? tr("Importing %1").arg(QFileInfo(paths[0]).fileName())
+    const QString title = paths.size() == 1 ? tr("Importing %1").arg(first.fileName())
                                             : tr("Importing %1 files").arg(paths.size());
-    using Reports = std::vector<ts::importers::ImportReport>;
-    m_ctx->jobs()->run<Reports>(
+    m_ctx->jobs()->run<ts::importers::BatchImport>(
         this, QString(), title,
         [files, s = session.toStdString()](ts::JobControl& jc) { return importAll(s, files, jc); },
-        [this](Reports reports) {
+        [this](ts::importers::BatchImport batch) {
             m_ctx->notifyDataChanged();
-            emit imported(reports);
+            if (!batch.folders.empty()) emit folderImported(batch);
+            emit imported(batch.reports);
         });
 }
 
-void SessionDocument::importFolder(const QString& dir) {
-    if (dir.isEmpty()) return;
-    if (m_ctx->sessionPath().isEmpty()) newSession(QFileInfo(dir).fileName());
-    const QString session = m_ctx->sessionPath();
-    if (session.isEmpty()) return;
-    m_ctx->jobs()->run<ts::importers::FolderImport>(
-        this, QString(), tr("Importing the folder %1").arg(QFileInfo(dir).fileName()),
-        [d = dir.toStdString(), s = session.toStdString()](ts::JobControl& jc) {
-            auto opened = TraceStore::open(s, TraceStore::Mode::ReadWrite);
-            if (!opened) {
-                ts::importers::FolderImport f;
-                f.root = d;
-                ts::importers::ImportReport r;
-                r.path = d;
-                r.error = opened.error();
-                f.reports.push_back(r);
-                return f;
-            }
-            return ts::importers::importFolder(d, *opened.value(), jc);
-        },
-        [this](ts::importers::FolderImport f) {
-            m_ctx->notifyDataChanged();
-            emit folderImported(f);
-            emit imported(f.reports);
-        });
-}
-
-std::vector<ts::importers::ImportReport> SessionDocument::importAll(
-    const std::string& session, const std::vector<std::string>& files, ts::JobControl& jc) {
-    std::vector<ts::importers::ImportReport> reports;
+ts::importers::BatchImport SessionDocument::importAll(const std::string& session,
+                                                      const std::vector<std::string>& files,
+                                                      ts::JobControl& jc) {
     auto opened = TraceStore::open(session, TraceStore::Mode::ReadWrite);
     if (!opened) {
+        ts::importers::BatchImport batch;
         ts::importers::ImportReport r;
         r.error = opened.error();
-        reports.push_back(r);
-        return reports;
+        batch.reports.push_back(r);
+        return batch;
     }
-    return ts::importers::importFiles(files, *opened.value(), jc).reports;
+    return ts::importers::importFiles(files, *opened.value(), jc);
 }

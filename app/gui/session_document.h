@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/common/job_control.h"
-#include "importers/folder/folder_import.h"
+#include "importers/batch_import.h"
 #include "importers/import_report.h"
 
 class SessionContext;
@@ -24,18 +24,18 @@ public:
     QString newSession(const QString& stem = QStringLiteral("session"));
     /// Opens the bundled demo session (a writable copy of the one built with the studio).
     bool openDemo();
-    /// Imports trace/profile files into the open session (a new one when none is open).
+    /// Imports trace/profile files and folders (everything under them:
+    /// importers/folder/folder_import.h) into the open session (a new one named after the
+    /// first path when none is open); imported follows, and folderImported when there were
+    /// folders.
     void importFiles(const QStringList& paths);
-    /// Imports everything under `dir` (importers/folder/folder_import.h) into the open session
-    /// (a new one named after the folder when none is open); folderImported follows.
-    void importFolder(const QString& dir);
 
-    /// The work of importFiles (worker thread): imports `files` into `session` in order,
-    /// then labels processes by source. When `jc` is cancelled, every source this call added
-    /// is removed again, so the session is as it was before.
-    static std::vector<ts::importers::ImportReport> importAll(const std::string& session,
-                                                              const std::vector<std::string>& files,
-                                                              ts::JobControl& jc);
+    /// The work of importFiles (worker thread): imports `files` into `session`
+    /// (importers/batch_import.h). When `jc` is cancelled, everything this call added is
+    /// removed again, so the session is as it was before.
+    static ts::importers::BatchImport importAll(const std::string& session,
+                                                const std::vector<std::string>& files,
+                                                ts::JobControl& jc);
 
     static QString sessionsDir();
     static bool isSessionFile(const QString& path);
@@ -43,8 +43,8 @@ public:
 signals:
     void sessionOpened(const QString& path);
     void imported(const std::vector<ts::importers::ImportReport>& reports);
-    /// A folder import finished: every file with its fate.
-    void folderImported(const ts::importers::FolderImport& result);
+    /// An import of folders finished: every file of them with its fate.
+    void folderImported(const ts::importers::BatchImport& result);
     void failed(const QString& message);
 
 private:

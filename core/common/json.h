@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ts::json {
 
@@ -45,6 +46,8 @@ void kv(Writer& w, const char* key, int value);
 void kv(Writer& w, const char* key, uint64_t value);
 void kv(Writer& w, const char* key, double value);
 void kv(Writer& w, const char* key, const std::optional<int64_t>& value);
+/// A key and an array of strings.
+void kv(Writer& w, const char* key, const std::vector<std::string>& values);
 
 // ---- args objects, built in insertion order without a DOM
 

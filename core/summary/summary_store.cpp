@@ -21,21 +21,17 @@ int64_t SummaryWriter::Counts::skippedTotal() const {
 }
 
 SummaryWriter::SummaryWriter(store::TraceStore& store, int64_t runId, int64_t sourceId)
-    : m_store(store), m_runId(runId), m_sourceId(sourceId) {}
+    : m_store(store), m_runId(runId), m_sourceId(sourceId), m_scalars(store, runId) {}
 
 Status SummaryWriter::write(const SummaryEvent& ev) {
     if (ev.items.empty()) return {};
     const int64_t wall = wallTimeNs(ev.wallTime);
-    if (!m_insScalar.ok())
-        m_insScalar = m_store.db().prepare(
-            "INSERT INTO scalars(run_id, tag_id, step, wall_time, value) VALUES(?,?,?,?,?)");
     if (!m_insValue.ok())
         m_insValue = m_store.db().prepare(
             "INSERT INTO summary_values(run_id, source_id, tag_id, step, wall_time, kind, data) "
             "VALUES(?,?,?,?,?,?,?)");
-    if (!m_insScalar.ok()) return Error{m_insScalar.error()};
+    if (!m_scalars.ok()) return Error{m_scalars.error()};
     if (!m_insValue.ok()) return Error{m_insValue.error()};
-    store::Statement& scalar = m_insScalar;
     store::Statement& value = m_insValue;
     for (const SummaryItem& it : ev.items) {
         if (it.kind == ValueKind::Skipped) {
@@ -52,8 +48,7 @@ Status SummaryWriter::write(const SummaryEvent& ev) {
         const int64_t tag = m_store.intern(it.tag);
         Status s;
         if (it.kind == ValueKind::Scalar) {
-            scalar.bind(1, m_runId).bind(2, tag).bind(3, ev.step).bind(4, wall).bind(5, it.scalar);
-            s = scalar.run();
+            if (auto r = m_scalars.add(tag, ev.step, wall, it.scalar); !r) s = Error{r.error()};
         } else {
             value.bind(1, m_runId);
             if (m_sourceId)

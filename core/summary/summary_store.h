@@ -4,9 +4,7 @@
 // `run_params`; and reading them back for the views and the CLI. The writer counts what it
 // kept by kind and what it could not keep by reason, so an import can report every value's
 // fate. No Qt.
-//
-// Scalars: written here with the session's own INSERT (the importers' and recorders' one
-// scalar writer is being unified separately; this is the summary files' only one).
+// Scalars go through the session's one scalar writer (core/store/scalar_writer.h).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "core/common/result.h"
+#include "core/store/scalar_writer.h"
 #include "core/store/sqlite_db.h"
 #include "core/summary/summary_event.h"
 
@@ -48,7 +47,8 @@ private:
     Status writeHParams(const std::string& json);
     store::TraceStore& m_store;
     int64_t m_runId, m_sourceId;
-    store::Statement m_insScalar, m_insValue;  // prepared on the first write
+    store::ScalarWriter m_scalars;
+    store::Statement m_insValue;  // prepared on the first write
     Counts m_counts;
     std::vector<std::string> m_metricTags;
 };

@@ -1,21 +1,17 @@
 #include "core/summary/tensorboard_convert.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "core/common/json.h"
 #include "core/engine/tensor/tensor.h"
 #include "core/proto/mindinsight_summary.pb.h"
 
 namespace ts::summary {
 namespace {
-
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 constexpr uint64_t kMaxConvertedElements = uint64_t{1} << 26;  // 64 Mi values
 
@@ -253,17 +249,13 @@ bool fromHistogramTensor(const tensorboard::TensorProto& t, mindinsight::Summary
     return true;
 }
 
-void writeValue(JsonWriter& w, const google::protobuf::Value& v) {
+void writeValue(json::Writer& w, const google::protobuf::Value& v) {
     switch (v.kind_case()) {
         case google::protobuf::Value::kNumberValue:
-            if (std::isfinite(v.number_value()))
-                w.Double(v.number_value());
-            else
-                w.Null();
+            json::finiteOrNull(w, v.number_value());
             break;
         case google::protobuf::Value::kStringValue:
-            w.String(v.string_value().c_str(),
-                     static_cast<rapidjson::SizeType>(v.string_value().size()));
+            json::str(w, v.string_value());
             break;
         case google::protobuf::Value::kBoolValue:
             w.Bool(v.bool_value());
@@ -281,7 +273,7 @@ SummaryItem hparamsItem(const tensorboard::Summary::Value& v) {
     const std::string& content = v.metadata().plugin_data().content();
     if (!d.ParseFromString(content)) return skippedItem(v.tag(), "tensorboard_hparams_unreadable");
     rapidjson::StringBuffer buf;
-    JsonWriter w(buf);
+    json::Writer w(buf);
     w.StartObject();
     switch (d.data_case()) {
         case tensorboard::HParamsPluginData::kSessionStartInfo: {

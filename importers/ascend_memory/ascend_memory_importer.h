@@ -22,8 +22,6 @@ Importer ascendMemoryImporter();
 
 namespace ascend_memory {
 
-/// Splits one CSV line (RFC 4180 quotes; fields trimmed of spaces and tabs).
-std::vector<std::string> splitCsvLine(std::string_view line);
 /// 90 for a header of operator_memory or memory_record; else 0.
 int sniff(const std::string& path, std::string_view head);
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/common/json.h"
 #include "core/engine/train/tb_events.h"
 #include "core/log/logger.h"
 #include "core/store/trace_store.h"
@@ -38,19 +39,6 @@ void addSkips(ImportReport& r, const std::string& reason, int64_t n) {
     if (n <= 0) return;
     r.skipped += n;
     r.skippedReasons[reason] += n;
-}
-
-std::string json(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            out += ' ';
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
 }
 
 }  // namespace
@@ -98,6 +86,7 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
         return report;
     }
     report.sourceId = target->sourceId;
+    if (target->createdRun) report.createdRunId = target->runId;
     summary::SummaryWriter writer(store, target->runId, target->sourceId);
     std::string writeError;
     int64_t sinceCommit = 0;
@@ -131,8 +120,9 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
     }
     if (control.cancelled()) {
         discardSummaryRun(store, *target);
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         report.sourceId = 0;
+        report.createdRunId = 0;
         return report;
     }
     const summary::SummaryFile& f = *file.value();
@@ -164,32 +154,35 @@ ImportReport importSummaryFile(const std::string& path, store::TraceStore& store
 
     std::string kinds = "{";
     for (const auto& [k, n] : w.kept)
-        kinds += (kinds.size() > 1 ? "," : "") + json(k) + ":" + std::to_string(n);
+        kinds += (kinds.size() > 1 ? "," : "") + json::quote(k) + ":" + std::to_string(n);
     kinds += "}";
     report.extraJson =
         "{\"records\":" + std::to_string(c.records) +
-        ",\"run_id\":" + std::to_string(target->runId) + ",\"run\":" + json(target->runName) +
+        ",\"run_id\":" + std::to_string(target->runId) +
+        ",\"run\":" + json::quote(target->runName) +
         ",\"created_run\":" + (target->createdRun ? "true" : "false") +
-        ",\"dialect\":" + json(f.dialect() ? summary::dialectName(*f.dialect()) : "") +
-        ",\"file_version\":" + json(c.fileVersion) + ",\"kept\":" + kinds +
+        ",\"dialect\":" + json::quote(f.dialect() ? summary::dialectName(*f.dialect()) : "") +
+        ",\"file_version\":" + json::quote(c.fileVersion) + ",\"kept\":" + kinds +
         ",\"truncated\":" + (cut ? "true" : "false") +
         ",\"cut_at\":" + std::to_string(cut ? f.pendingOffset() : 0) +
         ",\"damaged_at\":" + (c.damaged ? std::to_string(c.damagedAt) : "null") + "}";
     if (!writeError.empty()) {
         report.error = writeError;
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else if (!read) {
         report.error = read.error();
-        report.status = report.events > 0 ? "partial" : "failed";
+        report.status =
+            report.events > 0 ? store::SourceStatus::Partial : store::SourceStatus::Failed;
     } else if (c.records == 0) {
         report.error = cut ? "the file ends inside its first record" : "the file holds no record";
-        report.status = cut && live ? "partial" : "failed";
+        report.status = cut && live ? store::SourceStatus::Partial : store::SourceStatus::Failed;
     } else if (report.events == 0 && report.skipped > 0) {
         report.error = "no value could be imported (" + std::to_string(report.skipped) +
                        " skipped: see skipped_reasons)";
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else {
-        report.status = report.skipped > 0 ? "partial" : "complete";
+        report.status =
+            report.skipped > 0 ? store::SourceStatus::Partial : store::SourceStatus::Complete;
         if (c.damaged)
             report.error = "damaged at byte " + std::to_string(c.damagedAt) +
                            ": a record length fails its CRC, the rest is unreadable";
@@ -218,7 +211,7 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
         return report;
     }
     if (control.cancelled()) {
-        report.status = "cancelled";
+        report.status = store::SourceStatus::Cancelled;
         return report;
     }
     auto target =
@@ -228,6 +221,7 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
         return report;
     }
     report.sourceId = target->sourceId;
+    if (target->createdRun) report.createdRunId = target->runId;
     const summary::Lineage& l = lin.value();
     std::string writeError;
     if (auto s = store.begin(); !s) writeError = s.error();
@@ -258,19 +252,20 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
     logImportProblems(store, report.sourceId, problems);
     std::string kinds = "{";
     for (const auto& [k, n] : l.kinds)
-        kinds += (kinds.size() > 1 ? "," : "") + json(k) + ":" + std::to_string(n);
+        kinds += (kinds.size() > 1 ? "," : "") + json::quote(k) + ":" + std::to_string(n);
     kinds += "}";
     report.extraJson = "{\"records\":" + std::to_string(l.records) +
                        ",\"run_id\":" + std::to_string(target->runId) +
-                       ",\"run\":" + json(target->runName) +
+                       ",\"run\":" + json::quote(target->runName) +
                        ",\"created_run\":" + (target->createdRun ? "true" : "false") +
                        ",\"kinds\":" + kinds + ",\"hparams\":" + std::to_string(l.hparams.size()) +
                        ",\"metrics\":" + std::to_string(l.metrics.size()) + "}";
     if (!writeError.empty()) {
         report.error = writeError;
-        report.status = "failed";
+        report.status = store::SourceStatus::Failed;
     } else {
-        report.status = report.skipped > 0 ? "partial" : "complete";
+        report.status =
+            report.skipped > 0 ? store::SourceStatus::Partial : store::SourceStatus::Complete;
         if (l.damaged)
             report.error = "damaged at byte " + std::to_string(l.damagedAt);
         else if (l.cutAt)
@@ -284,25 +279,24 @@ ImportReport importLineageFile(const std::string& path, store::TraceStore& store
 }  // namespace summary_import
 
 Importer mindsporeSummaryImporter() {
-    Importer imp;
-    imp.name = "mindspore_summary";
-    imp.description = "MindSpore summary files (events.summary.*_MS)";
-    imp.sniff = &summary_import::sniffMindSporeSummary;
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return summary_import::importSummaryFile(path, store, control);
-    };
-    return imp;
+    return Importer{"mindspore_summary", "MindSpore summary files (events.summary.*_MS)",
+                    summary_import::sniffMindSporeSummary,
+                    [](const std::string& path, store::TraceStore& store, JobControl& control,
+                       const ImportOptions& options) {
+                        summary_import::Options o;
+                        o.runName = options.runName;
+                        return summary_import::importSummaryFile(path, store, control, o);
+                    }};
 }
 
 Importer mindsporeLineageImporter() {
-    Importer imp;
-    imp.name = "mindspore_lineage";
-    imp.description = "MindSpore lineage files (events.summary.*_lineage)";
-    imp.sniff = &summary_import::sniffMindSporeLineage;
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return summary_import::importLineageFile(path, store, control);
-    };
-    return imp;
+    return Importer{"mindspore_lineage", "MindSpore lineage files (events.summary.*_lineage)",
+                    summary_import::sniffMindSporeLineage,
+                    [](const std::string& path, store::TraceStore& store, JobControl& control,
+                       const ImportOptions& options) {
+                        return summary_import::importLineageFile(path, store, control,
+                                                                 options.runName);
+                    }};
 }
 
 }  // namespace ts::importers

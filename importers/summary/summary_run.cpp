@@ -2,7 +2,8 @@
 
 #include <filesystem>
 
-#include "core/common/text.h"
+#include "core/common/json.h"
+#include "core/store/delete_run.h"
 #include "core/store/trace_store.h"
 
 namespace ts::importers::summary_import {
@@ -30,8 +31,8 @@ Result<SummaryRunTarget> beginSummaryRun(store::TraceStore& store, const std::st
     }
     if (!t.runId) {
         auto run =
-            store.beginRun(runName, "{\"imported_from\":" + jsonQuoted(kind) +
-                                        ",\"summary_folder\":" + jsonQuoted(folderText) +
+            store.beginRun(runName, "{\"imported_from\":" + json::quote(kind) +
+                                        ",\"summary_folder\":" + json::quote(folderText) +
                                         ",\"source_id\":" + std::to_string(t.sourceId) + "}");
         if (!run) {
             (void)store.deleteSource(t.sourceId);
@@ -48,22 +49,21 @@ Result<SummaryRunTarget> beginSummaryRun(store::TraceStore& store, const std::st
 
 void discardSummaryRun(store::TraceStore& store, const SummaryRunTarget& t) {
     if (store.inTransaction()) (void)store.rollback();
-    const std::string run = std::to_string(t.runId);
     if (t.createdRun)
-        (void)store.db().exec("DELETE FROM scalars WHERE run_id=" + run +
-                              ";DELETE FROM summary_values WHERE run_id=" + run +
-                              ";DELETE FROM run_params WHERE run_id=" + run +
-                              ";DELETE FROM runs WHERE id=" + run + ";");
+        (void)store::deleteRun(store, t.runId);
     else
-        (void)store.db().exec("DELETE FROM scalars WHERE run_id=" + run + " AND rowid > " +
-                              std::to_string(t.scalarRowidBefore) + ";");
+        (void)store.db().exec("DELETE FROM scalars WHERE run_id=" + std::to_string(t.runId) +
+                              " AND rowid > " + std::to_string(t.scalarRowidBefore) + ";");
     (void)store.deleteSource(t.sourceId);
 }
 
 void finishSummaryRun(store::TraceStore& store, const SummaryRunTarget& t,
                       const ImportReport& report) {
     if (!t.createdRun) return;
-    (void)store.finishRun(t.runId, report.status == "failed" ? "failed" : "completed",
+    (void)store.finishRun(t.runId,
+                          report.status == store::SourceStatus::Failed
+                              ? store::RunStatus::Failed
+                              : store::RunStatus::Completed,
                           "imported from " + fs::path(report.path).filename().string());
 }
 

@@ -46,10 +46,11 @@ Result<ParsedEvents> readEventFile(const std::string& path) {
     return out;
 }
 
-ImportReport importEventFile(const std::string& path, store::TraceStore& store,
-                             JobControl& control) {
+ImportReport importEventFile(const std::string& path, store::TraceStore& store, JobControl& control,
+                             const std::string& runName) {
     summary_import::Options o;
     o.kind = "tfevents";
+    o.runName = runName;
     o.dialect = summary::Dialect::TensorBoard;
     return summary_import::importSummaryFile(path, store, control, o);
 }
@@ -63,8 +64,9 @@ Importer tfeventsImporter() {
     imp.sniff = [](const std::string& path, std::string_view head) {
         return tfevents::sniffTfevents(path, head);
     };
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return tfevents::importEventFile(path, store, control);
+    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control,
+                 const ImportOptions& options) {
+        return tfevents::importEventFile(path, store, control, options.runName);
     };
     return imp;
 }

@@ -40,8 +40,9 @@ struct ParsedEvents {
 /// Reads a whole event file (plain or gzip); error when it cannot be read at all.
 Result<ParsedEvents> readEventFile(const std::string& path);
 
-ImportReport importEventFile(const std::string& path, store::TraceStore& store,
-                             JobControl& control);
+/// Imports the file as one source and run (`runName`, "" -> named by its folder).
+ImportReport importEventFile(const std::string& path, store::TraceStore& store, JobControl& control,
+                             const std::string& runName = {});
 
 }  // namespace tfevents
 }  // namespace ts::importers

@@ -69,7 +69,7 @@ void importWith(const char* name, const fs::path& file) {
     for (const importers::Importer& imp : importers::importers()) {
         if (imp.name != name) continue;
         JobControl control;
-        const importers::ImportReport r = imp.run(file.string(), s, control);
+        const importers::ImportReport r = imp.run(file.string(), s, control, {});
         if (r.sourceId) (void)s.deleteSource(r.sourceId);
         (void)s.db().exec(
             "DELETE FROM scalars; DELETE FROM summary_values; DELETE FROM run_params; "

@@ -2,11 +2,11 @@
 # Writes the seeds of the MindSpore fuzz targets (tests/fuzz/seeds/<target>/) from the
 # project's own .proto files, with a framing and CRC-32C written here in Python (a second
 # implementation beside the C++ reader's). Usage:
-#   protoc -Icore/proto --python_out=/tmp/pyproto core/proto/*.proto
+#   protoc -I. --python_out=/tmp/pyproto core/proto/*.proto
 #   PYTHONPATH=/tmp/pyproto /usr/bin/python3 tests/fuzz/make_mindspore_seeds.py tests/fuzz/seeds
 import sys, struct, os
-import mindinsight_summary_pb2 as S, mindinsight_lineage_pb2 as L, mindinsight_anf_ir_pb2 as A
-import tensorboard_summary_pb2 as T
+from core.proto import mindinsight_summary_pb2 as S, mindinsight_lineage_pb2 as L
+from core.proto import mindinsight_anf_ir_pb2 as A, tensorboard_summary_pb2 as T
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
 from tfrecord import frame  # noqa: E402

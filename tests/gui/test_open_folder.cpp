@@ -55,12 +55,12 @@ TEST(OpenFolder, ImportsEveryKindAndReportsEveryFile) {
     ts::test::writeFile(root / "readme.bin", std::string("\x00\x01\x02", 3));
     MainWindow w;
     QSignalSpy done(w.document(), &SessionDocument::folderImported);
-    w.document()->importFolder(QString::fromStdString(root.string()));
+    w.document()->importFiles({QString::fromStdString(root.string())});
     ASSERT_TRUE(done.wait(30000));
-    const auto result = done.at(0).at(0).value<ts::importers::FolderImport>();
+    const auto result = done.at(0).at(0).value<ts::importers::BatchImport>();
     EXPECT_FALSE(w.context()->sessionPath().isEmpty());
-    const auto fates = result.fateCounts();
-    std::map<std::string, int64_t> counts(fates.begin(), fates.end());
+    std::map<std::string, int64_t> counts;
+    for (const auto& [fate, n] : result.fateCounts()) counts[ts::importers::fateName(fate)] = n;
     EXPECT_EQ(counts["failed"], 0);
     EXPECT_GE(counts["imported"], 4);
     EXPECT_GE(counts["skipped"], 1);

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "core/store/trace_store.h"
-#include "importers/folder/folder_import.h"
+#include "importers/batch_import.h"
 #include "tests/common/mindspore_dump_fixtures.h"
 #include "tests/common/summary_fixtures.h"
 #include "tests/common/test_support.h"
@@ -56,12 +56,13 @@ TEST(FolderImport, EveryFileHasAFate) {
     ASSERT_TRUE(s.ok());
     JobControl jc;
     // The session file itself lives in the folder: it is found too (and not imported).
-    const importers::FolderImport f = importers::importFolder(root.string(), *s.value(), jc);
+    const importers::BatchImport f = importers::importFiles({root.string()}, *s.value(), jc);
     std::map<std::string, importers::FileFate> byName;
     for (const auto& x : f.files) byName[fs::relative(x.path, root).string()] = x;
     auto fateOf = [&](const std::string& rel) {
         auto it = byName.find(rel);
-        return it == byName.end() ? std::string("(not listed)") : it->second.fate;
+        return it == byName.end() ? std::string("(not listed)")
+                                  : std::string(importers::fateName(it->second.fate));
     };
     EXPECT_EQ(fateOf("summary_dir/run_1/events.summary.1700000000.host_MS"), "imported");
     EXPECT_EQ(fateOf("summary_dir/run_2/events.summary.1700000000.host_lineage"), "imported");
@@ -132,7 +133,7 @@ TEST(FolderImport, CancelLeavesTheSessionAsItWas) {
     ASSERT_TRUE(s.ok());
     JobControl jc;
     jc.cancel();
-    const auto f = importers::importFolder(root.string(), *s.value(), jc);
+    const auto f = importers::importFiles({root.string()}, *s.value(), jc);
     EXPECT_TRUE(f.cancelled);
     EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM sources").value(), 0);
     EXPECT_EQ(s.value()->db().queryInt("SELECT count(*) FROM runs").value(), 0);

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
+#include "core/debug/dump_source.h"
 #include "core/debug/dump_writer.h"
 #include "core/debug/msdump/ms_dump.h"
-#include "importers/msdump/compare_any.h"
 #include "tests/common/mindspore_dump_fixtures.h"
 #include "tests/common/test_support.h"
 
@@ -126,16 +126,16 @@ TEST(MsDump, CompareTwoIterationsFindsTheRootCause) {
     const auto root = test::tempDir("msdump_cmp");
     const auto a = test::writeMindSporeDump(root / "a", 0, "Net", 0, 1, test::lenetOps(1.5f));
     const auto b = test::writeMindSporeDump(root / "b", 0, "Net", 0, 1, test::lenetOps(1.0f));
-    h5::CompareThresholds t;
-    auto rep = dumps::compareAnyDumps(a.string(), b.string(), t, {});
+    debug::CompareThresholds t;
+    auto rep = debug::compareAnyDumps(a.string(), b.string(), t, {});
     ASSERT_TRUE(rep.ok()) << rep.error();
     EXPECT_EQ(rep->pairs.size(), 8u);
     EXPECT_TRUE(rep->unmatchedA.empty());
     // The cosine rule is blind to a scale; a max relative error is not.
     EXPECT_FALSE(rep->firstDivergent);
-    h5::CompareThresholds strict;
+    debug::CompareThresholds strict;
     strict.maxRel = 0.01;
-    auto rep2 = dumps::compareAnyDumps(a.string(), b.string(), strict, {});
+    auto rep2 = debug::compareAnyDumps(a.string(), b.string(), strict, {});
     ASSERT_TRUE(rep2.ok());
     ASSERT_TRUE(rep2->firstDivergent);
     EXPECT_EQ(rep2->pairs[*rep2->firstDivergent].tensor.path, "MatMul/0/output/0");
@@ -143,7 +143,7 @@ TEST(MsDump, CompareTwoIterationsFindsTheRootCause) {
     EXPECT_EQ(rep2->unitNamesA[*rep2->rootCause.unit], "MatMul/0");
     // A tree with several iterations must be named more precisely.
     test::writeMindSporeDump(root / "a", 0, "Net", 0, 2, test::lenetOps(1.0f));
-    auto many = dumps::compareAnyDumps((root / "a").string(), b.string(), t, {});
+    auto many = debug::compareAnyDumps((root / "a").string(), b.string(), t, {});
     ASSERT_FALSE(many.ok());
     EXPECT_NE(many.error().find("2 MindSpore dump iterations"), std::string::npos) << many.error();
 }
@@ -174,17 +174,17 @@ TEST(MsDump, CompareAgainstTheStudiosHdf5DumpByScope) {
         }
         ASSERT_TRUE(w.close().ok());
     }
-    h5::CompareThresholds t;
+    debug::CompareThresholds t;
     // By path, Conv2D/0 and Conv2d/0 do not meet.
-    auto byPath = dumps::compareAnyDumps(ms.string(), h5path, t, {});
+    auto byPath = debug::compareAnyDumps(ms.string(), h5path, t, {});
     ASSERT_TRUE(byPath.ok()) << byPath.error();
     EXPECT_EQ(byPath->pairs.size(), 6u);
     EXPECT_EQ(byPath->unmatchedA.size(), 2u);
     // Aligned by the layer their scopes name, everything pairs and agrees.
-    h5::DumpPairOptions how;
+    debug::DumpPairOptions how;
     how.aligned = true;
     how.align.key = debug::DumpKey::Scope;
-    auto aligned = dumps::compareAnyDumps(ms.string(), h5path, t, how);
+    auto aligned = debug::compareAnyDumps(ms.string(), h5path, t, how);
     ASSERT_TRUE(aligned.ok()) << aligned.error();
     EXPECT_GE(aligned->pairs.size(), 6u);
     for (const auto& p : aligned->pairs)
@@ -197,7 +197,7 @@ TEST(MsDump, StatisticsOnlyTensorsCannotBeCompared) {
     const auto a =
         test::writeMindSporeDump(root / "a", 0, "Net", 0, 1, test::lenetOps(), true, true);
     const auto b = test::writeMindSporeDump(root / "b", 0, "Net", 0, 1, test::lenetOps());
-    auto rep = dumps::compareAnyDumps(a.string(), b.string(), {}, {});
+    auto rep = debug::compareAnyDumps(a.string(), b.string(), {}, {});
     ASSERT_TRUE(rep.ok());
     ASSERT_FALSE(rep->pairs.empty());
     EXPECT_NE(rep->pairs[0].error.find("statistics only"), std::string::npos);

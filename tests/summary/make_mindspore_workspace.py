@@ -13,16 +13,18 @@ CRC-32C are written here. Usage: make_mindspore_workspace.py OUT_DIR
 import math, os, struct, subprocess, sys, tempfile, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROTO = os.path.join(HERE, '..', '..', 'core', 'proto')
+ROOT = os.path.join(HERE, '..', '..')
+PROTO = os.path.join(ROOT, 'core', 'proto')
 gen = tempfile.mkdtemp(prefix='ms_pb2_')
-subprocess.check_call(['protoc', '-I' + PROTO, '--python_out=' + gen] +
+# From the source root, as the build runs protoc (the files import "core/proto/<name>.proto").
+subprocess.check_call(['protoc', '-I' + ROOT, '--python_out=' + gen] +
                       [os.path.join(PROTO, p) for p in os.listdir(PROTO) if p.endswith('.proto')])
 sys.path.insert(0, gen)
 sys.path.insert(0, os.path.join(HERE, '..', 'common'))
 import tfrecord  # noqa: E402
-import mindinsight_summary_pb2 as S  # noqa: E402
-import mindinsight_lineage_pb2 as L  # noqa: E402
-import mindinsight_anf_ir_pb2 as A  # noqa: E402
+from core.proto import mindinsight_summary_pb2 as S  # noqa: E402
+from core.proto import mindinsight_lineage_pb2 as L  # noqa: E402
+from core.proto import mindinsight_anf_ir_pb2 as A  # noqa: E402
 
 
 def frame(msg):

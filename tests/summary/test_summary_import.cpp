@@ -44,7 +44,7 @@ TEST(MindSporeSummary, EveryValueKindArrives) {
     ASSERT_TRUE(imp.store);
     const auto& r = imp.report;
     EXPECT_EQ(r.kind, "mindspore_summary");
-    EXPECT_EQ(r.status, "complete") << r.error;
+    EXPECT_EQ(r.status, store::SourceStatus::Complete) << r.error;
     EXPECT_EQ(r.skipped, 0);
     // 55 steps x 2 scalars = the 110 values the issue saw dropped.
     EXPECT_EQ(r.counterSamples, 110);
@@ -119,7 +119,7 @@ TEST(MindSporeSummary, CutFileSaysWhereAndIsPartial) {
     fs::last_write_time(cutFile, fs::file_time_type::clock::now() - std::chrono::hours(1));
     auto imp = test::importInto((dir / "s.tscope").string(), cutFile.string());
     ASSERT_TRUE(imp.store);
-    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Partial);
     EXPECT_NE(imp.report.error.find("cut at byte"), std::string::npos) << imp.report.error;
     EXPECT_EQ(imp.report.skippedReasons.at("record_cut"), 1);
     EXPECT_EQ(imp.report.counterSamples, 20);  // everything before the cut landscape
@@ -137,7 +137,7 @@ TEST(MindSporeSummary, AFileStillBeingWrittenImportsWhatIsComplete) {
     test::writeBytes(file, bytes.substr(0, bytes.size() - 9));  // the writer is mid-record
     auto imp = test::importInto((dir / "s.tscope").string(), file.string());
     ASSERT_TRUE(imp.store);
-    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Partial);
     EXPECT_NE(imp.report.error.find("still being written"), std::string::npos) << imp.report.error;
     EXPECT_EQ(imp.report.skippedReasons.at("record_still_being_written"), 1);
     EXPECT_EQ(imp.report.counterSamples, 20);
@@ -158,7 +158,7 @@ TEST(MindSporeSummary, PayloadCrcFailureSkipsOneRecordLengthCrcFailureStops) {
     test::writeBytes(f1, payload);
     auto a = test::importInto((dir / "a.tscope").string(), f1.string());
     ASSERT_TRUE(a.store);
-    EXPECT_EQ(a.report.status, "partial");
+    EXPECT_EQ(a.report.status, store::SourceStatus::Partial);
     EXPECT_EQ(a.report.counterSamples, 5);
     EXPECT_EQ(a.report.skippedReasons.at("record_bad_crc"), 1);
     EXPECT_EQ(count(*a.store, "SELECT byte_offset FROM import_log WHERE key = 'summary_record'"),
@@ -170,7 +170,7 @@ TEST(MindSporeSummary, PayloadCrcFailureSkipsOneRecordLengthCrcFailureStops) {
     test::writeBytes(f2, length);
     auto b = test::importInto((dir / "b.tscope").string(), f2.string());
     ASSERT_TRUE(b.store);
-    EXPECT_EQ(b.report.status, "partial");
+    EXPECT_EQ(b.report.status, store::SourceStatus::Partial);
     EXPECT_EQ(b.report.counterSamples, 3);
     EXPECT_NE(b.report.error.find("damaged at byte " + std::to_string(starts[3])),
               std::string::npos)
@@ -187,7 +187,7 @@ TEST(MindSporeSummary, AllSkippedIsNeverComplete) {
         f, test::frameRecord(test::msVersion()) + test::frameRecord(e.SerializeAsString()));
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
     ASSERT_TRUE(imp.store);
-    EXPECT_EQ(imp.report.status, "failed");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Failed);
     EXPECT_EQ(imp.report.skippedReasons.at("mindspore_explain_record"), 1);
 }
 
@@ -201,7 +201,7 @@ TEST(MindSporeSummary, NaNScalarsAreCountedNotLost) {
     test::writeBytes(f, bytes);
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
     ASSERT_TRUE(imp.store);
-    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Partial);
     EXPECT_EQ(imp.report.counterSamples, 2);
     EXPECT_EQ(imp.report.skippedReasons.at("scalar_nan"), 1);
 }
@@ -226,7 +226,7 @@ TEST(MindSporeSummary, AHistogramMissingARequiredFieldIsSkippedNotFatal) {
     test::writeBytes(f, test::frameRecord(test::msVersion()) + test::frameRecord(payload));
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
     ASSERT_TRUE(imp.store);
-    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Partial);
     EXPECT_EQ(imp.report.counterSamples, 1);
     EXPECT_EQ(imp.report.skippedReasons.at("value_missing_required_fields"), 1);
 }
@@ -256,7 +256,7 @@ TEST(MindSporeSummary, SniffedByContentWithoutItsName) {
                             test::frameRecord(test::msScalars(1, {{"loss", 1.0f}})));
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
     EXPECT_EQ(imp.report.kind, "mindspore_summary");
-    EXPECT_EQ(imp.report.status, "complete") << imp.report.error;
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Complete) << imp.report.error;
     EXPECT_EQ(imp.report.counterSamples, 1);
 }
 
@@ -273,7 +273,7 @@ TEST(MindSporeSummary, LineageJoinsTheRunOfItsFolder) {
     auto b = importers::importFile(
         (dir / "run_1" / "events.summary.1700000000.host_lineage").string(), *s.value(), jc);
     EXPECT_EQ(b.kind, "mindspore_lineage");
-    EXPECT_EQ(b.status, "complete") << b.error;
+    EXPECT_EQ(b.status, store::SourceStatus::Complete) << b.error;
     auto runs = s.value()->runs();
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 1u);  // one folder, one run
@@ -317,7 +317,7 @@ TEST(TensorBoardSummary, PyTorchHistogramsImagesAndHParamsArrive) {
     JobControl jc;
     auto a = importers::importFile(f.string(), *s.value(), jc);
     EXPECT_EQ(a.kind, "tfevents");
-    EXPECT_EQ(a.status, "complete") << a.error;
+    EXPECT_EQ(a.status, store::SourceStatus::Complete) << a.error;
     EXPECT_EQ(a.counterSamples, 3);
     store::TraceStore& st = *s.value();
     EXPECT_EQ(count(st, "SELECT count(*) FROM summary_values WHERE kind='histogram'"), 3);
@@ -332,7 +332,7 @@ TEST(TensorBoardSummary, PyTorchHistogramsImagesAndHParamsArrive) {
     EXPECT_EQ(h->count, 100);
 
     auto b = importers::importFile(f2.string(), *s.value(), jc);
-    EXPECT_EQ(b.status, "complete") << b.error;
+    EXPECT_EQ(b.status, store::SourceStatus::Complete) << b.error;
     EXPECT_NEAR(real(st, "SELECT value FROM run_params WHERE kind='hparam' AND key='lr'"), 0.1,
                 1e-9);
     EXPECT_EQ(count(st,
@@ -357,7 +357,7 @@ TEST(TensorBoardSummary, AudioIsCountedAsSkipped) {
                             test::frameRecord(test::tbScalar(1, "loss", 0.5f)) +
                             test::frameRecord(e.SerializeAsString()));
     auto imp = test::importInto((dir / "s.tscope").string(), f.string());
-    EXPECT_EQ(imp.report.status, "partial");
+    EXPECT_EQ(imp.report.status, store::SourceStatus::Partial);
     EXPECT_EQ(imp.report.skippedReasons.at("tensorboard_audio"), 1);
 }
 

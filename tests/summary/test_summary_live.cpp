@@ -50,7 +50,7 @@ TEST(SummaryLive, CommandRunTailsAGrowingSummaryFile) {
     run::CommandRun r(std::move(o));
     r.start();
     const run::CommandResult res = r.wait();
-    EXPECT_EQ(res.status, "completed") << res.reason;
+    EXPECT_EQ(res.status, store::RunStatus::Completed) << res.reason;
     auto s =
         store::TraceStore::open((dir / "s.tscope").string(), store::TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok());

@@ -17,7 +17,7 @@
 #include <QtTest>
 
 #include "core/store/trace_store.h"
-#include "importers/folder/folder_import.h"
+#include "importers/batch_import.h"
 #include "tests/common/qt_test_app.h"
 #include "tests/common/summary_fixtures.h"
 #include "tests/common/test_support.h"
@@ -54,7 +54,7 @@ const std::string& summarySession() {
         auto s = store::TraceStore::open(session, store::TraceStore::Mode::Create);
         EXPECT_TRUE(s.ok());
         JobControl jc;
-        importers::importFolder((root / "summary_dir").string(), *s.value(), jc);
+        importers::importFiles({(root / "summary_dir").string()}, *s.value(), jc);
         return session;
     }();
     return path;

@@ -19,9 +19,9 @@
 #include "core/memory/allocator_state.h"
 #include "core/store/trace_store.h"
 #include "importers/registry.h"
+#include "views/common/bytes_item.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/common/bytes_item.h"
 #include "views/memory/segment_map_widget.h"
 #include "views/memory/snapshot_answers.h"
 #include "views/memory/snapshot_timeline_widget.h"
@@ -295,7 +295,7 @@ void SnapshotView::importIntoSession() {
             }
             for (const auto& imp : ts::importers::importers())
                 if (imp.name == "torch_memory_snapshot")
-                    return imp.run(path.toStdString(), *st.value(), jc);
+                    return ts::importers::importWith(imp, path.toStdString(), *st.value(), jc);
             rep.error = "no snapshot importer";
             return rep;
         },

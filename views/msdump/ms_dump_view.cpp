@@ -143,10 +143,6 @@ void MsDumpView::openFile(const QString& path) {
 void MsDumpView::showIteration(int index) {
     if (index < 0 || static_cast<size_t>(index) >= m_tree.iterations.size()) return;
     const auto ref = m_tree.iterations[static_cast<size_t>(index)];
-    std::string orderFile;
-    if (auto f = m_tree.executionOrderFiles.find({ref.rank, ref.graphId});
-        f != m_tree.executionOrderFiles.end())
-        orderFile = f->second;
     struct Loaded {
         ts::debug::msdump::Iteration it;
         QString error;
@@ -154,13 +150,9 @@ void MsDumpView::showIteration(int index) {
     };
     m_ctx->jobs()->run<Loaded>(
         this, QStringLiteral("msdump-iteration"), tr("Reading dump iteration"),
-        [dir = ref.dir, orderFile](ts::JobControl&) {
+        [tree = m_tree, ref](ts::JobControl&) {
             Loaded out;
-            std::vector<std::string> order;
-            if (!orderFile.empty())
-                if (auto o = ts::debug::msdump::readExecutionOrder(orderFile))
-                    order = std::move(o.value());
-            auto it = ts::debug::msdump::readIteration(dir, order);
+            auto it = ts::debug::msdump::readIteration(tree, ref);
             if (!it) {
                 out.error = q(it.error());
                 return out;

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/common/csv.h"
 #include "core/debug/msdump/npy_file.h"
 
 namespace ts::debug::msdump {
@@ -65,35 +66,6 @@ std::optional<double> toDouble(const std::string& s) {
     } catch (const std::exception&) {
         return std::nullopt;
     }
-}
-
-/// Splits one CSV line (double-quoted fields may hold commas; "" is a quote).
-std::vector<std::string> csvFields(std::string_view line) {
-    std::vector<std::string> out;
-    std::string cur;
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                cur.push_back('"');
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                cur.push_back(c);
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            out.push_back(std::move(cur));
-            cur.clear();
-        } else if (c != '\r') {
-            cur.push_back(c);
-        }
-    }
-    out.push_back(std::move(cur));
-    return out;
 }
 
 Result<std::string> readText(const std::string& path) {
@@ -180,7 +152,7 @@ Result<std::vector<StatRow>> parseStatisticCsv(std::string_view text,
         pos = end + 1;
         ++lineNo;
         if (line.empty() || line == "\r") continue;
-        auto fields = csvFields(line);
+        auto fields = splitCsvLine(line);
         if (header.empty()) {
             header = std::move(fields);
             if (std::find(header.begin(), header.end(), "Op Name") == header.end())
@@ -275,7 +247,7 @@ Result<std::vector<std::string>> readExecutionOrder(const std::string& csvPath) 
         }
         first = false;
         // Some versions write "index,name" or "task,stream,name": the name is the last field.
-        const auto fields = csvFields(line);
+        const auto fields = splitCsvLine(line);
         out.push_back(fields.back());
     }
     return out;
@@ -315,7 +287,7 @@ Result<Iteration> readIteration(const std::string& dir,
                 continue;
             }
             for (const auto& line : split(t.value(), '\n')) {
-                const auto f = csvFields(line);
+                const auto f = splitCsvLine(line);
                 if (f.size() >= 2 && !f[0].empty()) mapping[f[0]] = f[1];
             }
         } else if (name == "statistic.csv") {
@@ -539,6 +511,14 @@ Result<Tree> scanTree(const std::string& path) {
                          std::tie(b.rank, b.net, b.graphId, b.iteration);
               });
     return t;
+}
+
+Result<Iteration> readIteration(const Tree& tree, const IterationRef& ref) {
+    std::vector<std::string> order;
+    if (auto f = tree.executionOrderFiles.find({ref.rank, ref.graphId});
+        f != tree.executionOrderFiles.end())
+        if (auto o = readExecutionOrder(f->second)) order = std::move(o.value());
+    return readIteration(ref.dir, order);
 }
 
 bool looksLikeDump(const std::string& path) {

@@ -113,6 +113,10 @@ struct Tree {
 /// iteration folder). Error when none is found.
 Result<Tree> scanTree(const std::string& path);
 
+/// Reads iteration `ref` of `tree` in its graph's execution order (readIteration), when the
+/// tree holds one for its rank and graph.
+Result<Iteration> readIteration(const Tree& tree, const IterationRef& ref);
+
 /// True when `path` is (or holds) a MindSpore dump: an iteration folder with tensor files
 /// or statistic.csv, or a tree whose rank_*/net/graph/iteration levels lead to one.
 bool looksLikeDump(const std::string& path);

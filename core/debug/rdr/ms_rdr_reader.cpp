@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 
+#include "core/common/text.h"
+
 namespace fs = std::filesystem;
 
 namespace ts::rdr {
@@ -33,14 +35,8 @@ std::vector<std::string_view> lines(std::string_view text) {
     return out;
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 int64_t toInt(std::string_view s, int64_t def = -1) {
-    s = trim(s);
+    s = asciiTrim(s);
     if (s.empty() || s.size() > 19) return def;
     int64_t v = 0;
     bool neg = false;
@@ -280,8 +276,8 @@ MsExecOrder parseMsExecOrder(const std::string& text) {
             op.debugString = std::string(detail[0]);
             op.fullName = fullNameIn(detail[0]);
         }
-        if (detail.size() > 1) op.streamLabel = std::string(trim(detail[1]));
-        if (detail.size() > 2) op.graphId = std::string(trim(detail[2]));
+        if (detail.size() > 1) op.streamLabel = std::string(asciiTrim(detail[1]));
+        if (detail.size() > 2) op.graphId = std::string(asciiTrim(detail[2]));
         out.ops.push_back(std::move(op));
     }
     if (!out.ops.empty() && !out.ops.front().graphId.empty())
@@ -363,7 +359,7 @@ std::vector<MsMemOp> parseMsMemAddress(const std::string& text) {
                     section("kernel_workspaces ", cur->workspaces) ||
                     section("kernel_outputs ", cur->outputs)))
             continue;
-        out.push_back(MsMemOp{std::string(trim(l)), {}, {}, {}});
+        out.push_back(MsMemOp{std::string(asciiTrim(l)), {}, {}, {}});
         cur = &out.back();
         list = nullptr;
     }
@@ -376,7 +372,7 @@ std::vector<MsTask> parseMsTaskInfo(const std::string& text) {
         if (out.size() >= kMaxRows) break;
         if (l.rfind("op_name:", 0) == 0) {
             MsTask t;
-            t.op = std::string(trim(l.substr(8)));
+            t.op = std::string(asciiTrim(l.substr(8)));
             out.push_back(std::move(t));
             continue;
         }
@@ -442,14 +438,14 @@ std::vector<MsFailure> findMsFailures(const std::string& text, const std::string
             if (k == std::string::npos) continue;
             size_t v = l.find_first_of(":=", k);
             if (v == std::string_view::npos) continue;
-            const std::string_view name = trim(l.substr(v + 1));
+            const std::string_view name = asciiTrim(l.substr(v + 1));
             size_t end = 0;
             while (end < name.size() && isTokenChar(name[end])) ++end;
             if (end == 0) continue;
             f.op = std::string(name.substr(0, end));
         }
         f.where = file + ":" + std::to_string(i + 1);
-        f.line = std::string(trim(l.substr(0, 1024)));
+        f.line = std::string(asciiTrim(l.substr(0, 1024)));
         out.push_back(std::move(f));
     }
     return out;

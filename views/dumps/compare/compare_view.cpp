@@ -17,7 +17,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "importers/msdump/compare_any.h"
+#include "core/debug/dump_source.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
 #include "views/dumps/common/h5_file_registry.h"
@@ -32,27 +32,8 @@ struct CompareResult {
 CompareResult runCompare(const QString& a, const QString& b, const ts::debug::CompareThresholds& t,
                          const ts::debug::DumpPairOptions& how, ts::JobControl& jc) {
     CompareResult out;
-    // A MindSpore dump folder (or .npy) on either side: the comparison of any two formats.
-    if (ts::dumps::isMindSporeDumpPath(a.toStdString()) ||
-        ts::dumps::isMindSporeDumpPath(b.toStdString())) {
-        auto rep = ts::dumps::compareAnyDumps(a.toStdString(), b.toStdString(), t, how, &jc);
-        if (!rep)
-            out.error = QString::fromStdString(rep.error());
-        else
-            out.report = std::move(rep.value());
-        return out;
-    }
-    auto fa = ts::h5::File::open(a.toStdString());
-    if (!fa) {
-        out.error = QObject::tr("A: %1").arg(QString::fromStdString(fa.error()));
-        return out;
-    }
-    auto fb = ts::h5::File::open(b.toStdString());
-    if (!fb) {
-        out.error = QObject::tr("B: %1").arg(QString::fromStdString(fb.error()));
-        return out;
-    }
-    auto rep = ts::debug::compareDumps(fa.value(), fb.value(), t, how, &jc);
+    // HDF5 dumps and MindSpore dump folders (or .npy files), in any combination.
+    auto rep = ts::debug::compareAnyDumps(a.toStdString(), b.toStdString(), t, how, &jc);
     if (!rep)
         out.error = QString::fromStdString(rep.error());
     else

@@ -1,12 +1,13 @@
-#include "importers/msdump/dump_source.h"
+#include "core/debug/dump_source.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "core/debug/msdump/ms_dump.h"
 #include "core/debug/msdump/npy_file.h"
 #include "core/hdf5/h5_read.h"
 
-namespace ts::dumps {
+namespace ts::debug {
 
 namespace fs = std::filesystem;
 
@@ -27,16 +28,19 @@ private:
 
 class H5Source : public DumpSource {
 public:
-    explicit H5Source(h5::File f) : m_f(std::move(f)) {}
+    explicit H5Source(const h5::File& f) : m_f(f) {}
+    /// Owns the file it reads.
+    explicit H5Source(h5::File&& f) : m_owned(std::move(f)), m_f(*m_owned) {}
     std::string describe() const override { return "HDF5 dump " + m_f.path(); }
-    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order,
-                                              std::string* detail) const override {
-        auto ts = h5::orderedTensors(m_f, order, detail);
+    Result<std::vector<SourceTensor>> tensors(OrderSource* order, std::string* detail,
+                                              bool scopes) const override {
+        auto ts = orderedTensors(m_f, order, detail);
         if (!ts) return Error{ts.error()};
         std::vector<SourceTensor> out;
+        out.reserve(ts->size());
         for (auto& t : ts.value()) {
             SourceTensor s;
-            m_f.stringAttribute(t.path, "scope", s.scope);
+            if (scopes) m_f.stringAttribute(t.path, "scope", s.scope);
             s.tensor = std::move(t);
             out.push_back(std::move(s));
         }
@@ -49,27 +53,28 @@ public:
     }
 
 private:
-    h5::File m_f;
+    std::optional<h5::File> m_owned;
+    const h5::File& m_f;
 };
 
 class NpyBlocks : public TensorBlocks {
 public:
-    explicit NpyBlocks(std::unique_ptr<debug::npy::Reader> r) : m_r(std::move(r)) {}
+    explicit NpyBlocks(std::unique_ptr<npy::Reader> r) : m_r(std::move(r)) {}
     const std::string& dtype() const override { return m_r->header().dtype; }
     const std::vector<uint64_t>& shape() const override { return m_r->header().shape; }
     Result<uint64_t> next(std::vector<double>& out) override { return m_r->next(out); }
 
 private:
-    std::unique_ptr<debug::npy::Reader> m_r;
+    std::unique_ptr<npy::Reader> m_r;
 };
 
 class MsSource : public DumpSource {
 public:
-    explicit MsSource(debug::msdump::Iteration it) : m_it(std::move(it)) {}
+    explicit MsSource(msdump::Iteration it) : m_it(std::move(it)) {}
     std::string describe() const override { return "MindSpore dump " + m_it.dir; }
-    Result<std::vector<SourceTensor>> tensors(h5::OrderSource* order,
-                                              std::string* detail) const override {
-        if (order) *order = h5::OrderSource::Sequence;
+    Result<std::vector<SourceTensor>> tensors(OrderSource* order, std::string* detail,
+                                              bool) const override {
+        if (order) *order = OrderSource::Sequence;
         if (detail) *detail = "MindSpore dump timestamps and execution order";
         std::vector<SourceTensor> out;
         int64_t k = 0;
@@ -92,36 +97,41 @@ public:
         const auto& t = m_it.tensors[i];
         if (t.file.empty())
             return Error{"statistics only (statistic.csv): no tensor data to compare"};
-        auto r = debug::npy::Reader::open(t.file);
+        auto r = npy::Reader::open(t.file);
         if (!r) return Error{r.error()};
         return std::unique_ptr<TensorBlocks>(new NpyBlocks(std::move(r.value())));
     }
 
 private:
-    debug::msdump::Iteration m_it;
+    msdump::Iteration m_it;
 };
 
 }  // namespace
+
+std::unique_ptr<DumpSource> hdf5DumpSource(const h5::File& file) {
+    return std::make_unique<H5Source>(file);
+}
 
 bool isMindSporeDumpPath(const std::string& path) {
     std::error_code ec;
     if (fs::is_regular_file(path, ec)) {
         if (fs::path(path).extension() != ".npy") return false;
-        return debug::msdump::looksLikeDump(fs::path(path).parent_path().string());
+        return msdump::looksLikeDump(fs::path(path).parent_path().string());
     }
-    return debug::msdump::looksLikeDump(path);
+    return msdump::looksLikeDump(path);
 }
 
 Result<std::unique_ptr<DumpSource>> openDumpSource(const std::string& path) {
     std::error_code ec;
-    if (fs::is_regular_file(path, ec) && fs::path(path).extension() != ".npy") {
+    // Anything but a folder or a .npy is taken for HDF5 (a missing path gets HDF5's words).
+    if (!fs::is_directory(path, ec) && fs::path(path).extension() != ".npy") {
         auto f = h5::File::open(path);
         if (!f) return Error{f.error()};
         return std::unique_ptr<DumpSource>(new H5Source(std::move(f.value())));
     }
-    auto tree = debug::msdump::scanTree(path);
+    auto tree = msdump::scanTree(path);
     if (!tree) return Error{tree.error()};
-    std::vector<debug::msdump::IterationRef> its;
+    std::vector<msdump::IterationRef> its;
     for (const auto& r : tree->iterations)
         if (r.iteration >= 0) its.push_back(r);
     if (its.empty()) its = tree->iterations;
@@ -132,14 +142,20 @@ Result<std::unique_ptr<DumpSource>> openDumpSource(const std::string& path) {
                      " MindSpore dump iterations; name one of them:" + list +
                      (its.size() > 8 ? "\n  ..." : "")};
     }
-    std::vector<std::string> order;
-    if (auto f = tree->executionOrderFiles.find({its[0].rank, its[0].graphId});
-        f != tree->executionOrderFiles.end())
-        if (auto o = debug::msdump::readExecutionOrder(f->second)) order = std::move(o.value());
-    auto it = debug::msdump::readIteration(its[0].dir, order);
+    auto it = msdump::readIteration(tree.value(), its[0]);
     if (!it) return Error{it.error()};
     if (it->tensors.empty()) return Error{its[0].dir + ": no tensor in this dump folder"};
     return std::unique_ptr<DumpSource>(new MsSource(std::move(it.value())));
 }
 
-}  // namespace ts::dumps
+Result<CompareReport> compareAnyDumps(const std::string& a, const std::string& b,
+                                      const CompareThresholds& t, const DumpPairOptions& how,
+                                      JobControl* job) {
+    auto sa = openDumpSource(a);
+    if (!sa) return Error{"A: " + sa.error()};
+    auto sb = openDumpSource(b);
+    if (!sb) return Error{"B: " + sb.error()};
+    return compareSources(*sa.value(), *sb.value(), t, how, job);
+}
+
+}  // namespace ts::debug
