@@ -36,11 +36,21 @@ void recordSource(store::TraceStore& store, ImportReport& report) {
     store::SourceSummary summary;
     summary.status = report.status;
     summary.error = report.error;
-    summary.events = report.events;
-    summary.slices = report.slices;
-    summary.skipped = report.skipped;
-    summary.tsMin = report.tsMinNs;
-    summary.tsMax = report.tsMaxNs;
+    const bool failed = report.status == store::SourceStatus::Failed;
+    if (failed) {
+        // A failed import (not a trace, a write that failed: a full disk) keeps nothing but
+        // its sources row, whose counts then agree with its rows: none.
+        if (auto s = store.discardSourceRows(report.sourceId); !s)
+            summary.error += (summary.error.empty() ? "" : "; ") +
+                             std::string("its rows could not be removed: ") + s.error();
+    }
+    summary.events = failed ? 0 : report.events;
+    summary.slices = failed ? 0 : report.slices;
+    summary.skipped = failed ? 0 : report.skipped;
+    if (!failed) {
+        summary.tsMin = report.tsMinNs;
+        summary.tsMax = report.tsMaxNs;
+    }
     summary.statsJson = report.statsJson();
     if (auto s = store.finishSource(report.sourceId, summary); !s && report.error.empty()) {
         report.error = s.error();

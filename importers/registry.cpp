@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+
+#include "core/common/file_io.h"
 #include "core/log/logger.h"
 
 namespace ts::importers {
@@ -82,6 +84,11 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         failed.error = "no such file: " + path;
+        TS_LOG(IMPORTER, ERROR) << failed.error;
+        return failed;
+    }
+    if (sameFile(path, store.path())) {
+        failed.error = "'" + path + "' is the session being imported into; not imported";
         TS_LOG(IMPORTER, ERROR) << failed.error;
         return failed;
     }

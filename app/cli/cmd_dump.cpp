@@ -8,7 +8,9 @@
 
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
+#include "app/cli/interrupt.h"
 #include "core/analysis/diff/name_map.h"
+#include "core/common/file_io.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/dump_source.h"
 #include "core/debug/overflow_store.h"
@@ -33,7 +35,10 @@ void writeShape(JsonWriter& w, const std::vector<uint64_t>& shape) {
 int runStats(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump stats FILE [--path P]"};
     auto file = openH5(args.positional[1]);
-    auto rows = debug::statsAll(file, args.valueOr("path", ""));
+    JobControl control;
+    CancelOnInterrupt interrupts(&control);
+    auto rows = debug::statsAll(file, args.valueOr("path", ""), &control);
+    throwIfInterrupted();
     if (!rows) throw CliError{rows.error()};
     rapidjson::StringBuffer buf;
     JsonWriter w(buf);
@@ -173,7 +178,10 @@ int runOverflow(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
     if (isSession(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
-    auto rep = debug::scanOverflow(file);
+    JobControl control;
+    CancelOnInterrupt interrupts(&control);
+    auto rep = debug::scanOverflow(file, &control);
+    throwIfInterrupted();
     if (!rep) throw CliError{rep.error()};
     if (!args.json) {
         std::printf("order: %s (%s)\n", debug::orderSourceName(rep->order),
@@ -226,6 +234,10 @@ int runOverflow(const Args& args) {
 int runCompare(const Args& args) {
     if (args.positional.size() != 3)
         throw CliError{"usage: dump compare A B [--cos 0.99] [--max-rel X]"};
+    const std::vector<std::string> inputs = {args.positional[1], args.positional[2],
+                                             args.valueOr("op-map", "")};
+    if (auto csv = args.value("csv"))
+        if (auto s = refuseInputAsOutput(*csv, inputs); !s) throw CliError{s.error()};
     debug::CompareThresholds t;
     t.minCosine = numberOption(args, "cos", t.minCosine);
     if (args.has("max-rel")) t.maxRel = numberOption(args, "max-rel", 0);
@@ -244,13 +256,15 @@ int runCompare(const Args& args) {
         if (!m) throw CliError{m.error()};
         how.align.map = std::move(m.value());
     }
+    JobControl control;
+    CancelOnInterrupt interrupts(&control);
     // HDF5 dumps and MindSpore dump folders, in any combination (core/debug/dump_source.h).
-    auto rep = debug::compareAnyDumps(args.positional[1], args.positional[2], t, how);
+    auto rep = debug::compareAnyDumps(args.positional[1], args.positional[2], t, how, &control);
+    throwIfInterrupted();
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {
-        std::ofstream out(*csv, std::ios::binary);
-        out << debug::compareCsv(rep.value());
-        if (!out) throw CliError{"cannot write " + *csv};
+        if (auto s = writeFileAtomically(*csv, debug::compareCsv(rep.value()), inputs); !s)
+            throw CliError{s.error()};
     }
     const std::string first =
         rep->firstDivergent ? rep->pairs[*rep->firstDivergent].tensor.path : "";

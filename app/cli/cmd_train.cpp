@@ -93,6 +93,7 @@ engine::TrainConfig trainConfig(const Args& args) {
     c.threads = static_cast<int>(intOption(args, "threads", c.threads, {.min = 0}));
     c.resumeFrom = args.valueOr("resume", c.resumeFrom);
     c.device = args.valueOr("device", c.device);
+    if (args.has("cuda-graph")) c.cudaGraph = switchOn(args, "cuda-graph");
     if (!engine::parseDevice(c.device))
         throw CliError{"--device: cpu or cuda, got '" + c.device + "'"};
     c.worldSize = 1;  // the environment says which rank this process is (docs/DISTRIBUTED.md)
@@ -250,6 +251,10 @@ TS_CLI_COMMAND(
      {"device", true,
       "cpu | cuda: where tensors live and ops run (default cpu); cuda needs the CUDA backend "
       "and an NVIDIA GPU (docs/GPU.md)"},
+     {"cuda-graph", true,
+      "on | off: on cuda, record the training step into a CUDA Graph once and launch it as one "
+      "call (default on where the run allows it; off while profiling, dumping or with hooks; "
+      "docs/GPU.md)"},
      {"print-every", true, "print the loss every N steps without --json (default 100)"},
      {"tensorboard-dir", true, "also write a TensorBoard event file here"},
      {"dump", true,

@@ -1,6 +1,5 @@
 #include "app/cli/train_ranks.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <signal.h>
@@ -14,7 +13,9 @@
 #include <thread>
 
 #include "core/common/data_paths.h"
+#include "core/common/json_read.h"
 #include "core/run/command_run.h"
+#include "core/run/run_summary.h"
 #include "core/store/trace_store.h"
 
 namespace ts::cli {
@@ -102,23 +103,25 @@ int runTrainRanks(const Args& args, int nproc) {
         const std::string session =
             (fs::path(folder) / ("rank_" + std::to_string(rank) + ".tscope")).string();
         std::string summary = "{}", status = "failed", reason = "the rank recorded nothing";
+        int64_t steps = 0;
         if (auto st = store::TraceStore::open(session, store::TraceStore::Mode::ReadWrite)) {
             if (auto runs = st.value()->runs(); runs && !runs.value().empty()) {
                 const auto& last = runs.value().back();
                 summary = last.summary.empty() ? "{}" : last.summary;
                 status = store::statusName(last.status);
                 reason = last.reason;
+                // A killed rank wrote no summary: the steps its scalars recorded.
+                if (last.summary.empty()) steps = run::recordedSteps(*st.value(), last.id);
             }
         }
         rapidjson::Document d;
-        d.Parse(summary.c_str());
+        (void)json::parse(d, summary);
         const double rate =
             d.IsObject() && d.HasMember("samples_per_s") && d["samples_per_s"].IsNumber()
                 ? d["samples_per_s"].GetDouble()
                 : 0.0;
-        const int64_t steps = d.IsObject() && d.HasMember("steps") && d["steps"].IsInt64()
-                                  ? d["steps"].GetInt64()
-                                  : 0;
+        if (d.IsObject() && d.HasMember("steps") && d["steps"].IsInt64())
+            steps = d["steps"].GetInt64();
         jobRate += rate;
         rapidjson::StringBuffer rb;
         rapidjson::Writer<rapidjson::StringBuffer> rw(rb);
@@ -137,7 +140,7 @@ int runTrainRanks(const Args& args, int nproc) {
         rw.String(session.c_str());
         rw.EndObject();
         perRank.emplace_back(rb.GetString());
-        if (rank == 0) rank0.Parse(summary.c_str());
+        if (rank == 0) (void)json::parse(rank0, summary);
         if (!args.json)
             std::cout << "rank " << rank << ": " << status << " (" << reason << "), " << steps
                       << " steps, " << static_cast<int64_t>(rate) << " samples/s -> " << session

@@ -21,7 +21,77 @@ size_t escapeByte(unsigned char c, char out[6]) {
     return 1;
 }
 
-void appendQuoted(std::string& out, std::string_view s) {
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i], or 0 (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF).
+size_t sequenceAt(std::string_view s, size_t i) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80) return 1;
+    size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + n > s.size()) return 0;
+    if (b(i + 1) < lo || b(i + 1) > hi) return 0;
+    for (size_t k = 2; k < n; ++k)
+        if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+    return n;
+}
+
+}  // namespace
+
+std::string_view validUtf8(std::string_view s, std::string& scratch) {
+    size_t i = 0;
+    while (i < s.size()) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const size_t n = sequenceAt(s, i);
+        if (n == 0) break;
+        i += n;
+    }
+    if (i == s.size()) return s;
+    scratch.assign(s.substr(0, i));
+    while (i < s.size()) {
+        const size_t n = sequenceAt(s, i);
+        if (n == 0) {
+            scratch += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            scratch.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    return scratch;
+}
+
+bool Writer::String(const char* s, rapidjson::SizeType n, bool copy) {
+    const std::string_view v = validUtf8(std::string_view(s, n), m_scratch);
+    return Base::String(v.data(), static_cast<rapidjson::SizeType>(v.size()), copy);
+}
+
+bool Writer::Key(const char* s, rapidjson::SizeType n, bool copy) {
+    const std::string_view v = validUtf8(std::string_view(s, n), m_scratch);
+    return Base::Key(v.data(), static_cast<rapidjson::SizeType>(v.size()), copy);
+}
+
+void appendQuoted(std::string& out, std::string_view text) {
+    std::string scratch;
+    const std::string_view s = validUtf8(text, scratch);
     out += '"';
     char buf[6];
     for (const char ch : s) out.append(buf, escapeByte(static_cast<unsigned char>(ch), buf));
@@ -35,45 +105,47 @@ std::string quote(std::string_view s) {
     return out;
 }
 
-void str(Writer& w, std::string_view s) {
+void str(RawWriter& w, std::string_view text) {
+    std::string scratch;
+    const std::string_view s = validUtf8(text, scratch);
     w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
-void finiteOrNull(Writer& w, double v) {
+void finiteOrNull(RawWriter& w, double v) {
     if (std::isfinite(v))
         w.Double(v);
     else
         w.Null();
 }
 
-void kv(Writer& w, const char* key, std::string_view value) {
+void kv(RawWriter& w, const char* key, std::string_view value) {
     w.Key(key);
     str(w, value);
 }
-void kv(Writer& w, const char* key, int64_t value) {
+void kv(RawWriter& w, const char* key, int64_t value) {
     w.Key(key);
     w.Int64(value);
 }
-void kv(Writer& w, const char* key, int value) {
+void kv(RawWriter& w, const char* key, int value) {
     w.Key(key);
     w.Int(value);
 }
-void kv(Writer& w, const char* key, uint64_t value) {
+void kv(RawWriter& w, const char* key, uint64_t value) {
     w.Key(key);
     w.Uint64(value);
 }
-void kv(Writer& w, const char* key, double value) {
+void kv(RawWriter& w, const char* key, double value) {
     w.Key(key);
     finiteOrNull(w, value);
 }
-void kv(Writer& w, const char* key, const std::optional<int64_t>& value) {
+void kv(RawWriter& w, const char* key, const std::optional<int64_t>& value) {
     w.Key(key);
     if (value)
         w.Int64(*value);
     else
         w.Null();
 }
-void kv(Writer& w, const char* key, const std::vector<std::string>& values) {
+void kv(RawWriter& w, const char* key, const std::vector<std::string>& values) {
     w.Key(key);
     w.StartArray();
     for (const std::string& v : values) str(w, v);

@@ -5,13 +5,17 @@
 // Chrome export, the crash recorder's signal-safe writer) escapes its strings with
 // escapeByte()/appendQuoted(): '"' and '\\' get a backslash, newline, tab and carriage
 // return become \n \t \r, every other control character below 0x20 \u00xx (lower-case
-// hex), and nothing else changes. Reading JSON is RapidJSON's Reader / Document, or the
-// Chrome importer's own tokenizer.
+// hex), and nothing else changes. Text that is not valid UTF-8 (a BLOB cast to TEXT, a
+// file name in another encoding) is written with U+FFFD for each byte that is not part of a
+// valid sequence, by the Writer and by appendQuoted() alike, so the JSON TrainScope writes is
+// always valid. Reading JSON is core/common/json_read.h (or the Chrome importer's own
+// tokenizer).
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +23,29 @@
 
 namespace ts::json {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+/// `s` when it is valid UTF-8; else a copy in `scratch` with U+FFFD for every byte that does
+/// not belong to a valid sequence (overlong forms, surrogates and code points past U+10FFFF
+/// are invalid), returned as a view of it.
+std::string_view validUtf8(std::string_view s, std::string& scratch);
+
+/// RapidJSON's own Writer: the helpers below take it (so code that declares one directly
+/// uses them too) and make their strings valid UTF-8 themselves.
+using RawWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+/// RapidJSON's Writer whose strings and keys are always valid UTF-8 (validUtf8()), however
+/// they are written.
+class Writer : public RawWriter {
+public:
+    using Base = RawWriter;
+    using Base::Base;
+    bool String(const char* s, rapidjson::SizeType n, bool copy = false);
+    bool String(const char* s) { return String(s, static_cast<rapidjson::SizeType>(strlen(s))); }
+    bool Key(const char* s, rapidjson::SizeType n, bool copy = false);
+    bool Key(const char* s) { return Key(s, static_cast<rapidjson::SizeType>(strlen(s))); }
+
+private:
+    std::string m_scratch;
+};
 
 // ---- escaping, for JSON text built by hand
 
@@ -34,20 +60,20 @@ std::string quote(std::string_view s);
 
 // ---- a Writer's values
 
-/// A string value with its length (so it may hold NUL bytes).
-void str(Writer& w, std::string_view s);
+/// A string value with its length (so it may hold NUL bytes), as valid UTF-8.
+void str(RawWriter& w, std::string_view s);
 /// A number, or null when it is NaN or infinite (JSON has no such numbers).
-void finiteOrNull(Writer& w, double v);
+void finiteOrNull(RawWriter& w, double v);
 
 /// A key and its value (the double one finite or null; an empty optional is null).
-void kv(Writer& w, const char* key, std::string_view value);
-void kv(Writer& w, const char* key, int64_t value);
-void kv(Writer& w, const char* key, int value);
-void kv(Writer& w, const char* key, uint64_t value);
-void kv(Writer& w, const char* key, double value);
-void kv(Writer& w, const char* key, const std::optional<int64_t>& value);
+void kv(RawWriter& w, const char* key, std::string_view value);
+void kv(RawWriter& w, const char* key, int64_t value);
+void kv(RawWriter& w, const char* key, int value);
+void kv(RawWriter& w, const char* key, uint64_t value);
+void kv(RawWriter& w, const char* key, double value);
+void kv(RawWriter& w, const char* key, const std::optional<int64_t>& value);
 /// A key and an array of strings.
-void kv(Writer& w, const char* key, const std::vector<std::string>& values);
+void kv(RawWriter& w, const char* key, const std::vector<std::string>& values);
 
 // ---- args objects, built in insertion order without a DOM
 

@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 
+#include "core/common/file_io.h"
 #include "core/curves/smoothing.h"
 
 namespace ts::curves {
@@ -62,15 +62,9 @@ std::string scalarsCsv(std::span<const RunScalars> runs, double smoothing) {
     return out;
 }
 
-Status writeScalarsCsv(const std::string& path, std::span<const RunScalars> runs,
-                       double smoothing) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write '" + path + "'"};
-    const std::string text = scalarsCsv(runs, smoothing);
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    f.close();
-    if (!f) return Error{"cannot write '" + path + "' (disk full?)"};
-    return Status::success();
+Status writeScalarsCsv(const std::string& path, std::span<const RunScalars> runs, double smoothing,
+                       const std::vector<std::string>& inputs) {
+    return writeFileAtomically(path, scalarsCsv(runs, smoothing), inputs);
 }
 
 }  // namespace ts::curves

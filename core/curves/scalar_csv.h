@@ -6,6 +6,7 @@
 // their shortest round-trip form, non-finite values as nan, inf, -inf.
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/common/result.h"
 #include "core/curves/scalar_series.h"
@@ -17,7 +18,9 @@ namespace ts::curves {
 /// the value).
 std::string scalarsCsv(std::span<const RunScalars> runs, double smoothing);
 
-/// Writes scalarsCsv() to `path`; error when the file cannot be written.
-Status writeScalarsCsv(const std::string& path, std::span<const RunScalars> runs, double smoothing);
+/// Writes scalarsCsv() to `path` whole or not at all (core/common/file_io.h); error when it
+/// cannot be written or is one of `inputs` (the session the scalars come from).
+Status writeScalarsCsv(const std::string& path, std::span<const RunScalars> runs, double smoothing,
+                       const std::vector<std::string>& inputs = {});
 
 }  // namespace ts::curves

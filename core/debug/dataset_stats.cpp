@@ -6,13 +6,14 @@
 
 namespace ts::debug {
 
-Result<TensorStats> datasetStats(const h5::File& file, const std::string& path, JobControl* job) {
+Result<TensorStats> datasetStats(const h5::File& file, const std::string& path, JobControl* job,
+                                 bool progress) {
     auto r = h5::BlockReader::open(file, path);
     if (!r) return Error{r.error()};
     StatsAccumulator acc;
     std::vector<float> fb;
     std::vector<double> db;
-    if (job) job->setTotal(r->info().count);
+    if (job && progress) job->setTotal(r->info().count);
     for (;;) {
         auto n = r->next(fb, db);
         if (!n) return Error{n.error()};
@@ -22,7 +23,7 @@ Result<TensorStats> datasetStats(const h5::File& file, const std::string& path, 
         else
             acc.add(db.data(), n.value());
         if (job) {
-            job->addDone(n.value());
+            if (progress) job->addDone(n.value());
             if (job->cancelled()) return Error{"cancelled"};
         }
     }

@@ -10,8 +10,10 @@
 
 namespace ts::debug {
 
-/// Statistics of the numeric dataset `path`; progress and cancel through `job`.
+/// Statistics of the numeric dataset `path`; cancel (between blocks) through `job`, and
+/// progress too unless `progress` is false (the caller counts datasets instead). A dataset
+/// that declares far more than it stores is refused (h5::checkStoredSize).
 Result<TensorStats> datasetStats(const h5::File& file, const std::string& path,
-                                 JobControl* job = nullptr);
+                                 JobControl* job = nullptr, bool progress = true);
 
 }  // namespace ts::debug

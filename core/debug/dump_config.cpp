@@ -4,8 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
+#include "core/common/json_read.h"
 
 namespace ts::debug {
 namespace {
@@ -86,10 +85,8 @@ std::string DumpConfig::fileForStep(int64_t step) const {
 
 Result<DumpConfig> parseDumpConfig(const std::string& jsonText) {
     rapidjson::Document doc;
-    doc.Parse(jsonText.c_str(), jsonText.size());
-    if (doc.HasParseError())
-        return Error{std::string("dump.json: ") + rapidjson::GetParseError_En(doc.GetParseError()) +
-                     " at offset " + std::to_string(doc.GetErrorOffset())};
+    if (const json::ParseResult p = json::parse(doc, jsonText); !p)
+        return Error{"dump.json: " + p.message()};
     if (!doc.IsObject()) return Error{"dump.json: top level must be an object"};
     const rapidjson::Value* o = &doc;
     if (doc.HasMember("dump") && doc["dump"].IsObject()) o = &doc["dump"];

@@ -166,7 +166,7 @@ Result<std::vector<StatsRow>> statsAll(const h5::File& file, const std::string& 
             continue;
         }
         row.info = info.value();
-        auto s = datasetStats(file, p);
+        auto s = datasetStats(file, p, job, false);
         if (s)
             row.stats = s.value();
         else
@@ -188,7 +188,7 @@ Result<OverflowReport> scanOverflow(const h5::File& file, JobControl* job) {
             if (job) job->addDone(1);
             continue;
         }
-        auto s = datasetStats(file, t.path);
+        auto s = datasetStats(file, t.path, job, false);
         if (job) job->addDone(1);
         if (!s) {
             rep.errors.push_back(t.path + ": " + s.error());
@@ -221,7 +221,7 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t) {
 namespace {
 
 ComparePair comparePair(const DumpSource& a, const DumpSource& b, const SourceTensor& x,
-                        const SourceTensor& y) {
+                        const SourceTensor& y, const JobControl* job) {
     ComparePair p;
     p.tensor = x.tensor;
     p.pathB = y.tensor.path;
@@ -248,6 +248,10 @@ ComparePair comparePair(const DumpSource& a, const DumpSource& b, const SourceTe
     std::vector<double> da, db;
     size_t ia = 0, ib = 0;
     for (;;) {
+        if (job && job->cancelled()) {
+            p.error = "cancelled";
+            break;
+        }
         if (ia == da.size()) {
             auto n = ba.next(da);
             if (!n) {
@@ -313,10 +317,11 @@ Result<CompareReport> compareSources(const DumpSource& a, const DumpSource& b,
         if (job && job->cancelled()) return Error{"cancelled"};
         if (job) job->addDone(1);
         const auto [i, j] = pairing.pairs[k];
-        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j]);
+        ComparePair p = comparePair(a, b, (*ta)[i], (*tb)[j], job);
         p.unit = pairing.unit[k];
         rep.pairs.push_back(std::move(p));
     }
+    if (job && job->cancelled()) return Error{"cancelled"};
     for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back(ra[i].path);
     for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back(rb[j].path);
     applyThresholds(rep, t);

@@ -33,6 +33,12 @@ std::string DistConfig::describe() const {
     return s + ")";
 }
 
+std::string DistConfig::identity() const {
+    return "job " + (jobId.empty() ? std::string("(no id)") : jobId) + ", world size " +
+           std::to_string(worldSize) + ", settings " +
+           (signature.empty() ? std::string("(none)") : signature);
+}
+
 bool parseTcpUrl(std::string_view url, std::string* host, int* port) {
     if (!url.starts_with("tcp://")) return false;
     url.remove_prefix(6);
@@ -90,6 +96,12 @@ Result<DistConfig> distConfigFromEnv(const EnvLookup& env) {
         c.timeout = std::chrono::seconds(*s);
     }
     if (!c.distributed()) return c;
+    for (const char* var :
+         {"TRAINSCOPE_JOB_ID", "TORCHELASTIC_RUN_ID", "SLURM_JOB_ID", "OMPI_MCA_orte_ess_jobid"})
+        if (auto id = env(var)) {
+            c.jobId = *id;
+            break;
+        }
     std::string masterHost;
     if (auto r = env("TRAINSCOPE_RENDEZVOUS")) {
         c.rendezvous = *r;

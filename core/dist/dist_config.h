@@ -8,7 +8,9 @@
 // The first family present wins, in that order. The rendezvous (how the processes find each
 // other before Gloo connects them) is TRAINSCOPE_RENDEZVOUS (tcp://HOST:PORT, or file:DIR
 // on a folder every rank sees), else MASTER_ADDR:MASTER_PORT (or MS_SCHED_HOST:PORT) as a
-// TCP store that rank 0 serves. Pure: the environment comes in as a lookup function.
+// TCP store that rank 0 serves; its keys are the job's (jobId), and a rank of another job
+// that reaches it is refused (DistConfig::identity()). Pure: the environment comes in as a
+// lookup function.
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -26,7 +28,14 @@ struct DistConfig {
     std::string rendezvous;           // tcp://host:port | file:/dir ("" when single)
     std::string host;                 // the address peers reach this process at (Gloo's device)
     std::chrono::milliseconds timeout{std::chrono::seconds(300)};  // TRAINSCOPE_DIST_TIMEOUT (s)
+    /// The job this process belongs to: TRAINSCOPE_JOB_ID (our launchers set it), else the
+    /// launcher's (TORCHELASTIC_RUN_ID, SLURM_JOB_ID, OMPI_MCA_orte_ess_jobid); "" when none.
+    std::string jobId;
+    /// What the job runs, the same on every rank (set by the caller: the engine's settings).
+    std::string signature;
     bool distributed() const { return worldSize > 1; }
+    /// "job J, world size N, settings S": what the rendezvous compares (tcp_store.h).
+    std::string identity() const;
     /// "rank 1 of 4 (torch, tcp://127.0.0.1:29500)".
     std::string describe() const;
 };

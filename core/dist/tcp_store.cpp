@@ -29,10 +29,29 @@ uint32_t getU32(const char* p) {
     return v;
 }
 
-bool writeAll(int fd, const char* p, size_t n) {
+// Waits until `fd` is ready for `events` or `deadline` passes; false on the deadline.
+bool waitFor(int fd, short events, Clock::time_point deadline) {
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        pollfd p{fd, events, 0};
+        const int r = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000)));
+        if (r > 0) return true;
+        if (r < 0 && errno != EINTR) return false;
+    }
+}
+
+// Every byte by `deadline` (the socket is non-blocking): a peer that stops answering can
+// not hold a rank past its timeout.
+bool writeAll(int fd, const char* p, size_t n, Clock::time_point deadline) {
     while (n > 0) {
-        const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
+        const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (!waitFor(fd, POLLOUT, deadline)) return false;
+            continue;
+        }
         if (w <= 0) return false;
         p += w;
         n -= static_cast<size_t>(w);
@@ -40,15 +59,48 @@ bool writeAll(int fd, const char* p, size_t n) {
     return true;
 }
 
-bool readAll(int fd, char* p, size_t n) {
+bool readAll(int fd, char* p, size_t n, Clock::time_point deadline) {
     while (n > 0) {
-        const ssize_t r = ::recv(fd, p, n, 0);
+        const ssize_t r = ::recv(fd, p, n, MSG_DONTWAIT);
         if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (!waitFor(fd, POLLIN, deadline)) return false;
+            continue;
+        }
         if (r <= 0) return false;
         p += r;
         n -= static_cast<size_t>(r);
     }
     return true;
+}
+
+// The server's replies are a few bytes: a client that does not read them is dropped rather
+// than allowed to stall every other rank's request.
+bool sendNow(int fd, const std::string& bytes) {
+    return writeAll(fd, bytes.data(), bytes.size(), Clock::now() + std::chrono::seconds(1));
+}
+
+// Connects within `deadline` (a host that drops packets must not hold connect() for the
+// kernel's two minutes of retries); -1 with `why` set otherwise.
+int connectBy(const addrinfo* ai, Clock::time_point deadline, std::string& why) {
+    const int fd =
+        ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+    if (fd < 0) {
+        why = std::strerror(errno);
+        return -1;
+    }
+    if (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) return fd;
+    if (errno == EINPROGRESS && waitFor(fd, POLLOUT, deadline)) {
+        int err = 0;
+        socklen_t len = sizeof err;
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        if (err == 0) return fd;
+        why = std::strerror(err);
+    } else {
+        why = errno == EINPROGRESS ? "no answer" : std::strerror(errno);
+    }
+    ::close(fd);
+    return -1;
 }
 
 struct Client {
@@ -62,11 +114,11 @@ struct PendingGet {
     Clock::time_point deadline;
 };
 
-void reply(int fd, bool found, const std::string& value) {
+bool reply(int fd, bool found, const std::string& value) {
     std::string out(1, found ? 1 : 0);
     putU32(out, static_cast<uint32_t>(value.size()));
     out += value;
-    writeAll(fd, out.data(), out.size());
+    return sendNow(fd, out);
 }
 
 }  // namespace
@@ -147,13 +199,13 @@ void TcpStoreServer::loop() {
                 std::string value = c.in.substr(9 + klen, vlen);
                 const uint32_t timeoutMs = getU32(c.in.data() + 9 + klen + vlen);
                 c.in.erase(0, total);
+                bool sent = true;
                 if (op == 'S') {
                     data[key] = std::move(value);
-                    const char ok = 1;
-                    writeAll(c.fd, &ok, 1);
+                    sent = sendNow(c.fd, std::string(1, '\1'));
                     for (auto it = pending.begin(); it != pending.end();) {
                         if (it->key == key) {
-                            reply(it->fd, true, data[key]);
+                            (void)reply(it->fd, true, data[key]);
                             it = pending.erase(it);
                         } else {
                             ++it;
@@ -162,12 +214,17 @@ void TcpStoreServer::loop() {
                 } else {
                     auto it = data.find(key);
                     if (it != data.end())
-                        reply(c.fd, true, it->second);
+                        sent = reply(c.fd, true, it->second);
                     else if (op == 'T')
-                        reply(c.fd, false, {});
+                        sent = reply(c.fd, false, {});
                     else
                         pending.push_back(
                             {c.fd, key, Clock::now() + std::chrono::milliseconds(timeoutMs)});
+                }
+                if (!sent) {
+                    ::close(c.fd);
+                    c.fd = -1;
+                    break;
                 }
             }
         }
@@ -177,7 +234,7 @@ void TcpStoreServer::loop() {
             const bool gone = std::none_of(clients.begin(), clients.end(),
                                            [&](const Client& c) { return c.fd == it->fd; });
             if (gone || now >= it->deadline) {
-                if (!gone) reply(it->fd, false, {});
+                if (!gone) (void)reply(it->fd, false, {});
                 it = pending.erase(it);
             } else {
                 ++it;
@@ -201,19 +258,16 @@ Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const std::strin
             rc != 0)
             return Error{"rendezvous: cannot resolve '" + host + "': " + gai_strerror(rc)};
         for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-            const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+            const int fd = connectBy(ai, deadline, last);
             if (fd < 0) continue;
-            if (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-                ::freeaddrinfo(res);
-                int one = 1;
-                ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-                std::unique_ptr<TcpStoreClient> c(new TcpStoreClient);
-                c->m_fd = fd;
-                c->m_where = where;
-                return c;
-            }
-            last = std::strerror(errno);
-            ::close(fd);
+            ::freeaddrinfo(res);
+            int one = 1;
+            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            std::unique_ptr<TcpStoreClient> c(new TcpStoreClient);
+            c->m_fd = fd;
+            c->m_where = where;
+            c->m_timeout = timeout;
+            return c;
         }
         ::freeaddrinfo(res);
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -235,17 +289,20 @@ Result<std::optional<std::vector<char>>> TcpStoreClient::request(char op, const 
     putU32(out, static_cast<uint32_t>(value.size()));
     out.append(value.data(), value.size());
     putU32(out, timeoutMs);
-    if (!writeAll(m_fd, out.data(), out.size()))
-        return Error{"rendezvous: the store at " + m_where + " went away"};
+    // The store answers a get by its timeout; the reply may take the connection's timeout
+    // more (a loaded host), never longer: then the store is taken as gone.
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs) + m_timeout;
+    const std::string gone = "rendezvous: the store at " + m_where +
+                             " went away or did not answer within " +
+                             std::to_string((timeoutMs + m_timeout.count()) / 1000) + " s";
+    if (!writeAll(m_fd, out.data(), out.size(), deadline)) return Error{gone};
     char status = 0;
-    if (!readAll(m_fd, &status, 1))
-        return Error{"rendezvous: the store at " + m_where + " went away"};
+    if (!readAll(m_fd, &status, 1, deadline)) return Error{gone};
     if (op == 'S') return std::optional<std::vector<char>>(std::vector<char>{});
     char len[4];
-    if (!readAll(m_fd, len, 4)) return Error{"rendezvous: the store at " + m_where + " went away"};
+    if (!readAll(m_fd, len, 4, deadline)) return Error{gone};
     std::vector<char> v(getU32(len));
-    if (!v.empty() && !readAll(m_fd, v.data(), v.size()))
-        return Error{"rendezvous: the store at " + m_where + " went away"};
+    if (!v.empty() && !readAll(m_fd, v.data(), v.size(), deadline)) return Error{gone};
     if (!status) return std::optional<std::vector<char>>();
     return std::optional<std::vector<char>>(std::move(v));
 }
@@ -268,6 +325,24 @@ Result<std::vector<char>> TcpStoreClient::get(const std::string& key,
 
 Result<std::optional<std::vector<char>>> TcpStoreClient::tryGet(const std::string& key) {
     return request('T', key, {}, 0);
+}
+
+std::string jobIdentityKey() {
+    return "trainscope/job_identity";
+}
+
+Status checkJobIdentity(TcpStoreClient& c, int rank, const std::string& identity,
+                        const std::string& where, std::chrono::milliseconds timeout) {
+    if (rank == 0)
+        return c.set(jobIdentityKey(), std::vector<char>(identity.begin(), identity.end()));
+    auto theirs = c.get(jobIdentityKey(), timeout);
+    if (!theirs) return Error{theirs.error()};
+    const std::string job(theirs.value().begin(), theirs.value().end());
+    if (job == identity) return {};
+    return Error{"rendezvous: the store at " + where + " belongs to another job (" + job +
+                 "); this rank is of " + identity +
+                 ": refused (give each job its own MASTER_PORT, or the same TRAINSCOPE_JOB_ID "
+                 "and settings to every rank of one job)"};
 }
 
 }  // namespace ts::dist

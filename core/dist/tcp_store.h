@@ -7,6 +7,8 @@
 //             value (u32 length + bytes; empty for gets)
 //   reply:    'S': 1 byte 1;  'G', 'T': 1 byte (1 found, 0 not found / timed out) + value
 // 'G' waits until the key is set or the client's timeout (u32 ms, sent after the key).
+// Every wait is bounded: a client connects, sends and reads within its timeout (a store that
+// stops answering is an error, not a hang), and the server drops a client that does not read.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -60,6 +62,18 @@ private:
                                                      uint32_t timeoutMs);
     int m_fd = -1;
     std::string m_where;
+    std::chrono::milliseconds m_timeout{0};  // connect()'s: how long a reply may be late
 };
+
+/// The key under which rank 0 publishes its job's identity (shared by every job, so that one
+/// job's rank finds another's store out).
+std::string jobIdentityKey();
+
+/// The rendezvous checks who is there: rank 0 publishes `identity` (its job id, world size and
+/// what it trains: DistConfig::identity()); every other rank waits for it (within `timeout`)
+/// and refuses to go on when it differs, so a rank of job B that reaches job A's store (one
+/// MASTER_ADDR:MASTER_PORT for two jobs) fails at once, naming both, and never joins A.
+Status checkJobIdentity(TcpStoreClient& c, int rank, const std::string& identity,
+                        const std::string& where, std::chrono::milliseconds timeout);
 
 }  // namespace ts::dist

@@ -9,12 +9,26 @@ std::string slashed(const std::string& p) {
 }
 }  // namespace
 
+Status checkStoredSize(const DatasetInfo& info) {
+    const uint64_t size = std::max<uint64_t>(info.elementSize, 1);
+    const uint64_t declared =
+        info.count > UINT64_MAX / size ? UINT64_MAX : info.count * size;  // saturating
+    if (info.layout == "virtual" || declared <= kFreeReadBytes ||
+        declared / kMaxStoredExpansion <= info.storageBytes)
+        return {};
+    return Error{"dataset " + info.path + " declares " + std::to_string(info.count) +
+                 " elements (" + std::to_string(declared) + " bytes) but stores only " +
+                 std::to_string(info.storageBytes) +
+                 " bytes: not read (a damaged header, or chunks that were never written)"};
+}
+
 Result<BlockReader> BlockReader::open(const File& file, const std::string& path, bool asDouble,
                                       uint64_t targetElems) {
     auto info = file.datasetInfo(path);
     if (!info) return Error{info.error()};
     if (!info->numeric())
         return Error{"dataset " + info->path + " is not numeric (" + info->dtype + ")"};
+    if (auto s = checkStoredSize(info.value()); !s) return Error{s.error()};
     BlockReader r;
     r.m_info = std::move(info.value());
     r.m_dset = H5Id(H5Dopen2(file.id(), slashed(path).c_str(), H5P_DEFAULT));

@@ -10,9 +10,20 @@
 
 namespace ts::h5 {
 
+/// Reads are bounded by what a file stores: a dataset declaring more than kFreeReadBytes and
+/// more than kMaxStoredExpansion times its allocated storage (past any compression of real
+/// data: deflate's limit is 1032:1) is refused with its declared size. A damaged header can
+/// declare 1e16 elements in a 5 KB file; chunks that were never written would be read as
+/// fill values, one block at a time, for days.
+inline constexpr uint64_t kFreeReadBytes = uint64_t{64} << 20;
+inline constexpr uint64_t kMaxStoredExpansion = 4096;
+/// The refusal above, or success.
+Status checkStoredSize(const DatasetInfo& info);
+
 class BlockReader {
 public:
-    /// Opens a numeric dataset (float, int, bool, enum). targetElems bounds a block.
+    /// Opens a numeric dataset (float, int, bool, enum), refused by checkStoredSize() when it
+    /// declares far more than it stores. targetElems bounds a block.
     static Result<BlockReader> open(const File& file, const std::string& path,
                                     bool asDouble = false,
                                     uint64_t targetElems = uint64_t{1} << 20);

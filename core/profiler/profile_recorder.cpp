@@ -362,6 +362,7 @@ void ProfileRecorder::clear() {
     m_flows.clear();
     m_forwardByScope.clear();
     m_forwardBySeq.clear();
+    m_out = Output{};
 }
 
 int64_t ProfileRecorder::firstTs() const {
@@ -376,13 +377,110 @@ int64_t ProfileRecorder::lastTs() const {
 
 std::string ProfileRecorder::opAt(int64_t ts) const {
     // Slices are kept in start order: the last one starting at or before ts is the op that
-    // runs then, if it is an op and has not ended (ops do not nest).
+    // runs then, if it is an op and has not ended (ops do not nest). Outside an op, the
+    // phase that runs then: work a device is given between ops (the batch gathered in
+    // DataLoading, the gradient seed filled in Backward) is named by its phase.
     auto it = std::upper_bound(m_slices.begin(), m_slices.end(), ts,
                                [](int64_t t, const Slice& s) { return t < s.ts; });
-    if (it == m_slices.begin()) return {};
-    const Slice& s = *(it - 1);
-    if (s.kind != Kind::Op || (s.dur >= 0 && ts >= s.ts + s.dur)) return {};
-    return m_strings[s.scope];
+    auto open = [ts](const Slice& s) { return s.dur < 0 || ts < s.ts + s.dur; };
+    for (auto p = it; p != m_slices.begin();) {
+        const Slice& s = *--p;
+        if (s.kind == Kind::Op) {
+            if (open(s)) return m_strings[s.scope];
+            continue;  // an op that ended: look for the phase around it
+        }
+        if (s.kind == Kind::Phase && open(s)) return m_strings[s.name];
+        if (s.kind != Kind::Op) return {};
+    }
+    return {};
+}
+
+// The source's process, threads and tracks, made by the first write.
+void ProfileRecorder::openOutput(store::StoreWriter& w, const std::string& label) {
+    Output& o = m_out;
+    const std::string pid = m_pid ? std::to_string(m_pid) : std::string("trainscope");
+    const std::string tid = m_tid ? std::to_string(m_tid) : std::string("engine");
+    // "TrainScope engine · run 2 profile (lenet5)": runs of one session stay apart.
+    std::string processName = "TrainScope engine";
+    if (!label.empty()) processName += " \u00b7 " + label;
+    o.process = w.addProcess(pid, processName);
+    // Negative sort indexes put the training thread, then the allocations, above the
+    // counter tracks (sort index 0) in the timeline and in Chrome/Perfetto.
+    o.thread = w.addThread(o.process, tid, m_threadName, -2);
+    o.track = w.addTrack("thread", o.process, o.thread, m_threadName, -2);
+}
+
+// Writes what is complete and not written yet: closed slices, their flows, the counter
+// samples, and the allocations that were freed (`all`: every allocation, the live ones too).
+void ProfileRecorder::writeRows(store::StoreWriter& w, bool all) {
+    Output& o = m_out;
+    const int64_t catStep = w.intern("step"), catPhase = w.intern("phase"),
+                  catOp = w.intern("cpu_op");
+    const size_t closed = m_stack.empty() ? m_slices.size() : static_cast<size_t>(m_stack.front());
+    o.sliceIds.resize(m_slices.size(), 0);
+    for (; o.slices < closed; ++o.slices) {
+        const Slice& s = m_slices[o.slices];
+        store::SliceRow row;
+        row.trackId = o.track;
+        row.ts = s.ts;
+        row.dur = s.dur < 0 ? 0 : s.dur;
+        row.depth = s.depth;
+        row.nameId = w.intern(m_strings[s.name]);
+        row.catId = s.kind == Kind::Step ? catStep : s.kind == Kind::Phase ? catPhase : catOp;
+        if (s.kind == Kind::Op) row.argSetId = w.addArgs(opArgs(s));
+        o.sliceIds[o.slices] = w.addSlice(row);
+    }
+    // Flow "fwdbwd" in the ops' category: viewers that bind a flow to the slice with the
+    // same (ts, pid, tid, cat) — Chrome DevTools — find both ends; the others bind to the
+    // enclosing slice anyway. Both ends lie in one step.
+    const int64_t flowName = w.intern("fwdbwd");
+    for (; o.flows < m_flows.size(); ++o.flows) {
+        const auto [f, b] = m_flows[o.flows];
+        if (static_cast<size_t>(std::max(f, b)) >= o.slices) break;
+        w.addFlow(o.sliceIds[f], o.sliceIds[b], flowName, catOp);
+    }
+    for (; o.counters < m_counters.size(); ++o.counters) {
+        const CounterSample& c = m_counters[o.counters];
+        int64_t& t = o.counterTracks[static_cast<int>(c.c)];
+        if (t == 0) t = w.addTrack("counter", o.process, 0, counterName(c.c));
+        w.addCounter(t, c.ts, c.value);
+    }
+    o.allocWritten.resize(m_allocs.size(), false);
+    const int64_t placeResidents = m_slices.empty() ? now() : m_slices.front().ts;
+    for (size_t i = 0; i < m_allocs.size(); ++i) {
+        const Alloc& a = m_allocs[i];
+        if (o.allocWritten[i] || (!all && a.freeTs < 0)) continue;
+        if (!o.allocTrack) {
+            const int64_t allocThread =
+                w.addThread(o.process, std::to_string(kAllocationsTid), "Allocations", -1);
+            o.allocTrack = w.addTrack("thread", o.process, allocThread, "Allocations", -1);
+        }
+        const int64_t ts = a.ts < 0 ? placeResidents : a.ts;
+        w.addInstant(o.allocTrack, ts, w.intern("alloc"), w.intern("memory"), 't',
+                     w.addArgs(allocArgs(a)));
+        o.allocWritten[i] = true;
+        ++o.instants;
+    }
+}
+
+Result<int64_t> ProfileRecorder::flushTo(store::TraceStore& store, int64_t runId,
+                                         const std::string& label) {
+    if (!m_out.source) {
+        if (m_slices.empty()) return int64_t{0};
+        auto src = store.beginSource(label, "profiler");
+        if (!src) return Error{src.error()};
+        m_out.source = src.value();
+        // Linked at once, so the run's profile is found while it runs and after a kill.
+        if (runId > 0)
+            if (auto s = store.setRunProfileSource(runId, m_out.source); !s)
+                return Error{s.error()};
+    }
+    store::StoreWriter w(store, m_out.source);
+    if (!m_out.process) openOutput(w, label);
+    writeRows(w, false);
+    if (auto s = w.flush(); !s) return Error{s.error()};
+    if (!w.error().empty()) return Error{w.error()};
+    return m_out.source;
 }
 
 Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId,
@@ -397,64 +495,22 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
     for (const CounterSample& c : m_counters) tsMin = std::min(tsMin, c.ts);
     if (tsMin == INT64_MAX) tsMin = now();
     if (tsMax < tsMin) tsMax = tsMin;
-    auto src = store.beginSource(label, "profiler");
-    if (!src) return Error{src.error()};
+    if (!m_out.source) {
+        auto src = store.beginSource(label, "profiler");
+        if (!src) return Error{src.error()};
+        m_out.source = src.value();
+    }
+    const int64_t source = m_out.source;
     store::SourceSummary sum;
     sum.tsMin = tsMin;
     sum.tsMax = tsMax;
-    int64_t instants = 0, extraSlices = 0;
+    int64_t extraSlices = 0;
     {
-        store::StoreWriter w(store, src.value());
-        const std::string pid = m_pid ? std::to_string(m_pid) : std::string("trainscope");
-        const std::string tid = m_tid ? std::to_string(m_tid) : std::string("engine");
-        // "TrainScope engine · run 2 profile (lenet5)": runs of one session stay apart.
-        std::string processName = "TrainScope engine";
-        if (!label.empty()) processName += " \u00b7 " + label;
-        const int64_t proc = w.addProcess(pid, processName);
-        // Negative sort indexes put the training thread, then the allocations, above the
-        // counter tracks (sort index 0) in the timeline and in Chrome/Perfetto.
-        const int64_t thread = w.addThread(proc, tid, m_threadName, -2);
-        const int64_t track = w.addTrack("thread", proc, thread, m_threadName, -2);
-        const int64_t catStep = w.intern("step"), catPhase = w.intern("phase"),
-                      catOp = w.intern("cpu_op");
-        std::vector<int64_t> ids(m_slices.size());
-        for (size_t i = 0; i < m_slices.size(); ++i) {
-            const Slice& s = m_slices[i];
-            store::SliceRow row;
-            row.trackId = track;
-            row.ts = s.ts;
-            row.dur = s.dur < 0 ? 0 : s.dur;
-            row.depth = s.depth;
-            row.nameId = w.intern(m_strings[s.name]);
-            row.catId = s.kind == Kind::Step ? catStep : s.kind == Kind::Phase ? catPhase : catOp;
-            if (s.kind == Kind::Op) row.argSetId = w.addArgs(opArgs(s));
-            ids[i] = w.addSlice(row);
-        }
-        // Flow "fwdbwd" in the ops' category: viewers that bind a flow to the slice with the
-        // same (ts, pid, tid, cat) — Chrome DevTools — find both ends; the others bind to
-        // the enclosing slice anyway.
-        const int64_t flowName = w.intern("fwdbwd");
-        for (const auto& [f, b] : m_flows) w.addFlow(ids[f], ids[b], flowName, catOp);
-
-        int64_t counterTracks[5] = {0, 0, 0, 0, 0};
-        for (const CounterSample& c : m_counters) {
-            int64_t& t = counterTracks[static_cast<int>(c.c)];
-            if (t == 0) t = w.addTrack("counter", proc, 0, counterName(c.c));
-            w.addCounter(t, c.ts, c.value);
-        }
-        if (!m_allocs.empty()) {
-            const int64_t allocThread =
-                w.addThread(proc, std::to_string(kAllocationsTid), "Allocations", -1);
-            const int64_t allocTrack = w.addTrack("thread", proc, allocThread, "Allocations", -1);
-            const int64_t allocName = w.intern("alloc"), memCat = w.intern("memory");
-            for (const Alloc& a : m_allocs) {
-                const int64_t ts = a.ts < 0 ? tsMin : a.ts;
-                w.addInstant(allocTrack, ts, allocName, memCat, 't', w.addArgs(allocArgs(a)));
-                ++instants;
-            }
-        }
+        store::StoreWriter w(store, source);
+        if (!m_out.process) openOutput(w, label);
+        writeRows(w, true);
         if (extra) {
-            const gpu::TraceCounts more = extra(w, proc, thread);
+            const gpu::TraceCounts more = extra(w, m_out.process, m_out.thread);
             extraSlices = more.slices + more.asyncSlices;
             if (more.tsMin) sum.tsMin = std::min(*sum.tsMin, *more.tsMin);
             if (more.tsMax) sum.tsMax = std::max(*sum.tsMax, *more.tsMax);
@@ -462,6 +518,7 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
         if (auto s = w.flush(); !s) return Error{s.error()};
         if (!w.error().empty()) return Error{w.error()};
     }
+    const int64_t instants = m_out.instants;
     sum.status = store::SourceStatus::Complete;
     sum.slices = static_cast<int64_t>(m_slices.size()) + extraSlices;
     sum.events = sum.slices + static_cast<int64_t>(m_counters.size() + m_flows.size()) + instants;
@@ -471,11 +528,11 @@ Result<int64_t> ProfileRecorder::writeTo(store::TraceStore& store, int64_t runId
                     ",\"counter_samples\":" + std::to_string(m_counters.size()) +
                     ",\"flows\":" + std::to_string(m_flows.size()) +
                     ",\"instants\":" + std::to_string(instants) + "}";
-    if (auto s = store.finishSource(src.value(), sum); !s) return Error{s.error()};
+    if (auto s = store.finishSource(source, sum); !s) return Error{s.error()};
     if (runId > 0)
-        if (auto s = store.setRunProfileSource(runId, src.value()); !s) return Error{s.error()};
+        if (auto s = store.setRunProfileSource(runId, source); !s) return Error{s.error()};
     clear();
-    return src.value();
+    return source;
 }
 
 }  // namespace ts::profiler

@@ -6,7 +6,8 @@
 // session store as a source of kind "profiler" (the same tables an imported trace uses, so
 // the timeline, op statistics, search and the Chrome export work on it unchanged).
 // Recording costs a clock read, a hash lookup and a few vector pushes per op; nothing is
-// formatted until writeTo(). Knows nothing of the engine: ProfilerObserver
+// formatted until it is written (flushTo() after each recorded step, writeTo() at the end).
+// Knows nothing of the engine: ProfilerObserver
 // (profiler_observer.h) feeds it from the op dispatcher.
 // Used from one thread (the engine's); writeTo() after the run or between windows.
 #include <cstdint>
@@ -101,7 +102,14 @@ public:
     int64_t resident(int64_t bytes, std::string_view op, std::string_view tensor,
                      const std::vector<int64_t>& shape);
 
-    /// Writes everything recorded so far as one new source and links it to `runId`
+    /// Writes the steps recorded since the last call (closed slices, their flows, counter
+    /// samples, freed allocations) into this profile's source, made by the first call
+    /// ('importing', linked to `runId` at once), so a run killed later keeps the steps it
+    /// profiled (the session shows the source 'incomplete'). Nothing is written before the
+    /// first recorded slice. Returns the source id (0: none yet).
+    Result<int64_t> flushTo(store::TraceStore& store, int64_t runId, const std::string& label);
+    /// Writes everything not written yet (allocations still live too) into the profile's
+    /// source (made now when flushTo() never ran), closes it and links it to `runId`
     /// (0 = no run). Clears the buffers. Returns the source id.
     /// `extra` (optional) writes more rows into the same source before it is closed — the
     /// GPU activity of a device run — given the writer and the rows of the profile's process
@@ -111,7 +119,8 @@ public:
     Result<int64_t> writeTo(store::TraceStore& store, int64_t runId, const std::string& label,
                             const ExtraRows& extra = {});
     /// The full scope name of the op running at `ts` (the profile's clock) on the training
-    /// thread, "" when none was (between ops, or outside the recorded steps).
+    /// thread; between ops, the phase running then ("data_loading", "backward": a device's
+    /// batch gather, the gradient seed); "" outside the recorded steps.
     std::string opAt(int64_t ts) const;
     /// The first start and the last end of the recorded slices (0 when none).
     int64_t firstTs() const;
@@ -170,6 +179,18 @@ private:
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
 
+    // What the writes so far made and wrote (flushTo(), writeTo()).
+    struct Output {
+        int64_t source = 0, process = 0, thread = 0, track = 0, allocTrack = 0;
+        int64_t counterTracks[5] = {0, 0, 0, 0, 0};
+        size_t slices = 0, flows = 0, counters = 0;  // written: m_slices[0, slices), ...
+        std::vector<int64_t> sliceIds;               // slice index -> row id
+        std::vector<bool> allocWritten;
+        int64_t instants = 0;
+    };
+    void openOutput(store::StoreWriter& w, const std::string& label);
+    void writeRows(store::StoreWriter& w, bool all);
+
     uint32_t intern(std::string_view s);
     /// intern() through a slot of m_slots whose string is compared before the hash lookup.
     uint32_t internSlot(std::string_view s, size_t slot);
@@ -203,6 +224,7 @@ private:
     std::vector<uint32_t> m_slots = std::vector<uint32_t>(kTypeSlots + kScopeSlots, 0);
     std::vector<std::string> m_strings;
     std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> m_stringIds;
+    Output m_out;
 };
 
 }  // namespace ts::profiler

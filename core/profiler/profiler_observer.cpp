@@ -82,6 +82,7 @@ void ProfilerObserver::onStepEnd(const engine::StepInfo& step) {
     if (std::isfinite(step.lossScale)) m_rec.counter(Counter::LossScale, step.lossScale);
     m_rec.stepEnd();
     m_ops.clear();
+    if (m_onRecordedStep) m_onRecordedStep();
 }
 
 void ProfilerObserver::onPhaseBegin(engine::Phase phase) {

@@ -17,6 +17,7 @@
 // The schedule counts the steps this observer sees (0 = the run's first step), so a resumed
 // run is scheduled from where it starts. All callbacks run on the training thread.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/engine/tensor/op_observer.h"
@@ -36,6 +37,8 @@ public:
     ProfilerObserver(ProfilerOptions options, const engine::MemoryPool* pool, int64_t batchSize);
 
     ProfileRecorder& recorder() { return m_rec; }
+    /// Called after each recorded step has ended (the run profiler writes the step then).
+    void setOnRecordedStep(std::function<void()> f) { m_onRecordedStep = std::move(f); }
     /// Steps seen so far (recorded or not).
     int64_t stepsSeen() const { return m_stepIndex; }
 
@@ -70,6 +73,7 @@ private:
     int64_t m_lastReserved = -1;
     std::vector<OpFrame> m_ops;
     BlockMap m_live;  // live block -> allocation handle
+    std::function<void()> m_onRecordedStep;
 };
 
 }  // namespace ts::profiler

@@ -103,6 +103,28 @@ gpu::TraceCounts RunProfiler::writeGpuRows(store::StoreWriter& w, int64_t proces
     return builder.counts();
 }
 
+void RunProfiler::writeAsRecorded(const std::string& sessionPath, int64_t runId,
+                                  const std::string& label) {
+    m_sessionPath = sessionPath;
+    m_runId = runId;
+    m_label = label;
+    m_observer->setOnRecordedStep([this] {
+        if (m_stepWriteError.empty())
+            if (auto s = writeRecordedStep(); !s) m_stepWriteError = s.error();
+    });
+}
+
+Status RunProfiler::writeRecordedStep() {
+    if (!m_store) {
+        auto opened = store::TraceStore::open(m_sessionPath, store::TraceStore::Mode::ReadWrite);
+        if (!opened) return Error{opened.error()};
+        m_store = std::move(opened.value());
+    }
+    auto written = m_observer->recorder().flushTo(*m_store, m_runId, m_label);
+    if (!written) return Error{written.error()};
+    return {};
+}
+
 Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, int64_t runId,
                                               const std::string& label) {
     detach();
@@ -115,8 +137,11 @@ Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, in
     out.flows = rec.recordedFlows();
     out.allocations = rec.recordedAllocations();
     if (out.steps == 0) return out;
-    auto store = store::TraceStore::open(sessionPath, store::TraceStore::Mode::ReadWrite);
-    if (!store) return Error{store.error()};
+    if (!m_store || m_sessionPath != sessionPath) {
+        auto opened = store::TraceStore::open(sessionPath, store::TraceStore::Mode::ReadWrite);
+        if (!opened) return Error{opened.error()};
+        m_store = std::move(opened.value());
+    }
     ProfileRecorder::ExtraRows gpuRows;
     if (m_activity) {
         m_windowStart = rec.firstTs();
@@ -127,7 +152,8 @@ Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, in
             return c;
         };
     }
-    auto src = rec.writeTo(*store.value(), runId, label, gpuRows);
+    auto src = rec.writeTo(*m_store, runId, label, gpuRows);
+    m_store.reset();
     if (!src) return Error{"could not write the profile: " + src.error()};
     out.sourceId = src.value();
     out.gpuNote = m_gpuNote;
@@ -137,11 +163,9 @@ Result<RunProfileOutcome> RunProfiler::finish(const std::string& sessionPath, in
 RunProfileOutcome RunProfiler::finishRun(const std::string& sessionPath, int64_t runId,
                                          const std::string& model,
                                          std::vector<std::string>& warnings) {
-    std::string label = "run " + std::to_string(runId);
-    label += " profile (";
-    label += model;
-    label += ')';
-    auto r = finish(sessionPath, runId, label);
+    auto r = finish(sessionPath, runId, runLabel(runId, model));
+    if (!m_stepWriteError.empty())
+        warnings.push_back("profile: steps not written as they ended: " + m_stepWriteError);
     if (!r) {
         warnings.push_back("profile not saved: " + r.error());
         return {};
@@ -156,6 +180,10 @@ RunProfileOutcome RunProfiler::finishRun(const std::string& sessionPath, int64_t
                            " step(s) of the window not recorded (event cap reached); "
                            "choose a shorter schedule");
     return o;
+}
+
+std::string RunProfiler::runLabel(int64_t runId, const std::string& model) {
+    return "run " + std::to_string(runId) + " profile (" + model + ")";
 }
 
 ProfilerOptions defaultRunProfilerOptions() {

@@ -53,16 +53,24 @@ public:
     RunProfiler(const RunProfiler&) = delete;
     RunProfiler& operator=(const RunProfiler&) = delete;
 
-    /// Detaches and writes what was recorded to the session at `sessionPath` as source
-    /// `label`, linked to `runId` (0 = none). A window no step reached writes nothing.
-    /// Errors: the session cannot be opened or written.
+    /// From now on, writes each recorded step into the session at `sessionPath` as it ends
+    /// (source `label`, linked to `runId` from its first step), as scalars are written: a
+    /// run killed later keeps the steps it profiled. finish() must get the same arguments.
+    /// A step that cannot be written becomes a warning of finishRun(); the run goes on.
+    void writeAsRecorded(const std::string& sessionPath, int64_t runId, const std::string& label);
+
+    /// Detaches and writes what was recorded (and not yet written) to the session at
+    /// `sessionPath` as source `label`, linked to `runId` (0 = none). A window no step
+    /// reached writes nothing. Errors: the session cannot be opened or written.
     Result<RunProfileOutcome> finish(const std::string& sessionPath, int64_t runId,
                                      const std::string& label);
 
-    /// finish() for TrainingJob: labels the source "run <id> profile (<model>)" and turns
-    /// an error into a line of `warnings` (a failed profile never fails the run).
+    /// finish() for TrainingJob: labels the source runLabel() and turns an error into a
+    /// line of `warnings` (a failed profile never fails the run).
     RunProfileOutcome finishRun(const std::string& sessionPath, int64_t runId,
                                 const std::string& model, std::vector<std::string>& warnings);
+    /// "run <id> profile (<model>)".
+    static std::string runLabel(int64_t runId, const std::string& model);
 
     ProfilerObserver& observer() { return *m_observer; }
 
@@ -75,7 +83,15 @@ private:
     /// The GPU rows of the activity file, within the recorded steps (profile_recorder's hook).
     gpu::TraceCounts writeGpuRows(store::StoreWriter& w, int64_t processRow, int64_t threadRow);
 
+    Status writeRecordedStep();
+
     engine::Trainer* m_trainer = nullptr;
+    // writeAsRecorded(): where each recorded step goes, the connection (opened at the first
+    // step), and the first error (reported by finishRun).
+    std::string m_sessionPath, m_label;
+    int64_t m_runId = 0;
+    std::unique_ptr<store::TraceStore> m_store;
+    std::string m_stepWriteError;
     std::unique_ptr<ProfilerObserver> m_observer;
     engine::DeviceBackend* m_backend = nullptr;  // device runs: the collector's owner
     std::string m_activityPath;                  // the collector's file while it records

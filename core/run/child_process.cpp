@@ -39,7 +39,7 @@ struct ExecFailure {
                             int devNull, int outW, int errW, int failW, pid_t parent, int maxFd) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
-    ::setpgid(0, 0);
+    ::setsid();  // a session and a group of its own: its family (process_family.h)
     for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD}) ::signal(s, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
@@ -163,7 +163,8 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& o)
         for (int fd : {out[0], err[0], fail[0]}) ::close(fd);
         return Error{"cannot start '" + o.program + "': fork failed: " + std::strerror(forkErr)};
     }
-    ::setpgid(pid, pid);  // also here, so signals sent right after spawn() reach the group
+    // (No setpgid here: the child's setsid would fail on a group leader. spawn() returns
+    // after the exec, so the group exists by then.)
     ExecFailure f{0, 0};
     ssize_t n;
     do {

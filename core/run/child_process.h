@@ -1,8 +1,8 @@
 #pragma once
 // ChildProcess: one process of a command run, started with fork + execve so that it
-//   - runs in a process group of its own (Stop signals the whole group: a shell script's
-//     or a launcher's children too), with SIGINT, SIGTERM and SIGPIPE at their defaults
-//     and no signal blocked;
+//   - runs in a session and a process group of its own (setsid: Stop signals the whole
+//     group, and core/run/process_family.h finds what left it), with SIGINT, SIGTERM and
+//     SIGPIPE at their defaults and no signal blocked;
 //   - dies with the thread that started it (PR_SET_PDEATHSIG = SIGKILL): a launcher that
 //     is killed or crashes leaves no orphan behind. So the thread that calls spawn() must
 //     live as long as the child (CommandRun's supervisor thread does);

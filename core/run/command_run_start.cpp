@@ -75,6 +75,9 @@ bool Supervisor::prepare() {
     m_st.watcher.snapshotExisting();
     for (int r = 0; r < m_spec.nproc; ++r) {
         SpawnOptions o{m_spec.program, m_spec.args, m_spec.cwd, envs[static_cast<size_t>(r)].full};
+        // Every process the rank starts inherits the token: its family (process_family.h).
+        const std::string token = ProcessFamily::makeToken(r);
+        o.env.emplace_back(kFamilyVariable, token);
         auto c = ChildProcess::spawn(o);
         if (!c)
             return fail(m_spec.nproc > 1 ? "rank " + std::to_string(r) + ": " + c.error()
@@ -82,6 +85,7 @@ bool Supervisor::prepare() {
         Proc p;
         p.rank = r;
         p.child = std::move(c.value());
+        p.family = std::make_unique<ProcessFamily>(p.child->pid(), token);
         m_procs.push_back(std::move(p));
     }
     for (Proc& p : m_procs) {

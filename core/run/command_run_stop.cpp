@@ -12,7 +12,7 @@ void Supervisor::followPause() {
     const bool want =
         m_st.pauseWanted.load() && !m_st.stopRequested.load() && !m_failing && !m_runStop;
     if (want == m_paused) return;
-    for (Proc& p : m_procs) p.child->signalGroup(want ? SIGSTOP : SIGCONT);
+    for (Proc& p : m_procs) p.family->signal(want ? SIGSTOP : SIGCONT);
     m_paused = want;
     std::lock_guard<std::mutex> lock(m_st.mu);
     if (m_st.progress.state == CommandState::Running || m_st.progress.state == CommandState::Paused)
@@ -24,7 +24,9 @@ void Supervisor::escalate() {
     const auto grace = static_cast<int64_t>(m_spec.graceSeconds * 1e9);
     const bool userStop = m_st.stopRequested.load();
     for (Proc& p : m_procs) {
-        if (p.child->ended()) continue;
+        // A shell that died of SIGINT may leave its program running: the stop goes on until
+        // nothing of the family runs.
+        if (p.child->ended() && p.family->running().empty()) continue;
         const bool wanted = userStop || m_failing || m_runStop;
         if (!wanted) continue;
         if (p.stage == 0) {
@@ -33,18 +35,19 @@ void Supervisor::escalate() {
                 if (p.deadline == 0) p.deadline = t + grace;
                 if (t < p.deadline) continue;
             }
-            p.child->signalGroup(SIGINT);
+            p.family->signal(SIGINT);
             p.stage = 1;
             p.deadline = t + grace;
             noteStage("SIGINT");
         } else if (p.stage == 1 && t >= p.deadline) {
-            p.child->signalGroup(SIGTERM);
+            p.family->signal(SIGTERM);
             p.stage = 2;
             p.deadline = t + grace;
             noteStage("SIGTERM");
         } else if (p.stage == 2 && t >= p.deadline) {
-            p.child->signalGroup(SIGKILL);
+            p.family->signal(SIGKILL);
             p.stage = 3;
+            p.deadline = t + grace;
             noteStage("SIGKILL");
         }
     }
@@ -59,12 +62,46 @@ void Supervisor::noteStage(const std::string& stage) {
     m_st.progress.state = CommandState::Stopping;
 }
 
+void Supervisor::scanFamilies(bool force) {
+    const int64_t t = now();
+    if (!force && t - m_lastFamilyScan < kFamilyScanNs) return;
+    m_lastFamilyScan = t;
+    for (Proc& p : m_procs)
+        if (!p.done) p.family->refresh();
+}
+
+bool Supervisor::familyEnded(Proc& p) {
+    const std::vector<pid_t> running = p.family->running();
+    if (running.empty()) return true;
+    const int64_t t = now();
+    if (p.stage > 0) {  // a stop is under way: escalate() goes on with it, up to SIGKILL
+        if (p.stage < 3 || t < p.deadline || p.cleanup == 3) return p.cleanup == 3;
+        m_leftRunning.insert(m_leftRunning.end(), running.begin(), running.end());
+        p.cleanup = 3;
+        return true;
+    }
+    const auto grace = static_cast<int64_t>(m_spec.graceSeconds * 1e9);
+    if (p.cleanup == 0 || (p.cleanup < 3 && t >= p.cleanupDeadline)) {
+        if (p.cleanup == 2) {  // not even SIGKILL ended them: report, do not wait forever
+            m_leftRunning.insert(m_leftRunning.end(), running.begin(), running.end());
+            p.cleanup = 3;
+            return true;
+        }
+        p.family->signal(p.cleanup == 0 ? SIGTERM : SIGKILL);
+        ++p.cleanup;
+        p.cleanupDeadline = t + grace;
+    }
+    return p.cleanup == 3;
+}
+
 void Supervisor::reap() {
     const int64_t t = now();
+    scanFamilies(false);
     for (Proc& p : m_procs) {
         if (p.done) continue;
         if (p.child->poll() && p.endedAtNs == 0) {
             p.endedAtNs = t;
+            p.family->refresh();
             const bool ok = p.child->exitCode() && *p.child->exitCode() == 0;
             if (!ok && !m_failing && !m_st.stopRequested && !m_runStop && m_spec.nproc > 1) {
                 m_failing = true;
@@ -79,7 +116,7 @@ void Supervisor::reap() {
             if (p.child->stdoutFd() >= 0) closeStream(p, *p.out);
             if (p.child->stderrFd() >= 0) closeStream(p, *p.err);
         }
-        if (p.child->stdoutFd() < 0 && p.child->stderrFd() < 0) {
+        if (p.child->stdoutFd() < 0 && p.child->stderrFd() < 0 && familyEnded(p)) {
             p.out->tokenizer.finish();
             p.err->tokenizer.finish();
             p.done = true;
@@ -126,6 +163,12 @@ void Supervisor::end() {
         r.reason =
             lead.lastException.empty() ? who + how : who + lead.lastException + " (" + how + ")";
         if (m_spec.nproc > 1) r.reason += "; the other ranks were stopped";
+    }
+    if (!m_leftRunning.empty()) {
+        r.reason += "; " + std::to_string(m_leftRunning.size()) +
+                    " process(es) it started did not end even with SIGKILL (pid";
+        for (pid_t pid : m_leftRunning) r.reason += " " + std::to_string(pid);
+        r.reason += ")";
     }
     r.logLines = m_lines;
     r.durationS = static_cast<double>(now() - m_st.startNs) / 1e9;

@@ -24,6 +24,7 @@
 #include "core/run/file_tail.h"
 #include "core/run/launch_env.h"
 #include "core/run/line_splitter.h"
+#include "core/run/process_family.h"
 
 namespace ts::run::supervision {
 
@@ -34,6 +35,7 @@ inline constexpr int64_t kPipeDrainNs =
     2000 * kMs;  // grandchildren holding the pipes after the end
 inline constexpr size_t kMaxQueuedRecords = 2'000'000;  // beyond: dropped and counted
 inline constexpr size_t kReadChunk = 256 * 1024;
+inline constexpr int64_t kFamilyScanNs = 200 * kMs;  // how often the process tree is read
 
 struct Stream {
     Stream(bool isErr, std::function<void(log::LogRecord&&)> emit)
@@ -49,10 +51,15 @@ struct Stream {
 struct Proc {
     int rank = 0;
     std::unique_ptr<ChildProcess> child;
+    std::unique_ptr<ProcessFamily> family;  // the child and everything it started
     std::unique_ptr<Stream> out, err;
     int stage = 0;  // 0 none, 1 SIGINT sent, 2 SIGTERM, 3 SIGKILL
     int64_t deadline = 0;
     int64_t endedAtNs = 0;
+    // After the child ended by itself, what it left running is ended: 1 SIGTERM sent,
+    // 2 SIGKILL sent, 3 given up (a process that ignores SIGKILL: stuck in the kernel).
+    int cleanup = 0;
+    int64_t cleanupDeadline = 0;
     bool done = false;
     std::string lastException;  // last line of the last Python traceback on its output
 };
@@ -109,6 +116,11 @@ private:
     void escalate();
     void noteStage(const std::string& stage);
     void reap();
+    /// Reads the process tree (every kFamilyScanNs, or now with `force`).
+    void scanFamilies(bool force);
+    /// Ends what a child that ended by itself left running (SIGTERM, SIGKILL after the grace
+    /// period); true once nothing of its family runs.
+    bool familyEnded(Proc& p);
     void end();
     std::string graceText() const;
 
@@ -140,6 +152,8 @@ private:
     bool m_runStop = false;  // the Python package asked to stop
     int m_runStopRank = 0;
     int m_stage = 0;  // the furthest signal sent: 1 SIGINT, 2 SIGTERM, 3 SIGKILL
+    int64_t m_lastFamilyScan = 0;
+    std::vector<pid_t> m_leftRunning;  // processes not ended even by SIGKILL
     bool m_paused = false;
 };
 

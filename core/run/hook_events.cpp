@@ -1,8 +1,8 @@
 #include "core/run/hook_events.h"
 
-#include <rapidjson/document.h>
-
 #include <cmath>
+
+#include "core/common/json_read.h"
 
 namespace ts::run {
 namespace {
@@ -43,8 +43,7 @@ std::optional<HookEvent> parseHookEvent(std::string_view line, std::string* erro
         return std::nullopt;
     };
     rapidjson::Document d;
-    d.Parse(line.data(), line.size());
-    if (d.HasParseError() || !d.IsObject()) return fail("not a JSON object");
+    if (!json::parse(d, line) || !d.IsObject()) return fail("not a JSON object");
     std::string type;
     if (!getString(d, "type", type)) return fail("no \"type\"");
     HookEvent e;

@@ -105,6 +105,12 @@ void applyLogLevels(const std::vector<LogLevelSetting>& levels, EnvBuilder& env)
 void applyRanks(const LaunchSpec& spec, int rank, int port, EnvBuilder& env) {
     const std::string r = std::to_string(rank), n = std::to_string(spec.nproc);
     env.set("TRAINSCOPE_RANK", r, "rank");
+    // One id for the job's ranks, another for any other job (the rendezvous checks it).
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    env.set("TRAINSCOPE_JOB_ID",
+            std::string(host) + "-" + std::to_string(::getpid()) + "-" + std::to_string(port),
+            "rank");
     if (spec.ranks == RankScheme::Torch) {
         env.set("RANK", r, "rank");
         env.set("LOCAL_RANK", r, "rank");

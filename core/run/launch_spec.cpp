@@ -1,6 +1,5 @@
 #include "core/run/launch_spec.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -9,6 +8,7 @@
 #include <filesystem>
 
 #include "core/common/json.h"
+#include "core/common/json_read.h"
 #include "core/run/scalar_lines.h"
 
 namespace ts::run {
@@ -213,8 +213,7 @@ std::string launchSpecToJson(const LaunchSpec& s) {
 
 Result<LaunchSpec> launchSpecFromJson(std::string_view json) {
     rapidjson::Document d;
-    d.Parse(json.data(), json.size());
-    if (d.HasParseError() || !d.IsObject())
+    if (!ts::json::parse(d, json) || !d.IsObject())
         return Error{"a command run's settings are not a JSON object"};
     LaunchSpec s;
     s.name = str(d, "name", "");

@@ -1,17 +1,15 @@
 #include "core/run/rank_command.h"
 
 #include <filesystem>
-#include <fstream>
 
+#include "core/common/file_io.h"
 #include "core/profiler/run_profiler.h"
 
 namespace ts::run {
 namespace {
 
 Result<std::string> writeFile(const std::filesystem::path& p, const std::string& text) {
-    std::ofstream out(p);
-    out << text;
-    if (!out) return Error{"cannot write " + p.string()};
+    if (auto s = writeFileAtomically(p.string(), text); !s) return Error{s.error()};
     return p.string();
 }
 

@@ -1,7 +1,6 @@
 #include "core/run/run_summary.h"
 
-#include <rapidjson/document.h>
-
+#include "core/common/json_read.h"
 #include "core/run/launch_spec.h"
 #include "core/store/trace_store.h"
 
@@ -32,8 +31,7 @@ std::vector<std::string> strings(const rapidjson::Value& v) {
 
 bool parseRunSummary(const std::string& json, RunSummary& s) {
     rapidjson::Document d;
-    d.Parse(json.c_str(), json.size());
-    if (d.HasParseError() || !d.IsObject()) return false;
+    if (!ts::json::parse(d, json) || !d.IsObject()) return false;
     auto get = [&](const char* k) -> const rapidjson::Value* {
         auto it = d.FindMember(k);
         return it == d.MemberEnd() ? nullptr : &it->value;
@@ -114,9 +112,19 @@ Result<std::vector<RunSummary>> readRunSummaries(store::TraceStore& store) {
             }
         if (const auto& text = summaries[r.id]; !text.empty() && text != "{}")
             parseRunSummary(text, s);
+        if (!s.hasSummary) s.steps = recordedSteps(store, r.id);
         out.push_back(std::move(s));
     }
     return out;
+}
+
+int64_t recordedSteps(store::TraceStore& store, int64_t runId) {
+    auto q = store.db().prepare(
+        "SELECT coalesce((SELECT max(s.step) FROM scalars s JOIN strings t ON t.id = s.tag_id "
+        "WHERE s.run_id = ?1 AND t.str = 'train/loss'), (SELECT max(step) FROM scalars WHERE "
+        "run_id = ?1), 0)");
+    q.bind(1, runId);
+    return q.step() ? q.int64(0) : 0;
 }
 
 }  // namespace ts::run

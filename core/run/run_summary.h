@@ -61,7 +61,11 @@ struct RunSummary {
 /// Parses a TrainingJob::summaryJson() text into `into` (fields it lacks stay as they are).
 /// False when the text is not a JSON object.
 bool parseRunSummary(const std::string& json, RunSummary& into);
-/// Every run of the session, by id.
+/// Every run of the session, by id. A run that ended without a summary (interrupted: killed
+/// or crashed) gets the steps its scalars recorded (recordedSteps).
 Result<std::vector<RunSummary>> readRunSummaries(store::TraceStore& store);
+/// The last step run `runId` recorded a training scalar for (train/loss, else any scalar); 0
+/// when none.
+int64_t recordedSteps(store::TraceStore& store, int64_t runId);
 
 }  // namespace ts::run

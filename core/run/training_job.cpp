@@ -1,10 +1,10 @@
 #include "core/run/training_job.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/common/json.h"
+#include "core/common/json_read.h"
 #include "core/debug/debug_job.h"
 #include "core/debug/rdr/rdr_run.h"
 #include "core/dist/process_group.h"
@@ -80,8 +81,7 @@ Status TrainingJob::joinWorld() {
             text = ss.str();
         }
         rapidjson::Document d;
-        d.Parse(text.c_str());
-        if (d.IsObject()) {
+        if (json::parse(d, text) && d.IsObject()) {
             rapidjson::Value& fields = d.HasMember("dump") && d["dump"].IsObject() ? d["dump"] : d;
             std::string path = fields.HasMember("dump_path") && fields["dump_path"].IsString()
                                    ? fields["dump_path"].GetString()
@@ -122,6 +122,15 @@ Status TrainingJob::joinWorld() {
         o.train.threads = std::max(1, cores / local);
         m_trainer->setThreads(o.train.threads);
     }
+    // What every rank of the job must train alike (not paths or threads, which may differ
+    // per host): the rendezvous refuses a rank of another job (core/dist/tcp_store.h).
+    const engine::TrainConfig& t = o.train;
+    char lr[32];
+    std::snprintf(lr, sizeof lr, "%.9g", t.lr);
+    cfg->signature = t.model + " on " + t.dataset + ", batch " + std::to_string(t.batchSize) +
+                     ", " + std::to_string(t.epochs) + " epochs, " + t.optimizer + " lr " + lr +
+                     ", seed " + std::to_string(t.seed) + ", steps " +
+                     std::to_string(t.limitSteps) + ", amp " + t.amp;
     TS_LOG(ENGINE, INFO) << "joining " << cfg->describe();
     auto group = dist::connectProcessGroup(cfg.value());
     if (!group) return Error{group.error()};
@@ -196,6 +205,9 @@ Status TrainingJob::prepare() {
         if (o.profiler.schedule.active < 1)
             return Error{"profile schedule: active must be at least 1 step"};
         m_profiler = profiler::RunProfiler::attach(t, o.profiler);
+        // Each profiled step goes into the session as it ends: a killed run keeps them.
+        m_profiler->writeAsRecorded(o.sessionPath, runId(),
+                                    profiler::RunProfiler::runLabel(runId(), o.train.model));
     }
     if (m_logCapture) {
         if (auto s = m_logCapture->attach(o.sessionPath, m_recorder->runId()); !s) return s;
@@ -259,11 +271,11 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     json::kv(w, "overflow_steps", r.overflowSteps);
     if (m_debug) {  // "dump" / "overflow" objects (core/debug/debug_job.h)
         rapidjson::Document d;
-        d.Parse(m_debug->summaryJson().c_str());
-        for (auto it = d.MemberBegin(); it != d.MemberEnd(); ++it) {
-            w.Key(it->name.GetString());
-            it->value.Accept(w);
-        }
+        if (json::parse(d, m_debug->summaryJson()) && d.IsObject())
+            for (auto it = d.MemberBegin(); it != d.MemberEnd(); ++it) {
+                w.Key(it->name.GetString());
+                it->value.Accept(w);
+            }
     }
     w.Key("memory");
     w.StartObject();
@@ -273,10 +285,29 @@ std::string TrainingJob::summaryJson(const engine::TrainResult& r) const {
     // Where it ran: "cpu", or "cuda" and the device (docs/GPU.md).
     const engine::Device dev = m_trainer ? m_trainer->device() : engine::Device::CPU;
     json::kv(w, "device", engine::deviceName(dev));
-    if (dev != engine::Device::CPU)
-        if (auto b = engine::cudaBackend(); b) {
-            json::kv(w, "device_name", b.value()->deviceName());
-        }
+    if (dev != engine::Device::CPU) {
+        if (auto b = engine::cudaBackend(); b) json::kv(w, "device_name", b.value()->deviceName());
+        // How the step ran there (engine::DeviceRunStats; docs/GPU.md).
+        const engine::DeviceRunStats& st = r.device;
+        w.Key("device_run");
+        w.StartObject();
+        w.Key("data_on_device");
+        w.Bool(st.deviceData);
+        if (!st.deviceData) json::kv(w, "data_reason", st.hostDataReason);
+        w.Key("cuda_graph");
+        w.Bool(st.graph);
+        if (!st.graph) json::kv(w, "cuda_graph_reason", st.graphReason);
+        json::kv(w, "graph_steps", st.graphSteps);
+        w.Key("late_step_ends");
+        w.Bool(st.lateStepEnds);
+        json::kv(w, "counted_steps", st.steps);
+        json::kv(w, "enqueued_per_step", st.enqueuedPerStep);
+        json::kv(w, "allocations", st.allocations);
+        json::kv(w, "host_waits", st.hostWaits);
+        json::kv(w, "readbacks", st.readbacks);
+        json::kv(w, "samples_per_s_after_warmup", st.samplesPerSAfterWarmup);
+        w.EndObject();
+    }
     int classes = 0;
     while (r.eval.count("precision/" + std::to_string(classes))) ++classes;
     w.Key("per_class");

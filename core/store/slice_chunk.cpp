@@ -176,6 +176,18 @@ TrackChunks TrackChunkEncoder::finish() {
     return out;
 }
 
+TrackChunks TrackChunkEncoder::takeChunks() {
+    TrackChunks out;
+    out.trackId = m_out.trackId;
+    out.summaries = std::move(m_out.summaries);
+    out.blobs = std::move(m_out.blobs);
+    m_out.summaries.clear();
+    m_out.blobs.clear();
+    for (const ChunkSummary& c : out.summaries) out.slices += c.count;
+    m_out.slices -= out.slices;
+    return out;
+}
+
 bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out,
                       std::string* why) {
     const auto* p = reinterpret_cast<const uint8_t*>(blob.data());

@@ -103,6 +103,10 @@ public:
     void add(const StoredSlice& s);
     /// The chunks and by-name totals; the encoder is empty afterwards.
     TrackChunks finish();
+    /// Chunks complete so far (their slices; no by-name totals: finish() gives those), so a
+    /// long track is written while it is encoded.
+    TrackChunks takeChunks();
+    size_t pendingChunks() const { return m_out.blobs.size(); }
 
 private:
     void encodeChunk();

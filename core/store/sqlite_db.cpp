@@ -48,10 +48,27 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode) {
         case Mode::Create:
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
             break;
+        case Mode::Immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+            break;
     }
     SqliteDb db;
-    db.m_readOnly = mode == Mode::ReadOnly;
-    const int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags, nullptr);
+    db.m_readOnly = mode == Mode::ReadOnly || mode == Mode::Immutable;
+    std::string name = path;
+    if (mode == Mode::Immutable) {  // a URI filename: '%', '?' and '#' escaped
+        name = "file:";
+        for (const char c : path) {
+            if (c == '%' || c == '?' || c == '#') {
+                static const char kHex[] = "0123456789abcdef";
+                const auto u = static_cast<unsigned char>(c);
+                name += {'%', kHex[u >> 4], kHex[u & 15]};
+            } else {
+                name += c;
+            }
+        }
+        name += "?immutable=1";
+    }
+    const int rc = sqlite3_open_v2(name.c_str(), &db.m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = db.m_db ? sqlite3_errmsg(db.m_db) : sqlite3_errstr(rc);
         return Error{"cannot open '" + path + "': " + msg};
@@ -96,6 +113,13 @@ Result<int64_t> SqliteDb::queryInt(std::string_view sql, int64_t fallback) {
 
 std::string SqliteDb::lastError() const {
     return m_db ? sqlite3_errmsg(m_db) : "no database";
+}
+bool isDiskFull(std::string_view error) {
+    return error.find(sqlite3_errstr(SQLITE_FULL)) != std::string_view::npos;
+}
+
+int SqliteDb::lastErrorCode() const {
+    return m_db ? sqlite3_extended_errcode(m_db) : SQLITE_MISUSE;
 }
 int64_t SqliteDb::lastInsertId() const {
     return sqlite3_last_insert_rowid(m_db);

@@ -17,7 +17,9 @@ class Statement;
 /// One SQLite connection. Not thread-safe: one thread uses it at a time.
 class SqliteDb {
 public:
-    enum class Mode { ReadOnly, ReadWrite, Create };
+    /// Immutable: read-only, and SQLite assumes nothing changes the file (no locks, no
+    /// -shm or -wal): for a session on read-only media, which cannot hold those files.
+    enum class Mode { ReadOnly, ReadWrite, Create, Immutable };
 
     SqliteDb() = default;
     ~SqliteDb();
@@ -36,6 +38,8 @@ public:
     Result<int64_t> queryInt(std::string_view sql, int64_t fallback = 0);
 
     std::string lastError() const;
+    /// SQLite's extended result code of the last call that failed (SQLITE_FULL, ...).
+    int lastErrorCode() const;
     int64_t lastInsertId() const;
     int changes() const;
     sqlite3* handle() const { return m_db; }
@@ -45,6 +49,9 @@ private:
     sqlite3* m_db = nullptr;
     bool m_readOnly = false;
 };
+
+/// True when `error` (a message of SqliteDb or Statement) says the disk or database is full.
+bool isDiskFull(std::string_view error);
 
 /// A prepared statement. Bind indexes start at 1; column indexes at 0.
 class Statement {

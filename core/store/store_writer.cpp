@@ -5,8 +5,9 @@ namespace ts::store {
 StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
     : m_store(store), m_sourceId(sourceId), m_batchRows(batchRows) {
     SqliteDb& db = store.db();
-    // Durable against a killed process (the OS still has the pages); fsync waits for the end.
-    db.exec("PRAGMA synchronous=OFF");
+    // Each batch commits in WAL mode with synchronous=NORMAL (set when the session opens): a
+    // killed process loses nothing committed, and a power loss loses at most the batches
+    // since the last checkpoint, never the file (docs/SCHEMA.md, bench/trace_import).
     // The next slice id is kept in meta by every writer: max(id) over the slices table
     // would read all of it (it is clustered by track and time). Older sessions: once.
     const int64_t kept =
@@ -45,13 +46,18 @@ StoreWriter::StoreWriter(TraceStore& store, int64_t sourceId, int64_t batchRows)
 }
 
 StoreWriter::~StoreWriter() {
+    if (failed()) return;  // rolled back when it failed
     flush();
     m_store.commit();
-    m_store.db().exec("PRAGMA synchronous=NORMAL");
 }
 
 void StoreWriter::check(Status s) {
-    if (!s && m_error.empty()) m_error = s.error();
+    if (s || failed()) return;
+    // The first failed write (a full disk) ends the import's writes: the open batch is rolled
+    // back at once (SQLite may have done so already) and nothing more is written, so no row
+    // commits on its own after it and the importer's clean-up finds room to run.
+    m_error = s.error();
+    (void)m_store.rollback();
 }
 
 void StoreWriter::rowDone() {
@@ -60,6 +66,7 @@ void StoreWriter::rowDone() {
 }
 
 Status StoreWriter::flush() {
+    if (failed()) return Error{m_error};
     m_pending = 0;
     flushSlices();
     flushNameStats();
@@ -94,6 +101,7 @@ void bindOptional(Statement& st, int idx, std::string_view v) {
 }  // namespace
 
 int64_t StoreWriter::addProcess(std::string_view pid, std::string_view name, int64_t sortIndex) {
+    if (failed()) return 0;
     m_process.bind(1, m_sourceId).bind(2, pid);
     bindOptional(m_process, 3, name);
     m_process.bind(4, sortIndex);
@@ -104,6 +112,7 @@ int64_t StoreWriter::addProcess(std::string_view pid, std::string_view name, int
 
 int64_t StoreWriter::addThread(int64_t processId, std::string_view tid, std::string_view name,
                                int64_t sortIndex) {
+    if (failed()) return 0;
     m_thread.bind(1, processId).bind(2, tid);
     bindOptional(m_thread, 3, name);
     m_thread.bind(4, sortIndex);
@@ -124,24 +133,30 @@ Status updateColumn(SqliteDb& db, const char* sql, int64_t id, int64_t value) {
 }  // namespace
 
 void StoreWriter::setProcessName(int64_t id, std::string_view name) {
+    if (failed()) return;
     check(updateColumn(m_store.db(), "UPDATE processes SET name=? WHERE id=?", id, name));
 }
 void StoreWriter::setProcessSortIndex(int64_t id, int64_t sortIndex) {
+    if (failed()) return;
     check(
         updateColumn(m_store.db(), "UPDATE processes SET sort_index=? WHERE id=?", id, sortIndex));
 }
 void StoreWriter::setProcessLabels(int64_t id, std::string_view labels) {
+    if (failed()) return;
     check(updateColumn(m_store.db(), "UPDATE processes SET labels=? WHERE id=?", id, labels));
 }
 void StoreWriter::setThreadName(int64_t id, std::string_view name) {
+    if (failed()) return;
     check(updateColumn(m_store.db(), "UPDATE threads SET name=? WHERE id=?", id, name));
 }
 void StoreWriter::setThreadSortIndex(int64_t id, int64_t sortIndex) {
+    if (failed()) return;
     check(updateColumn(m_store.db(), "UPDATE threads SET sort_index=? WHERE id=?", id, sortIndex));
 }
 
 int64_t StoreWriter::addTrack(std::string_view kind, int64_t processId, int64_t threadId,
                               std::string_view name, int64_t sortIndex) {
+    if (failed()) return 0;
     m_track.bind(1, m_sourceId).bind(2, kind);
     bindOptional(m_track, 3, processId);
     bindOptional(m_track, 4, threadId);
@@ -205,6 +220,7 @@ std::vector<StoredSlice>& StoreWriter::trackSlices(int64_t trackId) {
 }
 
 void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
+    if (failed()) return;
     countName(r.trackId, r.nameId, r.dur);
     std::vector<StoredSlice>& rows = trackSlices(r.trackId);
     rows.push_back({id, r});
@@ -216,6 +232,7 @@ void StoreWriter::addSliceWithId(int64_t id, const SliceRow& r) {
 }
 
 void StoreWriter::addTrackChunks(const TrackChunks& t) {
+    if (failed()) return;
     for (size_t i = 0; i < t.blobs.size(); ++i)
         check(m_chunks.write(t.trackId, t.summaries[i], t.blobs[i]));
     for (const TrackChunks::NameTotal& n : t.names) {
@@ -248,6 +265,7 @@ void StoreWriter::flushNameStats() {
 }
 
 int64_t StoreWriter::addArgs(std::string_view json) {
+    if (failed()) return 0;
     const int64_t id = m_nextArgId++;
     check(m_args.add(id, json));
     rowDone();
@@ -256,6 +274,7 @@ int64_t StoreWriter::addArgs(std::string_view json) {
 
 void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId, char scope,
                              int64_t argSetId) {
+    if (failed()) return;
     m_instants.i64(trackId).i64(ts).i64(nameId).idOrNull(catId);
     m_instants.text(std::string_view(&scope, 1)).idOrNull(argSetId);
     check(m_instants.endRow());
@@ -264,6 +283,7 @@ void StoreWriter::addInstant(int64_t trackId, int64_t ts, int64_t nameId, int64_
 
 void StoreWriter::addSample(int64_t trackId, int64_t ts, int64_t nameId, int64_t catId,
                             int64_t frameId, int64_t argSetId) {
+    if (failed()) return;
     m_samples.i64(trackId).i64(ts).i64(nameId).idOrNull(catId).text("s");
     m_samples.idOrNull(argSetId).idOrNull(frameId);
     check(m_samples.endRow());
@@ -271,6 +291,7 @@ void StoreWriter::addSample(int64_t trackId, int64_t ts, int64_t nameId, int64_t
 }
 
 int64_t StoreWriter::addStackFrame(int64_t parentId, int64_t nameId, int64_t catId) {
+    if (failed()) return 0;
     m_frame.bind(1, m_sourceId);
     bindOptional(m_frame, 2, parentId);
     m_frame.bind(3, nameId);
@@ -282,6 +303,7 @@ int64_t StoreWriter::addStackFrame(int64_t parentId, int64_t nameId, int64_t cat
 
 void StoreWriter::addClockSync(std::string_view syncId, int64_t ts,
                                std::optional<int64_t> issueTs) {
+    if (failed()) return;
     m_clockSync.bind(1, m_sourceId).bind(2, syncId).bind(3, ts);
     if (issueTs)
         m_clockSync.bind(4, *issueTs);
@@ -309,6 +331,7 @@ std::vector<StoreWriter::ClockSync> StoreWriter::otherClockSyncs() {
 }
 
 Status StoreWriter::shiftWrittenTimes(int64_t offset) {
+    if (failed()) return Error{m_error};
     check(m_instants.flush());
     check(m_samples.flush());
     check(m_counters.flush());
@@ -322,12 +345,14 @@ Status StoreWriter::shiftWrittenTimes(int64_t offset) {
 }
 
 void StoreWriter::addCounter(int64_t trackId, int64_t ts, double value) {
+    if (failed()) return;
     m_counters.i64(trackId).i64(ts).real(value);
     check(m_counters.endRow());
     rowDone();
 }
 
 void StoreWriter::addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int64_t catId) {
+    if (failed()) return;
     m_flows.i64(m_sourceId).i64(sliceOut).i64(sliceIn).idOrNull(nameId).idOrNull(catId);
     check(m_flows.endRow());
     rowDone();
@@ -335,6 +360,7 @@ void StoreWriter::addFlow(int64_t sliceOut, int64_t sliceIn, int64_t nameId, int
 
 void StoreWriter::logProblem(std::string_view key, int64_t byteOffset, std::string_view phase,
                              std::string_view message) {
+    if (failed()) return;
     m_problem.bind(1, m_sourceId).bind(2, key).bind(3, byteOffset);
     bindOptional(m_problem, 4, phase);
     bindOptional(m_problem, 5, message);

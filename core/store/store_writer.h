@@ -85,8 +85,10 @@ public:
 
     /// Commits what is pending (rows count toward the batch size).
     Status flush();
-    /// First error met by any insert, empty when none.
+    /// First error met by any insert, empty when none. After it the writer writes nothing
+    /// more: its open batch was rolled back (earlier batches stay committed).
     const std::string& error() const { return m_error; }
+    bool failed() const { return !m_error.empty(); }
     int64_t rowsWritten() const { return m_rows; }
 
 private:

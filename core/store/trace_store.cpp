@@ -1,13 +1,15 @@
 #include "core/store/trace_store.h"
 
-#include <signal.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "core/common/clock.h"
 #include "core/log/logger.h"
+#include "core/store/dead_writers.h"
 #include "core/store/schema.h"
 
 namespace ts::store {
@@ -25,11 +27,6 @@ std::string fileHeader(const std::string& path, bool* exists) {
     return std::string(buf, static_cast<size_t>(in.gcount()));
 }
 
-bool processAlive(int64_t pid) {
-    if (pid <= 0) return false;
-    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
-}
-
 }  // namespace
 
 const std::vector<std::string>& TraceStore::dataTables() {
@@ -42,6 +39,32 @@ const std::vector<std::string>& TraceStore::dataTables() {
         "run_params"};
     return tables;
 }
+
+namespace {
+
+// Why a session could not be opened or recovered, in words that fit the cause: a full disk or
+// read-only media is not damage (the file passes its integrity check).
+std::string openFailure(const std::string& path, SqliteDb& db, const std::string& error) {
+    const int code = db.lastErrorCode() & 0xff;
+    if (code == SQLITE_FULL || isDiskFull(error))
+        return "cannot write session '" + path + "': the disk is full (" + error +
+               "); free space and try again, the session itself is intact";
+    if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM)
+        return "cannot open session '" + path + "': " + error +
+               " (read-only media or permissions; reading it needs no write)";
+    if (code == SQLITE_IOERR) return "cannot open session '" + path + "': I/O error: " + error;
+    return "damaged session '" + path + "': " + error;
+}
+
+// A read-only open that SQLite refuses because nothing beside the file can be created (a WAL
+// session on read-only media: no -shm): read it immutable, unless a journal with committed
+// pages is there, which an immutable read would not see.
+bool readOnlyMediaRefusal(int code) {
+    const int primary = code & 0xff;
+    return primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mode mode) {
     bool exists = false;
@@ -63,7 +86,19 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
     SqliteDb& d = store->m_db;
 
     auto version = d.queryInt("PRAGMA user_version");
-    if (!version) return Error{"damaged session '" + path + "': " + version.error()};
+    if (!version && mode == Mode::ReadOnly && readOnlyMediaRefusal(d.lastErrorCode())) {
+        std::error_code ec;
+        if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+            return Error{"cannot read session '" + path + "' on read-only media: its journal (" +
+                         path +
+                         "-wal) holds changes that need a writable folder to be read; open it "
+                         "once where it can be written"};
+        auto immutable = SqliteDb::open(path, SqliteDb::Mode::Immutable);
+        if (!immutable) return Error{immutable.error()};
+        store->m_db = std::move(immutable.value());
+        version = d.queryInt("PRAGMA user_version");
+    }
+    if (!version) return Error{openFailure(path, d, version.error())};
     store->m_version = static_cast<int>(version.value());
     if (store->m_version > currentSchemaVersion()) {
         return Error{"session '" + path + "' was written by a newer TrainScope (schema v" +
@@ -72,7 +107,7 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
     }
     if (store->m_version == 0) {
         auto tables = d.queryInt("SELECT count(*) FROM sqlite_master");
-        if (!tables) return Error{"damaged session '" + path + "': " + tables.error()};
+        if (!tables) return Error{openFailure(path, d, tables.error())};
         if (tables.value() != 0)
             return Error{"not a TrainScope session: '" + path +
                          "' is an SQLite database of another application"};
@@ -87,10 +122,17 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
 
     if (fresh) d.exec("PRAGMA page_size=16384");  // before the first table: fewer, larger pages
     if (!store->readOnly()) {
+        // WAL, synced at checkpoints: a commit survives a killed process at once and a power
+        // loss once checkpointed, and a power loss never leaves a damaged file (docs/SCHEMA.md).
         if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s)
-            return Error{"cannot open session '" + path + "': " + s.error()};
+            return Error{openFailure(path, d, s.error())};
     }
-    d.exec("PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;");
+    // Read-only connections keep temporary tables and sorts on disk (user SQL may build big
+    // ones) and never change it again (that would drop the views of showDeadWriters).
+    d.exec(store->readOnly()
+               ? "PRAGMA cache_size=-262144; PRAGMA temp_store=FILE; PRAGMA threads=2;"
+               : "PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA "
+                 "threads=2;");
 
     if (store->m_version < currentSchemaVersion()) {
         if (store->readOnly()) {
@@ -107,15 +149,13 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
             TS_LOG(STORE, INFO) << "upgraded session " << path << " from schema v" << from
                                 << " to v" << currentSchemaVersion();
     }
-    if (!store->readOnly()) {
-        if (auto s = store->recoverDeadWriters(); !s)
-            return Error{"damaged session '" + path + "': " + s.error()};
-        if (auto s = store->buildIndexes(); !s)
-            return Error{"damaged session '" + path + "': " + s.error()};
-    }
+    if (auto s = store->recoverDeadWriters(); !s) return Error{openFailure(path, d, s.error())};
+    if (!store->readOnly())
+        if (auto s = store->buildIndexes(); !s && !isDiskFull(s.error()))
+            return Error{openFailure(path, d, s.error())};
     // Touch the main table so a damaged file fails here, not in the first view.
     if (auto n = d.queryInt("SELECT count(*) FROM sources"); !n)
-        return Error{"damaged session '" + path + "': " + n.error()};
+        return Error{openFailure(path, d, n.error())};
     TS_LOG(STORE, DEBUG) << "opened session " << path
                          << (store->readOnly() ? " read-only" : " read-write");
     return store;
@@ -146,35 +186,23 @@ Status TraceStore::migrate() {
 }
 
 Status TraceStore::recoverDeadWriters() {
-    Statement q = m_db.prepare("SELECT id, writer_pid FROM sources WHERE status='importing'");
-    std::vector<int64_t> dead;
-    while (q.step())
-        if (!processAlive(q.int64(1))) dead.push_back(q.int64(0));
-    if (!q.error().empty()) return Error{q.error()};
-    for (int64_t id : dead) {
-        Statement u = m_db.prepare(
-            "UPDATE sources SET status='incomplete', error=coalesce(error, "
-            "'the import was interrupted; rows committed before the interruption are kept') "
-            "WHERE id=?");
-        if (auto s = u.bind(1, id).run(); !s) return s;
+    auto dead = findDeadWriters(m_db);
+    if (!dead) return Error{dead.error()};
+    if (dead.value().empty()) return {};
+    if (!readOnly()) {
+        Status s = begin();
+        if (s) s = markDeadWriters(m_db, dead.value());
+        if (s)
+            s = commit();
+        else
+            (void)rollback();
+        // A full disk leaves the recovery to a later open (this one's writes fail anyway).
+        if (s || !isDiskFull(s.error())) return s;
+        TS_LOG(STORE, WARNING) << m_path << ": cannot store the state of interrupted imports "
+                               << "and runs yet (" << s.error() << ")";
+        return {};
     }
-    // Runs left 'running' by a process that is gone (or by a build that kept no pid).
-    Statement r = m_db.prepare("SELECT id, writer_pid FROM runs WHERE status='running'");
-    std::vector<int64_t> deadRuns;
-    while (r.step())
-        if (r.isNull(1) || !processAlive(r.int64(1))) deadRuns.push_back(r.int64(0));
-    if (!r.error().empty()) return Error{r.error()};
-    for (int64_t id : deadRuns) {
-        Statement u = m_db.prepare(
-            "UPDATE runs SET status='interrupted', writer_pid=NULL, ended_at=coalesce(ended_at, "
-            "?), "
-            "reason=coalesce(nullif(reason, ''), 'interrupted: the process recording the run "
-            "ended without closing it (killed or crashed); what it recorded before is kept') "
-            "WHERE id=?");
-        u.bind(1, nowNs());
-        if (auto s = u.bind(2, id).run(); !s) return s;
-    }
-    return {};
+    return showDeadWriters(m_db, dead.value());
 }
 
 int64_t TraceStore::intern(std::string_view s) {
@@ -228,7 +256,15 @@ Status TraceStore::begin() {
 Status TraceStore::commit() {
     if (!m_inTx) return {};
     m_inTx = false;
-    return m_db.exec("COMMIT");
+    Status s = m_db.exec("COMMIT");
+    if (!s && !sqlite3_get_autocommit(m_db.handle())) {
+        // A COMMIT that failed (a full disk) leaves the transaction open: end it, or every
+        // later BEGIN of this connection fails and the import cannot even clean up.
+        m_strings.clear();
+        m_stringsLoaded = false;
+        (void)m_db.exec("ROLLBACK");
+    }
+    return s;
 }
 
 Status TraceStore::rollback() {
@@ -272,9 +308,17 @@ Status TraceStore::finishSource(int64_t id, const SourceSummary& sum) {
 }
 
 Status TraceStore::deleteSource(int64_t id) {
+    return deleteSourceRows(id, false);
+}
+
+Status TraceStore::discardSourceRows(int64_t id) {
+    return deleteSourceRows(id, true);
+}
+
+Status TraceStore::deleteSourceRows(int64_t id, bool keepSourceRow) {
     const std::string sid = std::to_string(id);
     const std::string tracks = "(SELECT id FROM tracks WHERE source_id=" + sid + ")";
-    const std::string sql =
+    std::string sql =
         "DELETE FROM slice_chunks WHERE track_id IN " + tracks + ";" +
         "DELETE FROM instants WHERE track_id IN " + tracks + ";" +
         "DELETE FROM slice_name_stats WHERE track_id IN " + tracks + ";" +
@@ -289,8 +333,11 @@ Status TraceStore::deleteSource(int64_t id) {
         "DELETE FROM run_params WHERE source_id=" + sid + ";" +
         "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" + sid +
         ");" + "DELETE FROM processes WHERE source_id=" + sid + ";" +
-        "DELETE FROM tracks WHERE source_id=" + sid + ";" + "DELETE FROM sources WHERE id=" + sid +
-        ";";
+        "DELETE FROM tracks WHERE source_id=" + sid + ";";
+    sql += keepSourceRow ? "UPDATE sources SET events=0, slices=0, skipped=0, ts_min=NULL, "
+                           "ts_max=NULL WHERE id=" +
+                               sid + ";"
+                         : "DELETE FROM sources WHERE id=" + sid + ";";
     const bool ownTx = !m_inTx;
     if (ownTx)
         if (auto s = begin(); !s) return s;

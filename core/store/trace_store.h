@@ -1,8 +1,10 @@
 #pragma once
 // TraceStore: one TrainScope session, an SQLite file (*.tscope) in WAL mode.
 // Opening checks that the file is a session, refuses files written by a newer schema,
-// migrates older ones forward, and marks sources left 'importing' by a dead writer as
-// 'incomplete'. Not thread-safe: one thread uses an instance at a time (open a second
+// migrates older ones forward, and shows sources and runs left open by a dead writer as
+// 'incomplete' / 'interrupted' (core/store/dead_writers.h; stored when opened for writing).
+// A session on read-only media (a WAL file whose folder cannot hold -shm) is read immutable.
+// Not thread-safe: one thread uses an instance at a time (open a second
 // instance on another thread to read while a writer works).
 #include <cstdint>
 #include <memory>
@@ -108,6 +110,9 @@ public:
     Status finishSource(int64_t id, const SourceSummary& summary);
     /// Removes a source and every row that belongs to it (used when an import is cancelled).
     Status deleteSource(int64_t id);
+    /// Removes every row of a source but its `sources` row, whose counts become 0 (a failed
+    /// import keeps nothing but the row that says why).
+    Status discardSourceRows(int64_t id);
     Result<std::vector<SourceInfo>> sources();
 
     // ---- runs ----
@@ -139,7 +144,10 @@ public:
 private:
     TraceStore() = default;
     Status migrate();
+    /// Sources and runs left open by a dead process (dead_writers.h): stored on a read-write
+    /// open, shown without writing on a read-only one.
     Status recoverDeadWriters();
+    Status deleteSourceRows(int64_t id, bool keepSourceRow);
 
     SqliteDb m_db;
     std::string m_path;

@@ -2,7 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <cstdio>
 #include <cstring>
 
 namespace ts::store {
@@ -30,6 +33,23 @@ struct Check {
     std::string refused;  // the first thing refused, "" when none
 };
 
+// A PRAGMA read as a table (pragma_table_info(...)): the same list as the statement form.
+// (A table-valued PRAGMA takes no value to set: its arguments are the table and schema.)
+bool pragmaTableAllowed(const char* table) {
+    if (!table || sqlite3_strnicmp(table, "pragma_", 7) != 0) return true;
+    return among(kInfoPragmas, table + 7) || among(kValuePragmas, table + 7);
+}
+
+// The process's resident memory in bytes (0 when /proc cannot say).
+uint64_t residentBytes() {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long long size = 0, resident = 0;
+    const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+    std::fclose(f);
+    return got == 2 ? resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
 int authorize(void* arg, int action, const char* a1, const char* a2, const char*, const char*) {
     auto* check = static_cast<Check*>(arg);
     auto deny = [&](std::string why) {
@@ -37,8 +57,12 @@ int authorize(void* arg, int action, const char* a1, const char* a2, const char*
         return SQLITE_DENY;
     };
     switch (action) {
-        case SQLITE_SELECT:
         case SQLITE_READ:
+            if (!pragmaTableAllowed(a1))
+                return deny(std::string("PRAGMA ") + (a1 + 7) + " (as the table " + a1 +
+                            ") is not allowed in a query (only PRAGMAs that report)");
+            return SQLITE_OK;
+        case SQLITE_SELECT:
         case SQLITE_RECURSIVE:
             return SQLITE_OK;
         case SQLITE_FUNCTION:
@@ -72,9 +96,12 @@ int authorize(void* arg, int action, const char* a1, const char* a2, const char*
 }  // namespace
 
 Result<UserQuery> UserQuery::prepare(SqliteDb& db, std::string_view sql,
-                                     const std::atomic<bool>* cancel,
-                                     std::optional<std::chrono::milliseconds> timeout) {
+                                     const std::atomic<bool>* cancel, QueryLimits limits) {
     sqlite3* h = db.handle();
+    // Temporary tables and sorts on disk, not in memory (changing it only when needed: a
+    // change drops the connection's temporary objects).
+    if (auto t = db.queryInt("PRAGMA temp_store", 0); !t || t.value() != 1)
+        (void)db.exec("PRAGMA temp_store=FILE");
     Check check;
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
@@ -106,9 +133,13 @@ Result<UserQuery> UserQuery::prepare(SqliteDb& db, std::string_view sql,
     q.m_guard = std::make_unique<Guard>();
     q.m_guard->db = h;
     q.m_guard->cancel = cancel;
-    if (timeout) {
-        q.m_guard->timeout = *timeout;
-        q.m_guard->deadline = std::chrono::steady_clock::now() + *timeout;
+    if (limits.timeout && limits.timeout->count() > 0) {
+        q.m_guard->timeout = *limits.timeout;
+        q.m_guard->deadline = std::chrono::steady_clock::now() + *limits.timeout;
+    }
+    if (limits.memoryBytes && *limits.memoryBytes > 0) {
+        q.m_guard->memoryBytes = *limits.memoryBytes;
+        q.m_guard->residentAtStart = residentBytes();
     }
     return q;
 }
@@ -119,9 +150,19 @@ int UserQuery::onProgress(void* arg) {
         g->stop = Stop::Cancelled;
         return 1;
     }
-    if (std::chrono::steady_clock::now() >= g->deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= g->deadline) {
         g->stop = Stop::TimedOut;
         return 1;
+    }
+    // /proc is read a few times a second, not on every callback.
+    if (g->memoryBytes > 0 && now >= g->nextMemoryCheck) {
+        g->nextMemoryCheck = now + std::chrono::milliseconds(50);
+        const uint64_t resident = residentBytes();
+        if (resident > g->residentAtStart && resident - g->residentAtStart > g->memoryBytes) {
+            g->stop = Stop::OutOfMemory;
+            return 1;
+        }
     }
     return 0;
 }
@@ -129,7 +170,7 @@ int UserQuery::onProgress(void* arg) {
 bool UserQuery::step() {
     if (!m_guard) return false;
     if (m_guard->stop != Stop::None) return false;
-    const bool watch = m_guard->cancel || m_guard->timeout.count() > 0;
+    const bool watch = m_guard->cancel || m_guard->timeout.count() > 0 || m_guard->memoryBytes > 0;
     if (watch) sqlite3_progress_handler(m_guard->db, 1000, &UserQuery::onProgress, m_guard.get());
     const bool row = m_st.step();
     if (watch) sqlite3_progress_handler(m_guard->db, 0, nullptr, nullptr);
@@ -143,6 +184,9 @@ std::string UserQuery::error() const {
         return "query timed out after " +
                (ms % 1000 ? std::to_string(ms) + " ms" : std::to_string(ms / 1000) + " s");
     }
+    if (m_guard && m_guard->stop == Stop::OutOfMemory)
+        return "query stopped: it took more than " + std::to_string(m_guard->memoryBytes >> 20) +
+               " MiB of memory";
     return m_st.error();
 }
 

@@ -9,10 +9,17 @@
 // only report (writable_schema among those refused), and the functions load_extension and
 // fts3_tokenizer. Each refusal says what was refused.
 //
+// A PRAGMA called as a table-valued function (`SELECT * FROM pragma_optimize(...)`) passes the
+// same allow-list as the statement form.
+//
 // step() runs under a progress handler (installed for the step only, so nothing is left on
-// the connection) that stops the statement (SQLITE_INTERRUPT) once the cancel token says so
-// or the timeout has passed; error() then says "query cancelled" or "query timed out after
-// N s" and stopped() tells which.
+// the connection) that stops the statement (SQLITE_INTERRUPT) once the cancel token says so,
+// the time limit has passed or the process's resident memory has grown by more than the
+// memory limit since prepare(); error() then says "query cancelled", "query timed out after
+// N s" or "query stopped: it took more than N MiB of memory", and stopped() tells which.
+// Every query has both limits unless its caller lifts them (QueryLimits: the CLI's --timeout
+// and --memory-limit), and its temporary tables and sorts go to disk (temp_store=FILE), so a
+// runaway recursive CTE ends instead of taking the machine's memory.
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -25,15 +32,26 @@
 
 namespace ts::store {
 
+/// The limits of a query when its caller sets none.
+inline constexpr std::chrono::milliseconds kDefaultQueryTimeout{5 * 60 * 1000};
+inline constexpr uint64_t kDefaultQueryMemoryBytes = uint64_t{2} << 30;
+
+/// How long a query may run (from prepare()) and how much the process's resident memory may
+/// grow while it runs; an empty optional lifts that limit.
+struct QueryLimits {
+    std::optional<std::chrono::milliseconds> timeout = kDefaultQueryTimeout;
+    std::optional<uint64_t> memoryBytes = kDefaultQueryMemoryBytes;
+};
+
 class UserQuery {
 public:
-    enum class Stop { None, Cancelled, TimedOut };
+    enum class Stop { None, Cancelled, TimedOut, OutOfMemory };
 
     /// Checks and compiles `sql` on `db`. `cancel` (may be null) is read from the step loop;
-    /// it may be set from any thread or a signal handler. `timeout` counts from prepare().
+    /// it may be set from any thread or a signal handler.
     static Result<UserQuery> prepare(SqliteDb& db, std::string_view sql,
                                      const std::atomic<bool>* cancel = nullptr,
-                                     std::optional<std::chrono::milliseconds> timeout = {});
+                                     QueryLimits limits = {});
     /// An empty query (step() gives no row); prepare() makes real ones.
     UserQuery() = default;
 
@@ -51,6 +69,9 @@ private:
         std::chrono::steady_clock::time_point deadline =
             std::chrono::steady_clock::time_point::max();
         std::chrono::milliseconds timeout{0};
+        uint64_t memoryBytes = 0;  // 0: no limit
+        uint64_t residentAtStart = 0;
+        std::chrono::steady_clock::time_point nextMemoryCheck;
         Stop stop = Stop::None;
     };
     static int onProgress(void* guard);

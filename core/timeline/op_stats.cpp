@@ -1,6 +1,5 @@
 #include "core/timeline/op_stats.h"
 
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -12,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/common/json_read.h"
 #include "core/store/slice_scan.h"
 #include "core/store/trace_store.h"
 
@@ -308,8 +308,7 @@ std::string opStatsCsv(const OpStats& st) {
 
 std::string inputShapesOf(std::string_view json) {
     rapidjson::Document d;
-    d.Parse(json.data(), json.size());
-    if (d.HasParseError() || !d.IsObject()) return {};
+    if (!ts::json::parse(d, json) || !d.IsObject()) return {};
     for (const char* key : {"Input Dims", "input_shapes", "Input dims", "input_dims"}) {
         auto it = d.FindMember(key);
         if (it == d.MemberEnd()) continue;

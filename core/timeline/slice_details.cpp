@@ -1,13 +1,12 @@
 #include "core/timeline/slice_details.h"
 
-#include <rapidjson/memorystream.h>
 #include <rapidjson/prettywriter.h>
-#include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
 #include <optional>
 
+#include "core/common/json_read.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/timeline_model.h"
 
@@ -43,9 +42,7 @@ std::string prettyJson(std::string_view json) {
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
     w.SetIndent(' ', 2);
     ExactNumbers h{w};
-    rapidjson::Reader reader;
-    rapidjson::MemoryStream ms(json.data(), json.size());
-    if (reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(ms, h).IsError())
+    if (!ts::json::parseSax<rapidjson::kParseNumbersAsStringsFlag>(json, h))
         return std::string(json);
     return buf.GetString();
 }

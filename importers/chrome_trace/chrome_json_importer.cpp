@@ -52,7 +52,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     }
     report.sourceId = source.value();
     chrome::ReadOutcome outcome;
-    std::string writeError, alignment;
+    std::string writeError, alignment, window;
     {
         store::StoreWriter writer(store, report.sourceId);
         chrome::ChromeTraceBuilder builder(writer, report);
@@ -73,6 +73,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
             outcome.kind != chrome::ReadOutcome::Kind::NotJson) {
             builder.finish();
             alignment = builder.clockAlignmentJson();
+            if (!builder.spillError().empty()) writeError = builder.spillError();
             if (outcome.kind == chrome::ReadOutcome::Kind::Truncated)
                 writer.logProblem("json_truncated", outcome.errorOffset, {}, outcome.error);
         }
@@ -83,7 +84,8 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
                 writer.logProblem("json_event_not_object", -1, {},
                                   "a value in the events array that is not an object");
         }
-        writeError = writer.error();
+        if (writeError.empty()) writeError = writer.error();
+        window = builder.windowJson();
     }
     using K = chrome::ReadOutcome::Kind;
     if (outcome.kind == K::Cancelled || control.cancelled()) {
@@ -103,6 +105,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     extra += "],\"wrapper\":" + ts::json::quote(in.value()->wrapper());
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
     if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
+    extra += ",\"memory\":" + window;
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;
@@ -120,13 +123,7 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     } else {
         report.status = store::SourceStatus::Complete;
     }
-    if (report.status ==
-        store::SourceStatus::Failed) {  // keep nothing of a file that is not a trace
-        (void)store.deleteSource(report.sourceId);
-        auto again = store.beginSource(path, "chrome_json");
-        report.sourceId = again ? again.value() : 0;
-    }
-    recordSource(store, report);
+    recordSource(store, report);  // a failed one keeps nothing but its sources row
     (void)store.buildIndexes();
     return report;
 }

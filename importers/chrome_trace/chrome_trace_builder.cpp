@@ -3,13 +3,59 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 
 namespace ts::importers::chrome {
 
 const std::string ChromeTraceBuilder::kNoText;
 
 ChromeTraceBuilder::ChromeTraceBuilder(store::StoreWriter& writer, ImportReport& report)
-    : m_w(writer), m_report(report), m_samples(writer) {}
+    : m_w(writer), m_report(report), m_samples(writer) {
+    if (const char* w = std::getenv("TRAINSCOPE_IMPORT_WINDOW")) {
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(w, &end, 10);
+        if (end != w && *end == '\0' && n > 0) m_window = static_cast<size_t>(n);
+    }
+}
+
+void ChromeTraceBuilder::hold(TrackBuf& t, const Slice& s) {
+    t.slices.push_back(s);
+    m_heldPeak = std::max(m_heldPeak, ++m_held);
+    if (m_held >= m_window) spill();
+}
+
+void ChromeTraceBuilder::spill() {
+    if (!m_spill) {
+        auto opened =
+            SliceSpill::open(std::filesystem::path(m_w.store().path()).parent_path().string());
+        if (!opened) {  // no file to spill to: hold everything, as before the window
+            m_window = SIZE_MAX;
+            m_spillError.clear();
+            return;
+        }
+        m_spill.emplace(std::move(opened.value()));
+    }
+    for (TrackBuf& t : m_tracks) {
+        if (t.slices.empty()) continue;
+        std::sort(t.slices.begin(), t.slices.end(), heldBefore);
+        auto run = m_spill->write(t.slices.data(), t.slices.size());
+        if (!run) {  // a full disk: keep the rest in memory
+            m_window = SIZE_MAX;
+            return;
+        }
+        t.runs.push_back({run.value(), 0});
+        m_held -= t.slices.size();
+        std::vector<Slice>().swap(t.slices);
+        ++m_spilledRuns;
+    }
+}
+
+std::string ChromeTraceBuilder::windowJson() const {
+    return "{\"window\":" + std::to_string(m_window == SIZE_MAX ? 0 : m_window) +
+           ",\"held_peak\":" + std::to_string(m_heldPeak) +
+           ",\"spilled_slices\":" + std::to_string(m_spill ? m_spill->records() : 0) +
+           ",\"spilled_runs\":" + std::to_string(m_spilledRuns) + "}";
+}
 
 void ChromeTraceBuilder::skip(const char* key, const ChromeEvent& e, const std::string& msg) {
     m_report.skip(key);
@@ -121,11 +167,15 @@ void ChromeTraceBuilder::complete(const ChromeEvent& e, int64_t ts) {
     if (dur && *dur < 0) return skip("json_negative_dur", e, "'X' event with negative \"dur\"");
     const uint32_t ti = thread(e);
     TrackBuf& t = m_tracks[ti];
-    const auto seq = static_cast<uint32_t>(t.slices.size());
+    const uint32_t seq = t.nextSeq++;
     const int64_t d = dur.value_or(0);
-    t.slices.push_back({ts, d, m_w.intern(e.name), m_w.intern(e.cat), args(e),
-                        dur ? 0 : store::kSliceUnfinished, seq});
-    if (!dur) t.unfinished.push_back(seq);
+    const Slice s{
+        ts, d, m_w.intern(e.name), m_w.intern(e.cat), args(e), dur ? 0 : store::kSliceUnfinished,
+        seq};
+    if (dur)
+        hold(t, s);
+    else
+        t.unfinished.push_back(s);
     t.maxTs = std::max(t.maxTs, ts + d);
     ++m_report.slices;
     m_report.seeTime(ts, ts + d);
@@ -148,23 +198,18 @@ void ChromeTraceBuilder::beginEnd(const ChromeEvent& e, int64_t ts) {
     t.maxTs = std::max(t.maxTs, ts);
     m_report.seeTime(ts, ts);
     if (e.ph[0] == 'B') {
-        const auto seq = static_cast<uint32_t>(t.slices.size());
-        t.slices.push_back(
-            {ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), store::kSliceUnfinished, seq});
-        t.open.push_back(seq);
+        t.open.push_back({ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e),
+                          store::kSliceUnfinished, t.nextSeq++});
         ++m_report.slices;
         return;
     }
     if (t.open.empty()) return skip("json_unmatched_end", e, "'E' event without an open 'B'");
-    Slice& s = t.slices[t.open.back()];
+    Slice s = t.open.back();
     t.open.pop_back();
-    if (ts < s.ts) {
-        s.dur = 0;
-    } else {
-        s.dur = ts - s.ts;
-    }
+    s.dur = ts < s.ts ? 0 : ts - s.ts;
     s.flags = 0;
     if (s.argId == 0) s.argId = args(e);
+    hold(t, s);
 }
 
 void ChromeTraceBuilder::instant(const ChromeEvent& e, int64_t ts, char scope) {

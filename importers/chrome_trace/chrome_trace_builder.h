@@ -5,6 +5,11 @@
 // earlier source sharing a clock sync id, closes unmatched B/b events (and X without dur),
 // sorts each track, computes depth, writes slices, binds flows to slices and writes the
 // stack samples (stack_sample_tracker.h).
+// Memory: it holds at most a window of finished slices (kDefaultWindow, or the
+// TRAINSCOPE_IMPORT_WINDOW variable); past it, every track's slices go to disk as a sorted run
+// (slice_spill.h), and a track with runs is merged from them at finish() and written as it
+// is merged. What stays in memory for the whole import is per open B/b event, per flow point
+// and per stack sample (small, and rarely millions).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +18,7 @@
 
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_event.h"
+#include "importers/chrome_trace/slice_spill.h"
 #include "importers/chrome_trace/stack_sample_tracker.h"
 #include "importers/import_report.h"
 
@@ -20,6 +26,9 @@ namespace ts::importers::chrome {
 
 class ChromeTraceBuilder {
 public:
+    /// Finished slices held in memory before they go to disk (about 100 MB).
+    static constexpr size_t kDefaultWindow = size_t{1} << 21;
+
     ChromeTraceBuilder(store::StoreWriter& writer, ImportReport& report);
     /// One event in file order.
     void add(const ChromeEvent& e);
@@ -28,12 +37,16 @@ public:
     /// The clock alignment finish() applied, as a JSON object ("" when none): the source
     /// and sync id it aligned to and the offset added to every time of this source.
     const std::string& clockAlignmentJson() const { return m_alignment; }
+    /// {"window","held_peak","spilled_slices","spilled_runs"}: how the slices were held.
+    std::string windowJson() const;
+    /// Why spilled slices could not be read back ("" when fine): the import failed then.
+    const std::string& spillError() const { return m_spillError; }
 
 private:
-    struct Slice {
-        int64_t ts, dur, nameId, catId, argId;
-        int32_t flags;
-        uint32_t seq;  // order of arrival within the track
+    using Slice = HeldSlice;
+    struct SpilledRun {
+        SliceSpill::Run run;
+        int64_t shift = 0;  // clock alignment to add to its times (it was written before)
     };
     struct TrackBuf {
         int64_t trackId = 0;
@@ -43,11 +56,13 @@ private:
         int64_t lastStep = INT64_MIN;  // async: ts of the last S/T/p/b/n (p steps from it)
         int64_t maxTs = INT64_MIN;
         int64_t firstId = 0;
-        std::vector<Slice> slices;
-        std::vector<uint32_t> open;        // indexes of B/b slices without an end yet
-        std::vector<uint32_t> unfinished;  // X slices without a dur: closed like open ones
-        std::vector<uint32_t> pos;         // seq -> index after sorting
-        std::vector<int32_t> parent;       // after sorting: enclosing slice index, -1 at depth 0
+        uint32_t nextSeq = 0;
+        std::vector<Slice> slices;      // finished, held (not spilled)
+        std::vector<Slice> open;        // B/b without an end yet, innermost last
+        std::vector<Slice> unfinished;  // X without a dur: closed like open ones
+        std::vector<SpilledRun> runs;   // finished, on disk
+        std::vector<uint32_t> pos;      // (no runs) seq -> index after sorting
+        std::vector<int32_t> parent;    // (no runs) enclosing slice index, -1 at depth 0
     };
     struct Process {
         int64_t id = 0;
@@ -61,6 +76,7 @@ private:
         bool enclosing;  // bind to the enclosing slice (else the next one)
         int64_t slice;   // slice seq in `track` when bound directly (bind_id), else -1
         int64_t nameId, catId;
+        int64_t bound = -1;  // the slice id it binds to, once known (0: none)
     };
 
     struct ClockSync {
@@ -93,7 +109,12 @@ private:
     void async(const ChromeEvent& e, int64_t ts);
     void flow(const ChromeEvent& e, int64_t ts, char phase);
     void closeOpen(TrackBuf& t);
+    /// Keeps a finished slice; past the window, spills every track's.
+    void hold(TrackBuf& t, const Slice& s);
+    void spill();
     store::TrackChunks prepareTrack(TrackBuf& t);
+    /// Merges a track's runs and held slices, writes them as they come and binds its flows.
+    void writeSpilledTrack(TrackBuf& t, uint32_t trackIndex);
     void writeTracks();
     int64_t bind(const FlowPoint& p);
 
@@ -114,6 +135,11 @@ private:
     std::vector<const std::pair<std::string, std::string>*> m_counterValues;
     std::string m_lastPid, m_lastTid;  // the thread of the previous event
     uint32_t m_lastThread = UINT32_MAX;
+    size_t m_window = kDefaultWindow;
+    size_t m_held = 0, m_heldPeak = 0;  // finished slices in memory
+    std::optional<SliceSpill> m_spill;
+    int64_t m_spilledRuns = 0;
+    std::string m_spillError;
 };
 
 }  // namespace ts::importers::chrome

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <numeric>
+#include <queue>
 #include <thread>
+#include <unordered_map>
 
 #include "core/common/json.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
@@ -27,29 +29,27 @@ void ChromeTraceBuilder::async(const ChromeEvent& e, int64_t ts) {
     TrackBuf& t = m_tracks[it->second];
     t.maxTs = std::max(t.maxTs, ts);
     m_report.seeTime(ts, ts);
-    const auto seq = static_cast<uint32_t>(t.slices.size());
     if (ph == 'b' || ph == 'S') {
-        t.slices.push_back(
-            {ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), store::kSliceUnfinished, seq});
-        t.open.push_back(seq);
+        t.open.push_back({ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e),
+                          store::kSliceUnfinished, t.nextSeq++});
         t.lastStep = ts;
         ++m_report.asyncSlices;
     } else if (ph == 'n' || ph == 'T') {
-        t.slices.push_back({ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
+        hold(t, {ts, 0, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, t.nextSeq++});
         t.lastStep = ts;
         ++m_report.asyncSlices;
     } else if (ph == 'p') {  // step past: the step that ends here, from the previous point
         const int64_t from = t.lastStep != INT64_MIN && t.lastStep <= ts ? t.lastStep : ts;
-        t.slices.push_back(
-            {from, ts - from, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, seq});
+        hold(t, {from, ts - from, m_w.intern(e.name), m_w.intern(e.cat), args(e), 0, t.nextSeq++});
         t.lastStep = ts;
         ++m_report.asyncSlices;
     } else {  // 'e' / 'F': close the innermost open slice of this id
         if (t.open.empty()) return skip("json_unmatched_async_end", e, "async end without a begin");
-        Slice& s = t.slices[t.open.back()];
+        Slice s = t.open.back();
         t.open.pop_back();
         s.dur = std::max<int64_t>(0, ts - s.ts);
         s.flags = 0;
+        hold(t, s);
     }
 }
 
@@ -64,28 +64,41 @@ void ChromeTraceBuilder::flow(const ChromeEvent& e, int64_t ts, char phase) {
 
 void ChromeTraceBuilder::closeOpen(TrackBuf& t) {
     // B/b without an end and X without a dur: run to the end of the track's data
-    for (const std::vector<uint32_t>* list : {&t.open, &t.unfinished}) {
-        for (uint32_t i : *list) {
-            Slice& s = t.slices[i];
+    for (std::vector<Slice>* list : {&t.open, &t.unfinished}) {
+        for (Slice s : *list) {
             s.dur = std::max<int64_t>(0, t.maxTs - s.ts);
             m_report.seeTime(s.ts, s.ts + s.dur);
+            hold(t, s);
         }
+        std::vector<Slice>().swap(*list);
     }
-    t.open.clear();
-    t.unfinished.clear();
 }
+
+namespace {
+
+// The row of a held slice: its id (in sorted order) and depth (enclosing slices).
+store::StoredSlice storedSlice(const HeldSlice& s, int64_t trackId, int64_t id, size_t depth) {
+    store::StoredSlice r;
+    r.id = id;
+    r.row.trackId = trackId;
+    r.row.ts = s.ts;
+    r.row.dur = s.dur;
+    r.row.depth = static_cast<int32_t>(depth);
+    r.row.nameId = s.nameId;
+    r.row.catId = s.catId;
+    r.row.argSetId = s.argId;
+    r.row.flags = s.flags;
+    return r;
+}
+
+}  // namespace
 
 // Sorts a track, computes depth and parents, and encodes its chunks. Touches only `t` (and
 // no store), so tracks are prepared on two threads at once.
 store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
-    auto before = [](const Slice& a, const Slice& b) {
-        if (a.ts != b.ts) return a.ts < b.ts;
-        if (a.dur != b.dur) return a.dur > b.dur;
-        return a.seq < b.seq;
-    };
     // Most writers emit a thread's events in order already.
-    if (!std::is_sorted(t.slices.begin(), t.slices.end(), before))
-        std::sort(t.slices.begin(), t.slices.end(), before);
+    if (!std::is_sorted(t.slices.begin(), t.slices.end(), heldBefore))
+        std::sort(t.slices.begin(), t.slices.end(), heldBefore);
     const size_t n = t.slices.size();
     t.pos.assign(n, 0);
     t.parent.assign(n, -1);
@@ -100,17 +113,8 @@ store::TrackChunks ChromeTraceBuilder::prepareTrack(TrackBuf& t) {
             stack.pop_back();
         }
         t.parent[i] = stack.empty() ? -1 : stack.back();
-        store::StoredSlice r;
-        r.id = t.firstId + static_cast<int64_t>(i);
-        r.row.trackId = t.trackId;
-        r.row.ts = s.ts;
-        r.row.dur = s.dur;
-        r.row.depth = static_cast<int32_t>(stack.size());
-        r.row.nameId = s.nameId;
-        r.row.catId = s.catId;
-        r.row.argSetId = s.argId;
-        r.row.flags = s.flags;
-        chunks.add(r);  // rows come sorted by (ts, id): ids follow the sorted order
+        // rows come sorted by (ts, id): ids follow the sorted order
+        chunks.add(storedSlice(s, t.trackId, t.firstId + static_cast<int64_t>(i), stack.size()));
         stack.push_back(static_cast<int32_t>(i));
     }
     return chunks.finish();
@@ -145,7 +149,9 @@ int64_t ChromeTraceBuilder::alignClock() {
         if (m_report.tsMinNs) *m_report.tsMinNs += offset;
         if (m_report.tsMaxNs) *m_report.tsMaxNs += offset;
         for (TrackBuf& t : m_tracks) {
-            for (Slice& s : t.slices) s.ts += offset;
+            for (std::vector<Slice>* list : {&t.slices, &t.open, &t.unfinished})
+                for (Slice& s : *list) s.ts += offset;
+            for (SpilledRun& r : t.runs) r.shift += offset;
             if (t.maxTs != INT64_MIN) t.maxTs += offset;
         }
         for (FlowPoint& f : m_flows) f.ts += offset;
@@ -154,18 +160,23 @@ int64_t ChromeTraceBuilder::alignClock() {
 }
 
 void ChromeTraceBuilder::writeTracks() {
+    for (TrackBuf& t : m_tracks) closeOpen(t);  // (may spill)
     int64_t total = 0;
     for (TrackBuf& t : m_tracks) {
-        closeOpen(t);
         // Each track's slices get consecutive ids in (ts, longest first) order.
-        const auto n = static_cast<int64_t>(t.slices.size());
+        int64_t n = static_cast<int64_t>(t.slices.size());
+        for (const SpilledRun& r : t.runs) n += static_cast<int64_t>(r.run.count);
         t.firstId = n ? m_w.reserveSliceIds(n) : 0;
         total += n;
     }
-    // The biggest tracks first, taken in turns by this thread and a helper; the writes
-    // stay on this thread (the store's connection is not shared).
-    std::vector<size_t> order(m_tracks.size());
-    std::iota(order.begin(), order.end(), size_t{0});
+    // Tracks with slices on disk: merged and written one at a time, as they are read.
+    for (uint32_t i = 0; i < m_tracks.size(); ++i)
+        if (!m_tracks[i].runs.empty()) writeSpilledTrack(m_tracks[i], i);
+    // The others (all held): the biggest first, taken in turns by this thread and a helper;
+    // the writes stay on this thread (the store's connection is not shared).
+    std::vector<size_t> order;
+    for (size_t i = 0; i < m_tracks.size(); ++i)
+        if (m_tracks[i].runs.empty()) order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return m_tracks[a].slices.size() > m_tracks[b].slices.size();
     });
@@ -184,6 +195,83 @@ void ChromeTraceBuilder::writeTracks() {
     }
     for (const store::TrackChunks& e : encoded)
         if (e.slices) m_w.addTrackChunks(e);
+}
+
+void ChromeTraceBuilder::writeSpilledTrack(TrackBuf& t, uint32_t trackIndex) {
+    std::sort(t.slices.begin(), t.slices.end(), heldBefore);  // the last run, held
+    // Its flow points: bound by arrival (bind_id), to the enclosing slice or to the next one
+    // as the merge passes their time (what bind() finds in a sorted track).
+    std::unordered_multimap<uint32_t, size_t> direct;
+    std::vector<size_t> enclosing, next;
+    for (size_t i = 0; i < m_flows.size(); ++i) {
+        FlowPoint& p = m_flows[i];
+        if (p.track != trackIndex) continue;
+        p.bound = 0;
+        if (p.slice >= 0)
+            direct.emplace(static_cast<uint32_t>(p.slice), i);
+        else
+            (p.enclosing ? enclosing : next).push_back(i);
+    }
+    auto byTs = [&](size_t a, size_t b) { return m_flows[a].ts < m_flows[b].ts; };
+    std::stable_sort(enclosing.begin(), enclosing.end(), byTs);
+    std::stable_sort(next.begin(), next.end(), byTs);
+
+    std::vector<SliceSpill::Reader> readers;
+    for (const SpilledRun& r : t.runs) readers.emplace_back(*m_spill, r.run);
+    size_t heldAt = 0;
+    auto pull = [&](size_t src, Slice& out) {
+        if (src == readers.size()) {
+            if (heldAt == t.slices.size()) return false;
+            out = t.slices[heldAt++];
+            return true;
+        }
+        if (!readers[src].next(out)) return false;
+        out.ts += t.runs[src].shift;
+        return true;
+    };
+    struct Head {
+        Slice s;
+        size_t src;
+    };
+    auto later = [](const Head& a, const Head& b) { return heldBefore(b.s, a.s); };
+    std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
+    for (size_t src = 0; src <= readers.size(); ++src)
+        if (Slice s{}; pull(src, s)) heads.push({s, src});
+
+    struct Open {
+        int64_t ts, end, id;
+    };
+    std::vector<Open> stack;  // the current slice and the ones enclosing it
+    auto enclosingAt = [&](int64_t ts) -> int64_t {
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+            if (ts < it->end || ts == it->ts) return it->id;
+        return 0;
+    };
+    store::TrackChunkEncoder chunks(t.trackId);
+    size_t e = 0, n = 0;
+    int64_t id = t.firstId;
+    while (!heads.empty()) {
+        const Head h = heads.top();
+        heads.pop();
+        const Slice& s = h.s;
+        for (; e < enclosing.size() && m_flows[enclosing[e]].ts < s.ts; ++e)
+            m_flows[enclosing[e]].bound = enclosingAt(m_flows[enclosing[e]].ts);
+        for (; n < next.size() && m_flows[next[n]].ts <= s.ts; ++n) m_flows[next[n]].bound = id;
+        while (!stack.empty() && s.ts >= stack.back().end) stack.pop_back();
+        chunks.add(storedSlice(s, t.trackId, id, stack.size()));
+        auto [lo, hi] = direct.equal_range(s.seq);
+        for (auto it = lo; it != hi; ++it) m_flows[it->second].bound = id;
+        stack.push_back({s.ts, s.ts + s.dur, id});
+        ++id;
+        if (Slice more{}; pull(h.src, more)) heads.push({more, h.src});
+        if (chunks.pendingChunks() >= 64) m_w.addTrackChunks(chunks.takeChunks());
+    }
+    for (; e < enclosing.size(); ++e)
+        m_flows[enclosing[e]].bound = enclosingAt(m_flows[enclosing[e]].ts);
+    m_w.addTrackChunks(chunks.finish());
+    for (const SliceSpill::Reader& r : readers)
+        if (!r.error().empty() && m_spillError.empty()) m_spillError = r.error();
+    std::vector<Slice>().swap(t.slices);
 }
 
 int64_t ChromeTraceBuilder::bind(const FlowPoint& p) {
@@ -217,18 +305,33 @@ void ChromeTraceBuilder::finish() {
         return rank(a.phase) < rank(b.phase);
     });
     int64_t prev = 0, prevName = 0, prevCat = 0;
-    bool open = false;  // an 's' of this id came before (a chain is running)
+    bool open = false;    // an 's' of this id came before (a chain is running)
+    bool linked = false;  // ... and a step or end followed it
     uint32_t prevKey = UINT32_MAX;
+    // A start that no step or end of its id followed draws no arrow: counted, not dropped
+    // (Kineto's ac2g starts whose GPU side was not recorded). An unbound one was counted.
+    auto endChain = [&] {
+        if (open && !linked && prev != 0) {
+            m_report.skip("json_flow_start_without_end");
+            m_w.logProblem("json_flow_start_without_end", -1, "s",
+                           "flow start whose id has no step or end after it");
+        }
+        open = linked = false;
+    };
     for (const FlowPoint& p : m_flows) {
-        if (p.key != prevKey) prev = 0, open = false;
+        if (p.key != prevKey) {
+            endChain();
+            prev = 0;
+        }
         prevKey = p.key;
-        const int64_t slice = bind(p);
+        const int64_t slice = p.bound >= 0 ? p.bound : bind(p);
         if (!slice) {
             m_report.skip("json_flow_unbound");
             m_w.logProblem("json_flow_unbound", -1, std::string(1, p.phase),
                            "flow endpoint with no slice to bind to on its thread");
         }
         if (p.phase == 's') {
+            endChain();
             open = true;
             prev = slice;
             prevName = p.nameId;
@@ -245,6 +348,7 @@ void ChromeTraceBuilder::finish() {
             m_w.addFlow(prev, slice, prevName ? prevName : p.nameId, prevCat ? prevCat : p.catId);
             ++m_report.flows;
         }
+        linked = true;
         if (p.phase == 't') {
             if (slice) prev = slice;  // an unbound step keeps the chain on its last slice
         } else {
@@ -252,6 +356,7 @@ void ChromeTraceBuilder::finish() {
             prev = 0;
         }
     }
+    endChain();
     m_flows.clear();
     // Samples after the slices: a global sample's tid may name a thread only seen there.
     m_samples.finish(

@@ -1,8 +1,8 @@
 #include "importers/chrome_trace/stack_sample_tracker.h"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
+
+#include "core/common/json_read.h"
 
 namespace ts::importers::chrome {
 
@@ -28,9 +28,10 @@ void StackSampleTracker::frame(const ChromeEvent& e) {
 // with other stacks that start the same way; the index of its leaf, kNone when empty.
 uint32_t StackSampleTracker::stackLeaf(const std::string& stackJson) {
     rapidjson::Document d;
-    d.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag>(
-        stackJson.c_str(), stackJson.size());
-    if (d.HasParseError() || !d.IsArray()) return kNone;
+    const auto parsed =
+        json::parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag>(
+            d, stackJson);
+    if (!parsed || !d.IsArray()) return kNone;
     uint32_t leaf = kNone;
     for (const auto& v : d.GetArray()) {
         if (!v.IsString()) continue;

@@ -1,12 +1,14 @@
 // Two engine runs that differ in one setting, profiled into one session, compared by the run
 // diff: mixed precision (--amp O1 inserts Cast ops before every MatMul and CastGrad after the
 // backward ones: "added", aligned without shifting a pair) and a batch 16x larger (every
-// matrix product slower; the structure unchanged).
+// matrix product's input 16x larger; the structure unchanged).
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "core/analysis/diff/run_diff.h"
+#include "core/common/json_read.h"
+#include "core/store/trace_store.h"
 #include "tests/common/test_support.h"
 
 using namespace ts::analysis;
@@ -60,30 +62,46 @@ TEST(EnginePair, MixedPrecisionInsertsCastsWithoutShiftingPairs) {
     for (const auto& [i, j] : al.pairs) EXPECT_EQ(al.ops[0][i].name, al.ops[1][j].name);
 }
 
-TEST(EnginePair, LargerBatchMakesTheMatrixProductsSlower) {
+// What a 16x larger batch changes, asserted on what the runs did, not on how long they took
+// (issue 25, case 19: under a loaded sanitizer build MatMulGrad measured 1.33x slower and the
+// test, which asked for 2x, failed): every matrix product's input has 16x the rows, the diff
+// pairs the same ops in the same order. How the diff classes measured times is tested on
+// recorded times (test_run_diff.cpp, test_kineto_pair.cpp).
+TEST(EnginePair, LargerBatchMultipliesTheMatrixProductsWork) {
     const auto session = ts::test::tempDir("engine_pair_batch") / "s.tscope";
     train(session, {"--limit-steps", "10", "--batch-size", "16"});
     train(session, {"--limit-steps", "10", "--batch-size", "256", "--synthetic-samples", "4096"});
     auto d = diffRuns(run(session, 1), run(session, 2), {});
     ASSERT_TRUE(d) << d.error();
     ASSERT_FALSE(d->ops.empty());
-    // A batch 16 times larger: the matrix products are classed slower, by well over 2x. (Which
-    // op ranks first depends on the build: where the element-wise ops are instrumented and
-    // BLAS is not, the sanitizer build, ReLU's gradient grows most.)
     int matmuls = 0;
     for (const auto& r : d->ops) {
-        if (r.name != "MatMul" && r.name != "MatMulGrad") continue;
-        ++matmuls;
-        EXPECT_EQ(r.change, OpChange::Slower) << r.name;
-        EXPECT_GT(r.ratio, 2.0) << r.name;
+        matmuls += r.name == "MatMul" || r.name == "MatMulGrad";
+        EXPECT_TRUE(r.change != OpChange::Added && r.change != OpChange::Removed) << r.name;
     }
     EXPECT_EQ(matmuls, 2);
-    EXPECT_EQ(d->ops[0].change, OpChange::Slower);
-    EXPECT_GT(d->b.stepNs, d->a.stepNs);
-    EXPECT_TRUE(d->splitExplains == "forward" || d->splitExplains == "backward")
-        << d->splitExplains;
-    for (const auto& r : d->ops)
-        EXPECT_TRUE(r.change != OpChange::Added && r.change != OpChange::Removed) << r.name;
     EXPECT_TRUE(d->aligned.inserted.empty());
     EXPECT_TRUE(d->aligned.deleted.empty());
+    // The rows of each forward MatMul's first input: the batch, 16 in run 1 and 256 in run 2,
+    // in as many calls.
+    auto s = ts::store::TraceStore::open(session.string(), ts::store::TraceStore::Mode::ReadOnly);
+    ASSERT_TRUE(s) << s.error();
+    for (const auto& [runId, batch] : {std::pair<int64_t, int64_t>{1, 16}, {2, 256}}) {
+        auto q = s.value()->db().prepare(
+            "SELECT a.json FROM slices sl JOIN strings n ON n.id = sl.name_id JOIN args a ON "
+            "a.id = sl.arg_set_id JOIN tracks t ON t.id = sl.track_id JOIN runs r ON "
+            "r.profile_source_id = t.source_id WHERE r.id = ? AND n.str = 'MatMul'");
+        q.bind(1, runId);
+        int calls = 0;
+        while (q.step()) {
+            rapidjson::Document a;
+            ASSERT_TRUE(ts::json::parse(a, q.textView(0)).ok && a.IsObject());
+            ASSERT_TRUE(a.HasMember("Input Dims") && a["Input Dims"].IsArray());
+            const auto& first = a["Input Dims"][0];
+            ASSERT_TRUE(first.IsArray() && first.Size() == 2);
+            EXPECT_EQ(first[0].GetInt64(), batch) << "run " << runId;
+            ++calls;
+        }
+        EXPECT_EQ(calls, 10 * 3) << "run " << runId << ": three Dense layers, ten steps";
+    }
 }

@@ -23,6 +23,16 @@ inline engine::Tensor randn(const engine::Shape& s, uint64_t seed, float scale =
     return t;
 }
 
+/// Conv2D options: square stride and padding, groups, pad_mode 'same'.
+inline engine::ops::Conv2dOptions convOpt(int stride, int pad, int groups, bool same = false) {
+    engine::ops::Conv2dOptions o;
+    o.strideH = o.strideW = stride;
+    o.padH = o.padW = pad;
+    o.groups = groups;
+    o.padSame = same;
+    return o;
+}
+
 /// Checks d loss / d inputs of loss = MSE(f(inputs), target) (or f itself when scalar)
 /// against central differences, element by element.
 inline void gradCheck(const std::string& name, std::vector<engine::Tensor> inputs,

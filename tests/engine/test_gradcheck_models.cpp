@@ -9,19 +9,9 @@
 #include "tests/engine/gradcheck_util.h"
 
 using namespace ts::engine;
+using ts::test::convOpt;
 using ts::test::gradCheck;
 using ts::test::randn;
-
-namespace {
-ops::Conv2dOptions convOpt(int stride, int pad, int groups, bool same = false) {
-    ops::Conv2dOptions o;
-    o.strideH = o.strideW = stride;
-    o.padH = o.padW = pad;
-    o.groups = groups;
-    o.padSame = same;
-    return o;
-}
-}  // namespace
 
 TEST(GradCheck, DepthwiseConv2d) {
     struct Case {

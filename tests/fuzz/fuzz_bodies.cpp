@@ -9,10 +9,16 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/analysis/cluster/cluster_input.h"
+#include "core/analysis/diff/name_map.h"
+#include "core/analysis/profile/memory_analysis.h"
 #include "core/checkpoint_info/checkpoint_info.h"
 #include "core/common/job_control.h"
+#include "core/debug/dump_config.h"
 #include "core/debug/dump_scan.h"
+#include "core/debug/rdr/rdr_config.h"
 #include "core/debug/rdr/rdr_reader.h"
+#include "core/engine/train/trainer.h"
 #include "core/hdf5/h5_file.h"
 #include "core/hdf5/h5_read.h"
 #include "core/hdf5/h5_text.h"
@@ -20,8 +26,12 @@
 #include "core/log/log_tokenizer.h"
 #include "core/memory/snapshot_reader.h"
 #include "core/memory/snapshot_report.h"
+#include "core/run/hook_events.h"
+#include "core/run/launch_spec.h"
+#include "core/run/run_summary.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/op_stats.h"
+#include "core/timeline/slice_details.h"
 #include "core/timeline/timeline_model.h"
 #include "importers/chrome_trace/trace_json_tokenizer.h"
 #include "importers/registry.h"
@@ -260,6 +270,66 @@ void torchMemory(const uint8_t* data, size_t size) {
     importWith("torch_memory_snapshot", writeInput("in.pickle", data, size));
 }
 
+// ---- JSON documents: every reader that parses JSON, handed the input where it finds it ----
+
+// The input as each document TrainScope parses whole (a child's event line, a launch spec, a
+// run's config and summary, the dump and RDR configs, an op map), then placed in a Chrome
+// trace where `import`, `analyze`, `diff --by shape` and `cluster` parse it (a sample's
+// stack, "Input Dims", a [memory] event's args, distributedInfo), in an RDR index, and in a
+// run row of the session. A document nested 200,000 deep once overflowed the stack in each.
+void jsonReaders(const uint8_t* data, size_t size) {
+    const std::string doc(reinterpret_cast<const char*>(data), size);
+    (void)run::parseHookEvent(doc);
+    (void)run::parseHookEvent(R"({"type":"step","step":1,"extra":)" + doc + "}");
+    (void)run::launchSpecFromJson(doc);
+    run::RunSummary summary;
+    (void)run::parseRunSummary(doc, summary);
+    (void)engine::TrainConfig::fromJson(doc);
+    (void)debug::parseDumpConfig(doc);
+    (void)rdr::parseRdrConfig(doc, {});
+    (void)analysis::NameMap::parse(doc);
+    (void)timeline::prettyJson(doc);
+    (void)timeline::inputShapesOf(R"({"Input Dims":)" + doc + "}");
+
+    const std::string trace =
+        R"({"distributedInfo":)" + doc +
+        R"(,"traceEvents":[)"
+        R"({"ph":"X","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":5,"args":{"Input Dims":)" +
+        doc + R"(}},{"ph":"P","name":"s","pid":1,"tid":1,"ts":2,"stack":)" + doc +
+        R"(},{"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":3,)"
+        R"("args":{"Device Id":0,"Bytes":8,"Total Allocated":8,"deep":)" +
+        doc + "}}]}";
+    const fs::path file =
+        writeInput("nested.json", reinterpret_cast<const uint8_t*>(trace.data()), trace.size());
+    (void)analysis::readDistributedInfo(file.string());
+    store::TraceStore& s = session();
+    const int64_t strings = s.maxStringId();
+    JobControl control;
+    const importers::ImportReport r = importers::importFile(file.string(), s, control);
+    if (r.sourceId) {
+        timeline::OpStatsOptions options;
+        options.groupByInputShape = true;
+        (void)timeline::computeOpStats(s, options);
+        (void)analysis::analyzeMemory(s, r.sourceId);
+        store::Statement ids = s.db().prepare("SELECT id FROM slices");
+        while (ids.step()) (void)timeline::readSliceDetails(s, ids.int64(0));
+    }
+    if (auto run = s.beginRun("fuzz", doc)) {
+        (void)s.finishRun(run.value(), store::RunStatus::Completed, "", doc);
+        (void)run::readRunSummaries(s);
+        (void)analysis::ranksOfSession(s, s.path());
+        (void)s.db().exec("DELETE FROM runs WHERE id = " + std::to_string(run.value()));
+    }
+    if (r.sourceId) (void)s.deleteSource(r.sourceId);
+    (void)s.discardUnusedStringsAbove(strings);
+
+    const fs::path dir = scratch() / "rdr_json";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(dir / "rdr_index.json", std::ios::binary | std::ios::trunc) << doc;
+    (void)rdr::readRdrExport(dir.string());
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
@@ -273,6 +343,7 @@ const std::vector<Target>& targets() {
                                              {"rdr", &rdrFolder},
                                              {"session_open", &sessionOpen},
                                              {"torch_memory", &torchMemory},
+                                             {"json_readers", &jsonReaders},
                                              {"mindspore_summary", &mindsporeSummary},
                                              {"mindspore_lineage", &mindsporeLineage},
                                              {"npy", &npyFile},

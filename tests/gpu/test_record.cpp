@@ -156,12 +156,13 @@ TEST(RecordCuda, CliHelpAndNoDriverAnswers) {
 namespace ts::test {
 namespace {
 
-/// On an NVIDIA GPU: `record` around the engine's own CUDA training records its kernels.
+/// On an NVIDIA GPU: `record` around the engine's own CUDA training records its kernels
+/// (synthetic data: a GPU machine need not have Debian's Fashion-MNIST).
 TEST(RecordCudaOnGpu, RecordsAProgramsKernels) {
     if (auto c = cuptiForRecording(); !c) GTEST_SKIP() << c.error();
     const std::string session = (tempDir("record_gpu") / "s.tscope").string();
     auto r = runCli({"record", "-o", session, "--json", "--", cliPath(), "train", "--device",
-                     "cuda", "--limit-steps", "2", "--eval-limit", "64", "-o",
+                     "cuda", "--dataset", "synthetic", "--limit-steps", "2", "--eval-limit", "64", "-o",
                      (tempDir("record_gpu_inner") / "inner.tscope").string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     auto s = store::TraceStore::open(session, store::TraceStore::Mode::ReadOnly);

@@ -69,6 +69,12 @@ TEST(QueryView, RowsRefusalsAndCancel) {
     EXPECT_TRUE(view->statusLabel()->text().contains("ATTACH"))
         << view->statusLabel()->text().toStdString();
     EXPECT_EQ(view->resultModel()->rowCount(), 0);
+    // a PRAGMA that changes things, called as a table (issue 25, case 18): refused the same way
+    view->sqlEdit()->setPlainText("SELECT * FROM pragma_optimize(0x10002)");
+    view->runButton()->click();
+    ASSERT_TRUE(done.wait(10000));
+    EXPECT_TRUE(view->statusLabel()->text().contains("PRAGMA optimize"))
+        << view->statusLabel()->text().toStdString();
 
     // a query that never ends stops at Cancel
     view->sqlEdit()->setPlainText(

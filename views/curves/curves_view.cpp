@@ -278,7 +278,8 @@ bool CurvesView::exportTo(const QString& path, QString* error) {
     QString why;
     if (suffix == QLatin1String("csv")) {
         const auto data = m_chart->data();
-        const auto s = ts::curves::writeScalarsCsv(path.toStdString(), data, m_chart->smoothing());
+        const auto s = ts::curves::writeScalarsCsv(path.toStdString(), data, m_chart->smoothing(),
+                                                   {m_ctx->sessionPath().toStdString()});
         ok = s.ok();
         why = QString::fromStdString(s.error());
     } else if (suffix == QLatin1String("png")) {

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/common/bytes_item.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
-#include "views/common/bytes_item.h"
 
 using ts::memory::MemoryDiff;
 using MemoryDiffResult = ts::Result<MemoryDiff>;

@@ -13,10 +13,10 @@
 
 #include "core/store/trace_store.h"
 #include "core/timeline/time_axis.h"
+#include "views/common/bytes_item.h"
 #include "views/common/job_tracker.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
-#include "views/common/bytes_item.h"
 
 using namespace ts::analysis;
 

@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/common/file_io.h"
 #include "core/store/trace_store.h"
 #include "core/timeline/time_axis.h"
 #include "views/common/job_tracker.h"
@@ -290,16 +290,11 @@ void StatsView::updateCategories() {
 }
 
 bool StatsView::exportCsv(const QString& path, QString* error) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
     const std::string csv =
         samplesMode() ? sampleStatsCsv(m_samplesModel->stats()) : opStatsCsv(m_model->stats());
-    if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
-        if (error) *error = tr("Cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    // Whole or not at all, and never over the session the table comes from.
+    const auto s =
+        ts::writeFileAtomically(path.toStdString(), csv, {m_ctx->sessionPath().toStdString()});
+    if (!s && error) *error = QString::fromStdString(s.error());
+    return s.ok();
 }

@@ -1,13 +1,12 @@
 #include "core/analysis/cluster/cluster_input.h"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "core/analysis/profile/profile_data.h"
+#include "core/common/json_read.h"
 #include "core/store/trace_store.h"
 
 namespace ts::analysis {
@@ -26,8 +25,7 @@ struct SourceRank {
 /// "rank" and "world_size" of a run's config JSON (the engine's data-parallel runs).
 std::pair<std::optional<int64_t>, std::optional<int64_t>> rankOfRunConfig(const std::string& json) {
     rapidjson::Document d;
-    d.Parse(json.c_str());
-    if (d.HasParseError() || !d.IsObject()) return {};
+    if (!ts::json::parse(d, json) || !d.IsObject()) return {};
     std::optional<int64_t> rank, world;
     if (auto it = d.FindMember("rank"); it != d.MemberEnd() && it->value.IsInt64())
         rank = it->value.GetInt64();

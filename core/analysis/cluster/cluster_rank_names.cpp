@@ -1,5 +1,4 @@
 // Ranks from file names and from a trace's distributedInfo (cluster_input.h).
-#include <rapidjson/document.h>
 
 #include <zlib.h>
 #include "core/common/text.h"
@@ -10,6 +9,7 @@
 #include <string>
 
 #include "core/analysis/cluster/cluster_input.h"
+#include "core/common/json_read.h"
 
 namespace ts::analysis {
 namespace {
@@ -140,8 +140,7 @@ std::optional<DistributedInfo> readDistributedInfo(const std::string& path, size
     gzclose(f);
     if (!found || !started || depth != 0) return std::nullopt;
     rapidjson::Document d;
-    d.Parse(object.c_str(), object.size());
-    if (d.HasParseError() || !d.IsObject()) return std::nullopt;
+    if (!ts::json::parse(d, object) || !d.IsObject()) return std::nullopt;
     auto rank = d.FindMember("rank");
     if (rank == d.MemberEnd() || !rank->value.IsInt64()) return std::nullopt;
     DistributedInfo info;

@@ -1,11 +1,11 @@
 #include "core/analysis/diff/name_map.h"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
+
+#include "core/common/json_read.h"
 
 namespace ts::analysis {
 namespace {
@@ -97,8 +97,7 @@ Result<NameMap> NameMap::parse(std::string_view text) {
     const std::string_view body = trim(text);
     if (!body.empty() && body.front() == '{') {
         rapidjson::Document d;
-        d.Parse(body.data(), body.size());
-        if (d.HasParseError() || !d.IsObject())
+        if (!ts::json::parse(d, body) || !d.IsObject())
             return Error{"op map: not a JSON object of \"REGEX\": \"NAME\""};
         for (auto it = d.MemberBegin(); it != d.MemberEnd(); ++it) {
             if (!it->value.IsString())

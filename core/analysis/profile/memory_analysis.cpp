@@ -1,10 +1,10 @@
 #include "core/analysis/profile/memory_analysis.h"
 
-#include <rapidjson/document.h>
 #include <algorithm>
 #include <charconv>
 #include <map>
 
+#include "core/common/json_read.h"
 #include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
 
@@ -107,7 +107,7 @@ Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m
     std::vector<LiveAllocation> live;
     rapidjson::Document doc;
     while (q.step()) {
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.textView(1)) || !doc.IsObject()) continue;
         auto freeIt = doc.FindMember("free_ts");
         const bool freed = freeIt != doc.MemberEnd() && freeIt->value.IsNumber() &&
                            intField(doc, "free_ts") <= m.peakTs;
@@ -163,7 +163,7 @@ Status readKinetoMemory(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& 
     rapidjson::Document doc;
     while (q.step()) {
         if (job && job->cancelled()) return Error{"cancelled"};
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.textView(1)) || !doc.IsObject()) continue;
         const int64_t dev = intField(doc, "Device Id", -1), bytes = intField(doc, "Bytes");
         int64_t& run = running[dev];
         run += bytes;

@@ -4,8 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
+#include "core/common/json_read.h"
 
 namespace ts::rdr {
 namespace {
@@ -51,11 +50,9 @@ Status applyEnv(const EnvMap& env, RdrConfig& c) {
 
 Status applyFile(const std::string& text, RdrConfig& c) {
     rapidjson::Document doc;
-    doc.Parse(text.c_str(), text.size());
-    if (doc.HasParseError())
-        return Error{std::string("RDR config: invalid JSON at offset ") +
-                     std::to_string(doc.GetErrorOffset()) + ": " +
-                     rapidjson::GetParseError_En(doc.GetParseError())};
+    if (const json::ParseResult p = json::parse(doc, text); !p)
+        return Error{"RDR config: invalid JSON at offset " + std::to_string(p.offset) + ": " +
+                     p.error};
     if (!doc.IsObject()) return Error{"RDR config: the top level must be a JSON object"};
     if (!doc.HasMember("rdr")) return {};
     const auto& r = doc["rdr"];

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-
+#include "core/common/file_io.h"
+#include "core/common/json_read.h"
 #include "core/debug/rdr/rdr_recorder.h"
 
 namespace fs = std::filesystem;
@@ -15,13 +13,23 @@ namespace fs = std::filesystem;
 namespace ts::rdr {
 namespace {
 
-bool readText(const fs::path& p, std::string& out) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    out = ss.str();
-    return true;
+// The most each file of an export may hold: the recorder writes a bounded tail of each (an
+// index of a few lines, one step's ops twice, the pool's live blocks, the log's last lines).
+// Past it, a folder is not one the recorder wrote, and it is refused rather than read.
+uint64_t sizeCap(std::string_view name) {
+    constexpr uint64_t kMiB = uint64_t{1} << 20;
+    if (name == kIndexFile || name == kRunStateFile) return 4 * kMiB;
+    if (name == kLogFile) return 32 * kMiB;
+    return 256 * kMiB;  // graph, execution order, memory
+}
+
+// A file of the export folder `dir`: a regular file inside it (a link out of the folder, a
+// FIFO or a device is refused, never opened for reading), at most sizeCap() bytes.
+Result<std::string> readPartFile(const fs::path& dir, std::string_view name) {
+    const fs::path p = dir / name;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec))) return Error{"missing"};
+    return readRegularFile(p.string(), sizeCap(name), "RDR file", dir.string());
 }
 
 std::vector<std::string> splitTabs(const std::string& line) {
@@ -134,11 +142,9 @@ std::string jsonStr(const rapidjson::Value& o, const char* key) {
 
 Status parseIndex(const std::string& text, RdrExport& e) {
     rapidjson::Document d;
-    d.Parse(text.c_str(), text.size());
-    if (d.HasParseError() || !d.IsObject())
-        return Error{std::string(kIndexFile) + ": not a JSON object (" +
-                     (d.HasParseError() ? rapidjson::GetParseError_En(d.GetParseError()) : "") +
-                     ")"};
+    const json::ParseResult p = json::parse(d, text);
+    if (!p || !d.IsObject())
+        return Error{std::string(kIndexFile) + ": not a JSON object (" + p.error + ")"};
     if (!d.HasMember("reason") || !d["reason"].IsString())
         return Error{std::string(kIndexFile) + ": no \"reason\""};
     e.reason = jsonStr(d, "reason");
@@ -263,19 +269,18 @@ Result<RdrExport> readRdrExport(const std::string& path) {
     RdrExport e;
     e.folder = folders.front();
     const fs::path dir(e.folder);
-    std::string text;
-    if (!readText(dir / kIndexFile, text))
-        return Error{"cannot read " + (dir / kIndexFile).string()};
-    if (auto st = parseIndex(text, e); !st)
+    auto index = readPartFile(dir, kIndexFile);
+    if (!index) return Error{(dir / kIndexFile).string() + ": " + index.error()};
+    if (auto st = parseIndex(index.value(), e); !st)
         return Error{(dir / kIndexFile).string() + ": " + st.error()};
 
     auto readPart = [&](const char* name, auto parse) {
-        std::string t;
-        if (!readText(dir / name, t)) {
-            e.problems.push_back(std::string(name) + ": missing");
+        auto t = readPartFile(dir, name);
+        if (!t) {
+            e.problems.push_back(std::string(name) + ": " + t.error());
             return;
         }
-        parse(t);
+        parse(t.value());
     };
     readPart(kGraphIrFile, [&](std::string& t) { e.graphIr = std::move(t); });
     readPart(kExecOrderFile, [&](std::string& t) { parseExecOrder(t, e); });

@@ -65,6 +65,11 @@ public:
                 auto client = TcpStoreClient::connect(host, port, m_cfg.timeout);
                 if (!client) return Error{client.error()};
                 m_client = std::move(client.value());
+                // Another job's store on this address is refused before anything is written.
+                if (auto s = checkJobIdentity(*m_client, m_cfg.rank, m_cfg.identity(),
+                                              m_cfg.rendezvous, m_cfg.timeout);
+                    !s)
+                    return Error{"cannot connect " + m_cfg.describe() + ": " + s.error()};
                 m_store = std::make_unique<TcpStoreAdapter>(*m_client, m_cfg.timeout);
             } else {
                 const std::string dir = m_cfg.rendezvous.substr(5);
@@ -77,7 +82,7 @@ public:
             auto device = gloo::transport::tcp::CreateDevice(attr);
             m_ctx = std::make_shared<gloo::rendezvous::Context>(m_cfg.rank, m_cfg.worldSize);
             m_ctx->setTimeout(m_cfg.timeout);
-            gloo::rendezvous::PrefixStore prefixed("trainscope", *m_store);
+            gloo::rendezvous::PrefixStore prefixed(keyPrefix(), *m_store);
             m_ctx->connectFullMesh(prefixed, device);
         } catch (const std::exception& e) {
             return Error{"cannot connect " + m_cfg.describe() + " to the other ranks: " + e.what()};
@@ -142,7 +147,7 @@ public:
 
     void reportFailure(const std::string& reason) override {
         try {
-            m_store->set("trainscope/failed/" + std::to_string(m_cfg.rank),
+            m_store->set(keyPrefix() + "/failed/" + std::to_string(m_cfg.rank),
                          std::vector<char>(reason.begin(), reason.end()));
         } catch (const std::exception&) {
         }
@@ -153,7 +158,7 @@ public:
         std::string out;
         for (int r = 0; r < m_cfg.worldSize; ++r) {
             if (r == m_cfg.rank) continue;
-            auto v = m_client->tryGet("trainscope/failed/" + std::to_string(r));
+            auto v = m_client->tryGet(keyPrefix() + "/failed/" + std::to_string(r));
             if (!v || !v.value()) continue;
             if (!out.empty()) out += "; ";
             out += "rank " + std::to_string(r) + ": " +
@@ -163,6 +168,11 @@ public:
     }
 
 private:
+    // The job's keys: two jobs on one store (a file: folder reused) never read each other's.
+    std::string keyPrefix() const {
+        return m_cfg.jobId.empty() ? "trainscope" : "trainscope/job/" + m_cfg.jobId;
+    }
+
     template <class F>
     Status run(const char* what, F&& f) {
         try {

@@ -1,14 +1,19 @@
 // libtrainscope_cuda.so: the engine's DeviceBackend on one NVIDIA GPU — cudaMalloc'd memory
 // (pooled by the engine's MemoryPool), one stream, cuBLAS for the GEMMs (FP32, TF32 off, so
-// results follow the CPU's), the kernels of cuda_kernels.cu, and the CUPTI collector linked
-// in for profiled runs. Loaded by the engine with dlopen (core/engine/device/device.cpp); nothing
-// runs at load time: trainscope_cuda_backend_create() asks the runtime for a device and says
-// why not ("cudaGetDeviceCount: no CUDA-capable device is detected", a missing driver, ...).
+// results follow the CPU's; a workspace of its own so a stream capture allocates nothing),
+// the kernels of cuda_kernels.cu, stream capture into CUDA Graphs, readbacks through
+// page-locked memory and an event per slot, and the CUPTI collector linked in for profiled
+// runs. Device assertions (a label out of range) are written by the kernels into mapped
+// page-locked memory and raised after the next synchronisation. Loaded by the engine with dlopen
+// (core/engine/device/device.cpp); nothing runs at load time: trainscope_cuda_backend_create() asks
+// the runtime for a device and says why not ("cudaGetDeviceCount: no CUDA-capable device is
+// detected", a missing driver, ...).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -60,14 +65,33 @@ cublasOperation_t op(bool t) {
     return t ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
+constexpr size_t kBlasWorkspace = 32u << 20;  // cuBLAS's recommendation for Hopper
+
 class CudaBackend final : public DeviceBackend {
 public:
     CudaBackend(int device, std::string name, cudaStream_t stream, cublasHandle_t blas)
         : m_device(device), m_name(std::move(name)), m_stream(stream), m_blas(blas) {
         cudaMalloc(reinterpret_cast<void**>(&m_scratch), 16);
+        if (cudaMalloc(&m_blasWorkspace, kBlasWorkspace) == cudaSuccess)
+            cublasSetWorkspace(m_blas, m_blasWorkspace, kBlasWorkspace);
+        else
+            m_blasWorkspace = nullptr;
+        cudaHostAlloc(reinterpret_cast<void**>(&m_readback), kReadbackSlots * kReadbackBytes,
+                      cudaHostAllocDefault);
+        for (cudaEvent_t& e : m_events) cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+        cudaHostAlloc(reinterpret_cast<void**>(&m_error), sizeof(DeviceError), cudaHostAllocMapped);
+        if (m_error) {
+            *m_error = DeviceError{0, 0, 0};
+            cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_errorOnDevice), m_error, 0);
+        }
     }
     ~CudaBackend() override {
+        for (auto& [id, exec] : m_graphs) cudaGraphExecDestroy(exec);
+        for (cudaEvent_t e : m_events) cudaEventDestroy(e);
+        cudaFreeHost(m_readback);
+        cudaFreeHost(m_error);
         cudaFree(m_scratch);
+        cudaFree(m_blasWorkspace);
         cublasDestroy(m_blas);
         cudaStreamDestroy(m_stream);
     }
@@ -81,28 +105,45 @@ public:
             (void)cudaGetLastError();  // out of memory: the pool reports a failed allocation
             return nullptr;
         }
+        ++m_counters.allocations;
         return p;
     }
-    void release(void* p) override { cudaFree(p); }
+    void release(void* p) override {
+        if (p) ++m_counters.releases;
+        cudaFree(p);
+    }
     void copy(void* dst, const void* src, size_t bytes, Copy kind) override {
         const cudaMemcpyKind k = kind == Copy::HostToDevice   ? cudaMemcpyHostToDevice
                                  : kind == Copy::DeviceToHost ? cudaMemcpyDeviceToHost
                                                               : cudaMemcpyDeviceToDevice;
-        ok(cudaMemcpyAsync(dst, src, bytes, k, m_stream), "copy");
-        if (kind != Copy::DeviceToDevice) ok(cudaStreamSynchronize(m_stream), "copy");
+        if (kind != Copy::DeviceToDevice) hostWait("a copy between host and device");
+        enqueue(cudaMemcpyAsync(dst, src, bytes, k, m_stream), "copy");
+        if (kind != Copy::DeviceToDevice) synchronize("copy");
     }
     void zero(void* dst, size_t bytes) override {
-        ok(cudaMemsetAsync(dst, 0, bytes, m_stream), "memset");
+        enqueue(cudaMemsetAsync(dst, 0, bytes, m_stream), "memset");
     }
     void fill(float* dst, float value, int64_t n) override {
-        ok(cuda::fill(dst, value, n, m_stream), "fill");
+        enqueue(cuda::fill(dst, value, n, m_stream), "fill");
     }
-    void check(const char* what) override { ok(cudaStreamSynchronize(m_stream), what); }
+    void copy2d(float* dst, int64_t dstPitch, const float* src, int64_t srcPitch, int64_t rows,
+                int64_t cols) override {
+        constexpr size_t f = sizeof(float);
+        enqueue(cudaMemcpy2DAsync(dst, static_cast<size_t>(dstPitch) * f, src,
+                                  static_cast<size_t>(srcPitch) * f, static_cast<size_t>(cols) * f,
+                                  static_cast<size_t>(rows), cudaMemcpyDeviceToDevice, m_stream),
+                "copy (2-D)");
+    }
+    void check(const char* what) override {
+        hostWait(what);
+        synchronize(what);
+    }
 
     void sgemm(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                int64_t lda, const float* B, int64_t ldb, float beta, float* C,
                int64_t ldc) override {
         // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
+        ++m_counters.enqueued;
         ok(cublasSgemm(m_blas, op(tB), op(tA), static_cast<int>(N), static_cast<int>(M),
                        static_cast<int>(K), &alpha, B, static_cast<int>(ldb), A,
                        static_cast<int>(lda), &beta, C, static_cast<int>(ldc)),
@@ -112,6 +153,7 @@ public:
                       const float* A, int64_t lda, int64_t sA, const float* B, int64_t ldb,
                       int64_t sB, float beta, float* C, int64_t ldc, int64_t sC,
                       int64_t batch) override {
+        ++m_counters.enqueued;
         ok(cublasSgemmStridedBatched(m_blas, op(tB), op(tA), static_cast<int>(N),
                                      static_cast<int>(M), static_cast<int>(K), &alpha, B,
                                      static_cast<int>(ldb), sB, A, static_cast<int>(lda), sA, &beta,
@@ -120,99 +162,214 @@ public:
     }
 
     void unary(Unary o, const float* x, float* y, int64_t n, float alpha) override {
-        ok(cuda::unary(o, x, y, n, alpha, m_stream), "unary kernel");
+        enqueue(cuda::unary(o, x, y, n, alpha, m_stream), "unary kernel");
     }
     void binary(Binary o, const float* a, const float* b, float* y, int64_t n) override {
-        ok(cuda::binary(o, a, b, y, n, m_stream), "binary kernel");
+        enqueue(cuda::binary(o, a, b, y, n, m_stream), "binary kernel");
     }
     void divGradB(const float* g, const float* a, const float* b, float* y, int64_t n) override {
-        ok(cuda::divGradB(g, a, b, y, n, m_stream), "RealDivGrad kernel");
+        enqueue(cuda::divGradB(g, a, b, y, n, m_stream), "RealDivGrad kernel");
     }
     void biasAdd(const float* x, const float* b, float* y, int64_t N, int64_t C,
                  int64_t inner) override {
-        ok(cuda::biasAdd(x, b, y, N, C, inner, m_stream), "BiasAdd kernel");
+        enqueue(cuda::biasAdd(x, b, y, N, C, inner, m_stream), "BiasAdd kernel");
     }
     void biasGrad(const float* g, float* db, int64_t N, int64_t C, int64_t inner) override {
-        ok(cuda::biasGrad(g, db, N, C, inner, m_stream), "BiasAddGrad kernel");
+        enqueue(cuda::biasGrad(g, db, N, C, inner, m_stream), "BiasAddGrad kernel");
     }
     void logSoftmax(const float* x, float* y, int64_t rows, int64_t cols) override {
-        ok(cuda::logSoftmax(x, y, rows, cols, m_stream), "LogSoftmax kernel");
+        enqueue(cuda::logSoftmax(x, y, rows, cols, m_stream), "LogSoftmax kernel");
     }
     void softmaxGrad(const float* g, const float* y, float* dx, int64_t rows,
                      int64_t cols) override {
-        ok(cuda::softmaxGrad(g, y, dx, rows, cols, m_stream), "SoftmaxGrad kernel");
+        enqueue(cuda::softmaxGrad(g, y, dx, rows, cols, m_stream), "SoftmaxGrad kernel");
     }
     void logSoftmaxGrad(const float* g, const float* y, float* dx, int64_t rows,
                         int64_t cols) override {
-        ok(cuda::logSoftmaxGrad(g, y, dx, rows, cols, m_stream), "LogSoftmaxGrad kernel");
+        enqueue(cuda::logSoftmaxGrad(g, y, dx, rows, cols, m_stream), "LogSoftmaxGrad kernel");
     }
-    void crossEntropy(const float* logp, const int32_t* labels, float* loss, int64_t rows,
+    void crossEntropy(const float* x, const int32_t* labels, float* logp, float* loss, int64_t rows,
                       int64_t cols) override {
-        ok(cuda::crossEntropy(logp, labels, loss, rows, cols, m_stream), "cross-entropy kernel");
+        enqueue(cuda::crossEntropy(x, labels, logp, loss, rows, cols, m_errorOnDevice, m_stream),
+                "cross-entropy kernel");
     }
     void crossEntropyGrad(const float* g, const float* logp, const int32_t* labels, float* dx,
                           int64_t rows, int64_t cols) override {
-        ok(cuda::crossEntropyGrad(g, logp, labels, dx, rows, cols, m_stream),
-           "cross-entropy gradient kernel");
+        enqueue(cuda::crossEntropyGrad(g, logp, labels, dx, rows, cols, m_stream),
+                "cross-entropy gradient kernel");
     }
     void mse(const float* a, const float* b, float* loss, int64_t n) override {
-        ok(cuda::mse(a, b, loss, n, m_stream), "MSELoss kernel");
+        enqueue(cuda::mse(a, b, loss, n, m_stream), "MSELoss kernel");
     }
     void mseGrad(const float* g, const float* a, const float* b, float* dx, int64_t n) override {
-        ok(cuda::mseGrad(g, a, b, dx, n, m_stream), "MSELossGrad kernel");
+        enqueue(cuda::mseGrad(g, a, b, dx, n, m_stream), "MSELossGrad kernel");
     }
     void im2col(const float* x, float* cols, const ConvShape& g) override {
-        ok(cuda::im2col(x, cols, g, m_stream), "im2col kernel");
+        enqueue(cuda::im2col(x, cols, g, m_stream), "im2col kernel");
     }
     void col2im(const float* cols, float* dx, const ConvShape& g) override {
-        ok(cuda::col2im(cols, dx, g, m_stream), "col2im kernel");
+        enqueue(cuda::col2im(cols, dx, g, m_stream), "col2im kernel");
+    }
+    void im2colT(const float* x, float* cols, const ConvShape& g) override {
+        enqueue(cuda::im2colT(x, cols, g, m_stream), "im2col (channel-major) kernel");
+    }
+    void depthwise(const float* x, const float* w, const float* bias, float* y,
+                   const ConvShape& g) override {
+        enqueue(cuda::depthwise(x, w, bias, y, g, m_stream), "DepthwiseConv2dNative kernel");
+    }
+    void depthwiseInput(const float* dy, const float* w, float* dx, const ConvShape& g) override {
+        enqueue(cuda::depthwiseInput(dy, w, dx, g, m_stream),
+                "DepthwiseConv2dNativeBackpropInput kernel");
+    }
+    void depthwiseFilter(const float* dy, const float* x, float* dw, double* work,
+                         const ConvShape& g) override {
+        enqueue(cuda::depthwiseFilter(dy, x, dw, work, g, m_stream),
+                "DepthwiseConv2dNativeBackpropFilter kernels");
     }
     void maxPool(const float* x, float* y, int32_t* arg, const PoolShape& g) override {
-        ok(cuda::maxPool(x, y, arg, g, m_stream), "MaxPool kernel");
+        enqueue(cuda::maxPool(x, y, arg, g, m_stream), "MaxPool kernel");
     }
     void maxPoolGrad(const float* g, const int32_t* arg, float* dx, const PoolShape& s) override {
-        ok(cuda::maxPoolGrad(g, arg, dx, s, m_stream), "MaxPoolGrad kernel");
+        enqueue(cuda::maxPoolGrad(g, arg, dx, s, m_stream), "MaxPoolGrad kernel");
     }
     void avgPool(const float* x, float* y, const PoolShape& g) override {
-        ok(cuda::avgPool(x, y, g, m_stream), "AvgPool kernel");
+        enqueue(cuda::avgPool(x, y, g, m_stream), "AvgPool kernel");
     }
     void avgPoolGrad(const float* g, float* dx, const PoolShape& s) override {
-        ok(cuda::avgPoolGrad(g, dx, s, m_stream), "AvgPoolGrad kernel");
+        enqueue(cuda::avgPoolGrad(g, dx, s, m_stream), "AvgPoolGrad kernel");
+    }
+    void globalAvgPool(const float* x, float* y, int64_t planes, int64_t HW) override {
+        enqueue(cuda::globalAvgPool(x, y, planes, HW, m_stream), "GlobalAvgPool kernel");
+    }
+    void globalAvgPoolGrad(const float* g, float* dx, int64_t planes, int64_t HW) override {
+        enqueue(cuda::globalAvgPoolGrad(g, dx, planes, HW, m_stream), "GlobalAvgPoolGrad kernel");
     }
     void batchNorm(const float* x, const float* gamma, const float* beta, float* runMean,
-                   float* runVar, float* y, float* mean, float* invstd,
+                   float* runVar, float* y, float* mean, float* invstd, double* work,
                    const BatchNormArgs& a) override {
-        ok(cuda::batchNorm(x, gamma, beta, runMean, runVar, y, mean, invstd, a, m_stream),
-           "BatchNorm kernel");
+        enqueue(
+            cuda::batchNorm(x, gamma, beta, runMean, runVar, y, mean, invstd, work, a, m_stream),
+            "BatchNorm kernels");
     }
     void batchNormGrad(const float* g, const float* x, const float* gamma, const float* mean,
-                       const float* invstd, float* dx, float* dgamma, float* dbeta,
+                       const float* invstd, float* dx, float* dgamma, float* dbeta, double* work,
                        const BatchNormArgs& a) override {
-        ok(cuda::batchNormGrad(g, x, gamma, mean, invstd, dx, dgamma, dbeta, a, m_stream),
-           "BatchNormGrad kernel");
+        enqueue(
+            cuda::batchNormGrad(g, x, gamma, mean, invstd, dx, dgamma, dbeta, work, a, m_stream),
+            "BatchNormGrad kernels");
+    }
+    void broadcastAdd(const float* a, const float* b, float* y, int64_t n,
+                      const BroadcastShape& s) override {
+        enqueue(cuda::broadcastAdd(a, b, y, n, s, m_stream), "Add (broadcast) kernel");
+    }
+    void reduceSumTo(const float* g, float* dst, int64_t n, const ReduceShape& s) override {
+        enqueue(cuda::reduceSumTo(g, dst, n, s, m_stream), "ReduceSum kernel");
+    }
+    void permute(const float* x, float* y, int64_t n, const PermuteShape& s) override {
+        enqueue(cuda::permute(x, y, n, s, m_stream), "Transpose kernel");
+    }
+    void pad2d(const float* x, float* y, const PadShape& s) override {
+        enqueue(cuda::pad2d(x, y, s, m_stream), "Pad kernel");
+    }
+    void pad2dGrad(const float* g, float* dx, const PadShape& s) override {
+        enqueue(cuda::pad2dGrad(g, dx, s, m_stream), "PadGrad kernel");
+    }
+    void gatherRows(const void* src, const int32_t* order, int64_t first, int64_t rows,
+                    int64_t words, void* dst) override {
+        enqueue(cuda::gatherRows(static_cast<const uint32_t*>(src), order, first, rows, words,
+                                 static_cast<uint32_t*>(dst), m_stream),
+                "batch gather kernel");
     }
     void sgd(float* w, const float* g, float* v, int64_t n, const SgdArgs& a) override {
-        ok(cuda::sgd(w, g, v, n, a, m_stream), "ApplyMomentum kernel");
+        enqueue(cuda::sgd(w, g, v, n, a, m_stream), "ApplyMomentum kernel");
     }
     void adam(float* w, const float* g, float* m, float* v, int64_t n, const AdamArgs& a) override {
-        ok(cuda::adam(w, g, m, v, n, a, m_stream), "Adam kernel");
+        enqueue(cuda::adam(w, g, m, v, n, a, m_stream), "Adam kernel");
+    }
+    void sgdChunk(const TensorChunk& c, const SgdArgs& a) override {
+        enqueue(cuda::sgdChunk(c, a, m_stream), "ApplyMomentum (multi-tensor) kernel");
+    }
+    void adamChunk(const TensorChunk& c, const AdamArgs& a) override {
+        enqueue(cuda::adamChunk(c, a, m_stream), "Adam (multi-tensor) kernel");
     }
     double sumSquares(const float* x, int64_t n) override {
+        hostWait("a sum of squares read by the host");
         double out = 0;
-        ok(cudaMemsetAsync(m_scratch, 0, sizeof out, m_stream), "memset");
-        ok(cuda::sumSquares(x, n, reinterpret_cast<double*>(m_scratch), m_stream),
-           "sum-of-squares kernel");
-        copy(&out, m_scratch, sizeof out, Copy::DeviceToHost);
+        enqueue(cudaMemsetAsync(m_scratch, 0, sizeof out, m_stream), "memset");
+        enqueue(cuda::sumSquares(x, n, reinterpret_cast<double*>(m_scratch), m_stream),
+                "sum-of-squares kernel");
+        ok(cudaMemcpyAsync(&out, m_scratch, sizeof out, cudaMemcpyDeviceToHost, m_stream), "copy");
+        synchronize("sum of squares");
         return out;
     }
     int64_t countNonFinite(const float* x, int64_t n) override {
+        hostWait("a NaN/Inf count read by the host");
         unsigned long long out = 0;
-        ok(cudaMemsetAsync(m_scratch, 0, sizeof out, m_stream), "memset");
-        ok(cuda::countNonFinite(x, n, reinterpret_cast<unsigned long long*>(m_scratch), m_stream),
-           "NaN/Inf count kernel");
-        copy(&out, m_scratch, sizeof out, Copy::DeviceToHost);
+        enqueue(cudaMemsetAsync(m_scratch, 0, sizeof out, m_stream), "memset");
+        enqueue(
+            cuda::countNonFinite(x, n, reinterpret_cast<unsigned long long*>(m_scratch), m_stream),
+            "NaN/Inf count kernel");
+        ok(cudaMemcpyAsync(&out, m_scratch, sizeof out, cudaMemcpyDeviceToHost, m_stream), "copy");
+        synchronize("NaN/Inf count");
         return static_cast<int64_t>(out);
     }
+
+    void readbackAsync(int slot, const void* src, size_t bytes) override {
+        if (slot < 0 || slot >= kReadbackSlots || bytes > kReadbackBytes || !m_readback)
+            throw std::logic_error("readbackAsync: slot or size out of range");
+        if (m_capturing) captureFails("a readback");  // its event belongs outside the graph
+        enqueue(cudaMemcpyAsync(m_readback + slot * kReadbackBytes, src, bytes,
+                                cudaMemcpyDeviceToHost, m_stream),
+                "readback copy");
+        ok(cudaEventRecord(m_events[slot], m_stream), "readback event");
+    }
+    void readbackWait(int slot, void* dst, size_t bytes) override {
+        if (m_capturing) captureFails("waiting for a readback");
+        ++m_counters.readbacks;
+        ok(cudaEventSynchronize(m_events[slot]), "readback");
+        raiseDeviceError();
+        std::memcpy(dst, m_readback + slot * kReadbackBytes, bytes);
+    }
+
+    void beginCapture() override {
+        if (m_capturing) throw std::logic_error("beginCapture: already recording");
+        // Relaxed: the engine's pool may still cudaMalloc a block while recording.
+        ok(cudaStreamBeginCapture(m_stream, cudaStreamCaptureModeRelaxed), "stream capture");
+        m_capturing = true;
+        m_captureError.clear();
+    }
+    int64_t endCapture() override {
+        m_capturing = false;
+        cudaGraph_t graph = nullptr;
+        const cudaError_t e = cudaStreamEndCapture(m_stream, &graph);
+        std::string why = m_captureError;
+        if (why.empty() && e != cudaSuccess) why = cudaText(e);
+        if (why.empty() && !graph) why = "no graph was recorded";
+        cudaGraphExec_t exec = nullptr;
+        if (why.empty())
+            if (const cudaError_t i = cudaGraphInstantiate(&exec, graph, 0); i != cudaSuccess)
+                why = "cudaGraphInstantiate: " + cudaText(i);
+        if (graph) cudaGraphDestroy(graph);
+        (void)cudaGetLastError();  // a failed capture leaves its error behind
+        if (!why.empty()) throw std::runtime_error("stream capture failed: " + why);
+        const int64_t id = ++m_lastGraph;
+        m_graphs[id] = exec;
+        return id;
+    }
+    void launchGraph(int64_t graph) override {
+        auto it = m_graphs.find(graph);
+        if (it == m_graphs.end()) throw std::logic_error("launchGraph: no such graph");
+        ++m_counters.graphLaunches;
+        enqueue(cudaGraphLaunch(it->second, m_stream), "graph launch");
+    }
+    void destroyGraph(int64_t graph) override {
+        auto it = m_graphs.find(graph);
+        if (it == m_graphs.end()) return;
+        cudaGraphExecDestroy(it->second);
+        m_graphs.erase(it);
+    }
+
+    DeviceCounters counters() const override { return m_counters; }
 
     bool startActivity(const std::string& path, std::string* error) override {
         char why[512] = {};
@@ -229,11 +386,50 @@ public:
     }
 
 private:
+    /// Work put on the stream (or recorded into the graph being captured).
+    void enqueue(cudaError_t e, const char* what) {
+        ++m_counters.enqueued;
+        ok(e, what);
+    }
+    /// The host is about to wait for the stream: impossible while recording a graph.
+    void hostWait(const char* what) {
+        if (m_capturing) captureFails(what);
+        ++m_counters.hostWaits;
+    }
+    [[noreturn]] void captureFails(const char* what) {
+        if (m_captureError.empty())
+            m_captureError = std::string(what) + " is not permitted while recording a graph";
+        throw std::runtime_error("CUDA: " + m_captureError);
+    }
+    void synchronize(const char* what) {
+        ok(cudaStreamSynchronize(m_stream), what);
+        raiseDeviceError();
+    }
+    /// A device assertion a kernel wrote since the last synchronisation.
+    void raiseDeviceError() {
+        if (!m_error || m_error->code == 0) return;
+        const DeviceError e = *m_error;
+        m_error->code = 0;
+        throw std::invalid_argument("SparseSoftmaxCrossEntropyWithLogits: label " +
+                                    std::to_string(e.value) + " out of range [0, " +
+                                    std::to_string(e.limit) + ")");
+    }
+
     int m_device;
     std::string m_name;
     cudaStream_t m_stream;
     cublasHandle_t m_blas;
     unsigned char* m_scratch = nullptr;  // 16 bytes for the reductions' results
+    void* m_blasWorkspace = nullptr;
+    unsigned char* m_readback = nullptr;  // kReadbackSlots x kReadbackBytes, page-locked
+    cudaEvent_t m_events[kReadbackSlots] = {};
+    DeviceError* m_error = nullptr;          // mapped page-locked memory (host view)
+    DeviceError* m_errorOnDevice = nullptr;  // the same, as the kernels address it
+    DeviceCounters m_counters;
+    bool m_capturing = false;
+    std::string m_captureError;
+    std::map<int64_t, cudaGraphExec_t> m_graphs;
+    int64_t m_lastGraph = 0;
 };
 
 void copyError(const std::string& what, char* error, size_t size) {

@@ -151,12 +151,31 @@ void DataPipeline::startEpoch(int epoch) {
     m_cursor = 0;
 }
 
-bool DataPipeline::next(std::vector<Tensor>& batch) {
+bool DataPipeline::nextRange(int64_t* first, int64_t* count) {
     const int64_t total = static_cast<int64_t>(m_order.size());
     const int64_t left = total - m_cursor;
     if (left <= 0 || (m_drop && left < m_batch)) return false;
-    const int64_t b = std::min(m_batch, left);
-    batch.clear();
+    *first = m_cursor;
+    *count = std::min(m_batch, left);
+    m_cursor += *count;
+    return true;
+}
+
+bool DataPipeline::next(std::vector<Tensor>& batch) {
+    int64_t first = 0, b = 0;
+    if (!nextRange(&first, &b)) return false;
+    batch = rows(m_order.data() + first, b);
+    return true;
+}
+
+std::vector<Tensor> DataPipeline::mappedColumns() const {
+    std::vector<int64_t> all(static_cast<size_t>(m_source.size()));
+    std::iota(all.begin(), all.end(), int64_t{0});
+    return rows(all.data(), m_source.size());
+}
+
+std::vector<Tensor> DataPipeline::rows(const int64_t* idx, int64_t b) const {
+    std::vector<Tensor> batch;
     for (const Column& col : m_source.columns()) {
         Shape s = col.data.shape();
         const int64_t rowElems = numel(s) / std::max<int64_t>(1, s[0]);
@@ -176,7 +195,7 @@ bool DataPipeline::next(std::vector<Tensor>& batch) {
             parallelFor(b, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, rowElems)),
                         [&](int64_t r0, int64_t r1) {
                             for (int64_t r = r0; r < r1; ++r) {
-                                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
+                                const int64_t src = idx[r];
                                 float* __restrict o = out.f32() + r * rowElems;
                                 if (f.dtype() == DType::UInt8) {
                                     const uint8_t* __restrict p =
@@ -193,20 +212,17 @@ bool DataPipeline::next(std::vector<Tensor>& batch) {
             batch.push_back(out);
         } else {
             Tensor out = Tensor::empty(s, col.data.dtype());
-            for (int64_t r = 0; r < b; ++r) {
-                const int64_t src = m_order[static_cast<size_t>(m_cursor + r)];
+            for (int64_t r = 0; r < b; ++r)
                 std::memcpy(static_cast<char*>(out.raw()) + static_cast<size_t>(r * rowElems) * es,
                             static_cast<const char*>(col.data.raw()) +
-                                static_cast<size_t>(src * rowElems) * es,
+                                static_cast<size_t>(idx[r] * rowElems) * es,
                             static_cast<size_t>(rowElems) * es);
-            }
             if (op && op->kind == MapOp::Kind::TypeCastInt32 && out.dtype() != DType::Int32)
                 out = out.to(DType::Int32);
             batch.push_back(out);
         }
     }
-    m_cursor += b;
-    return true;
+    return batch;
 }
 
 ArrayDataset syntheticImages(int64_t n, int64_t classes, int64_t h, int64_t w, uint64_t seed,

@@ -79,8 +79,20 @@ public:
     /// false at the end of the epoch.
     bool next(std::vector<Tensor>& batch);
 
+    /// The current epoch's sample order (source row indices, after shard and shuffle).
+    const std::vector<int64_t>& order() const { return m_order; }
+    /// Takes the next batch as next() would, without reading it: its first position in
+    /// order() and its size; false at the end of the epoch (a device gathers the rows itself,
+    /// data/device_feed.h).
+    bool nextRange(int64_t* first, int64_t* count);
+    /// Every source row with the map ops applied, in storage order: the columns next() reads
+    /// its batches from, made once.
+    std::vector<Tensor> mappedColumns() const;
+
 private:
     std::vector<int64_t> shardIndices() const;
+    /// Rows idx[0..n) of every column, mapped (next()'s batch for those rows).
+    std::vector<Tensor> rows(const int64_t* idx, int64_t n) const;
 
     ArrayDataset m_source;
     bool m_shuffle = false;

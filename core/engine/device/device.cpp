@@ -153,6 +153,13 @@ Tensor zerosOn(Device d, const Shape& shape, DType dtype) {
     return t;
 }
 
+Tensor fullOn(Device d, const Shape& shape, float value) {
+    if (d == Device::CPU) return Tensor::full(shape, value);
+    Tensor t = emptyOn(d, shape);
+    backendOf(d).fill(t.f32(), value, t.numel());
+    return t;
+}
+
 Tensor toDevice(const Tensor& t, Device d) {
     if (!t.defined() || t.device() == d) return t;
     Tensor out = emptyOn(d, t.shape(), t.dtype());

@@ -51,6 +51,8 @@ inline bool onDevice(const Tensor& t) {
 /// An uninitialised / zeroed tensor on `d` (the host pool for Device::CPU).
 Tensor emptyOn(Device d, const Shape& shape, DType dtype = DType::Float32);
 Tensor zerosOn(Device d, const Shape& shape, DType dtype = DType::Float32);
+/// A float32 tensor of `value` on `d` (filled by a kernel on a device: no copy, no wait).
+Tensor fullOn(Device d, const Shape& shape, float value);
 /// A copy of `t` on `d`; `t` itself when it is there already.
 Tensor toDevice(const Tensor& t, Device d);
 /// A host copy of a device tensor; `t` itself for a host tensor (observers that read data).

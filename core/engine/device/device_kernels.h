@@ -3,9 +3,11 @@
 // compiled twice — by nvcc into the CUDA kernels (core/engine/cuda/cuda_kernels.cu: each GPU
 // thread calls one for its index) and by the host compiler into the CPU emulation of the
 // device backend (device_emulation.cpp: a loop calls them) — so the arithmetic a GPU runs is
-// the arithmetic the tests here check against the CPU ops. It follows the CPU kernels' order
-// of operations (core/engine/ops/cpu_*.cpp), so results agree to rounding (exp/log of another
-// libm).
+// the arithmetic the tests here check against the CPU ops. A function that computes one
+// element follows the CPU kernels' order of operations (core/engine/ops/cpu_*.cpp), so results
+// agree to rounding (exp/log of another libm); reductions over a channel are cut into slices
+// (reduceSlices) that a GPU block adds as a tree and the emulation in order. The shape ops'
+// math is in device_kernels_shape.h, depthwise convolution's in device_kernels_conv.h.
 // C++17 and <cmath>/<cstdint>/<cstring> only (nvcc compiles it as device code).
 #include <cmath>
 #include <cstdint>
@@ -23,12 +25,16 @@ enum class Unary : int { Neg, Relu, Sigmoid, Tanh, Scale, RoundFp16, Exp };
 /// ReluGrad(g, y), SigmoidGrad(g, y), TanhGrad(g, y): the gradient given the output y.
 enum class Binary : int { Add, Sub, Mul, Div, ReluGrad, SigmoidGrad, TanhGrad };
 
-/// Geometry of a Conv2D (ops_conv.cpp's ConvGeom: pt/pl the top/left padding).
+/// Geometry of a Conv2D (ops_conv.cpp's ConvGeom: pt/pl the top/left padding). `xs`: floats
+/// from one sample of x (and dx) to the next when the convolution reads one group's channels
+/// of a wider tensor (0: C*H*W, the tensor is this group's alone).
 struct ConvShape {
     int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, pt, pl;
+    int64_t xs = 0;
     TS_HD int64_t ckk() const { return C * KH * KW; }
     TS_HD int64_t ohw() const { return OH * OW; }
     TS_HD int64_t chw() const { return C * H * W; }
+    TS_HD int64_t xstride() const { return xs ? xs : C * H * W; }
 };
 
 /// Geometry of a pooling op (k x k windows, stride s, no padding).
@@ -182,11 +188,19 @@ TS_HD void logSoftmaxGradRow(const float* g, const float* y, float* out, int64_t
     for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = gr[c] - ::expf(yr[c]) * s;
 }
 
-/// Mean of -logp[r, label[r]] (one thread).
-TS_HD float crossEntropyLoss(const float* logp, const int32_t* labels, int64_t rows, int64_t cols) {
-    double loss = 0;
-    for (int64_t r = 0; r < rows; ++r) loss -= logp[r * cols + labels[r]];
-    return static_cast<float>(loss / static_cast<double>(rows));
+/// Row r of the fused softmax cross entropy: writes the row's log-softmax into logp and
+/// returns -logp[r, label] in double (the loss is their mean, summed by the caller). A label
+/// outside [0, cols) adds nothing and is returned in *bad (the op then fails: the backend
+/// raises it at its next synchronisation, as CUDA raises a device assertion).
+TS_HD double crossEntropyRow(const float* x, float* logp, const int32_t* labels, int64_t r,
+                             int64_t cols, int32_t* bad) {
+    logSoftmaxRow(x, logp, r, cols);
+    const int32_t l = labels[r];
+    if (l < 0 || l >= cols) {
+        *bad = l;
+        return 0.0;
+    }
+    return -static_cast<double>(logp[r * cols + l]);
 }
 
 /// d loss / d logits at flat index i, the loss's gradient being *g.
@@ -197,14 +211,10 @@ TS_HD float crossEntropyGradAt(const float* g, const float* logp, const int32_t*
     return i % cols == labels[i / cols] ? v - scale : v;
 }
 
-/// Mean squared difference (one thread).
-TS_HD float mseLoss(const float* a, const float* b, int64_t n) {
-    double s = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        const double d = a[i] - b[i];
-        s += d * d;
-    }
-    return static_cast<float>(s / static_cast<double>(n > 1 ? n : 1));
+/// Term i of the mean squared difference (summed in double by the caller, then / n).
+TS_HD double mseTerm(const float* a, const float* b, int64_t i) {
+    const double d = a[i] - b[i];
+    return d * d;
 }
 
 TS_HD float mseGradAt(const float* g, const float* a, const float* b, int64_t i, int64_t n) {
@@ -222,7 +232,20 @@ TS_HD float im2colAt(const float* x, int64_t i, const ConvShape& g) {
     const int64_t oh = p / g.OW, ow = p % g.OW;
     const int64_t ih = oh * g.sh - g.pt + kh, iw = ow * g.sw - g.pl + kw;
     if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) return 0.f;
-    return x[((n * g.C + c) * g.H + ih) * g.W + iw];
+    return x[n * g.xstride() + (c * g.H + ih) * g.W + iw];
+}
+
+/// Element i of the column matrix in channel-major order [C*KH*KW][N][OH*OW] (one GEMM over
+/// the whole batch gives the filter gradient).
+TS_HD float im2colTAt(const float* x, int64_t i, const ConvShape& g) {
+    const int64_t nohw = g.N * g.ohw();
+    const int64_t row = i / nohw, rest = i % nohw;
+    return im2colAt(x, (rest / g.ohw() * g.ckk() + row) * g.ohw() + rest % g.ohw(), g);
+}
+
+/// Where element i of a dense [N][C][H][W] lies in dx (whose samples are xstride() apart).
+TS_HD int64_t col2imDst(int64_t i, const ConvShape& g) {
+    return i / g.chw() * g.xstride() + i % g.chw();
 }
 
 /// Element i of dx[N][C][H][W]: the sum of the column gradients [N][C*KH*KW][OH*OW] that
@@ -266,14 +289,31 @@ TS_HD float maxPoolAt(const float* x, int64_t i, const PoolShape& g, int32_t* ar
     return best;
 }
 
-/// The gradient of plane nc (of N*C) of max pooling: each output's gradient added at its
-/// maximum, in output order (as the CPU op).
-TS_HD void maxPoolGradPlane(const float* g, const int32_t* arg, float* dx, int64_t nc,
-                            const PoolShape& s) {
-    const int64_t hw = s.H * s.W, ohw = s.OH * s.OW;
-    float* d = dx + nc * hw;
-    for (int64_t i = 0; i < hw; ++i) d[i] = 0.f;
-    for (int64_t p = 0; p < ohw; ++p) d[arg[nc * ohw + p]] += g[nc * ohw + p];
+/// The windows of a pooling that hold input row (or column) h: [*first, *last].
+TS_HD void poolWindows(int64_t h, int64_t k, int64_t s, int64_t outLen, int64_t* first,
+                       int64_t* last) {
+    const int64_t lo = h - k + 1;
+    *first = lo <= 0 ? 0 : (lo + s - 1) / s;
+    const int64_t hi = h / s;
+    *last = hi < outLen - 1 ? hi : outLen - 1;
+}
+
+/// Element i of max pooling's input gradient: the gradients of the windows whose maximum it
+/// was, added in output order (as the CPU op adds them).
+TS_HD float maxPoolGradAt(const float* g, const int32_t* arg, int64_t i, const PoolShape& s) {
+    const int64_t w = i % s.W, h = (i / s.W) % s.H, nc = i / (s.W * s.H);
+    const int64_t ohw = s.OH * s.OW;
+    const int32_t self = static_cast<int32_t>(h * s.W + w);
+    int64_t oh0, oh1, ow0, ow1;
+    poolWindows(h, s.k, s.s, s.OH, &oh0, &oh1);
+    poolWindows(w, s.k, s.s, s.OW, &ow0, &ow1);
+    float acc = 0.f;
+    for (int64_t oh = oh0; oh <= oh1; ++oh)
+        for (int64_t ow = ow0; ow <= ow1; ++ow) {
+            const int64_t o = nc * ohw + oh * s.OW + ow;
+            if (arg[o] == self) acc += g[o];
+        }
+    return acc;
 }
 
 TS_HD float avgPoolAt(const float* x, int64_t i, const PoolShape& g) {
@@ -285,89 +325,137 @@ TS_HD float avgPoolAt(const float* x, int64_t i, const PoolShape& g) {
     return s * (1.f / static_cast<float>(g.k * g.k));
 }
 
-TS_HD void avgPoolGradPlane(const float* g, float* dx, int64_t nc, const PoolShape& s) {
+/// Element i of average pooling's input gradient: g / (k*k) of every window holding it, in
+/// output order.
+TS_HD float avgPoolGradAt(const float* g, int64_t i, const PoolShape& s) {
     const float inv = 1.f / static_cast<float>(s.k * s.k);
-    float* d = dx + nc * s.H * s.W;
-    for (int64_t i = 0; i < s.H * s.W; ++i) d[i] = 0.f;
-    const float* gp = g + nc * s.OH * s.OW;
-    for (int64_t oh = 0; oh < s.OH; ++oh)
-        for (int64_t ow = 0; ow < s.OW; ++ow) {
-            const float v = gp[oh * s.OW + ow] * inv;
-            for (int64_t a = 0; a < s.k; ++a)
-                for (int64_t b = 0; b < s.k; ++b) d[(oh * s.s + a) * s.W + ow * s.s + b] += v;
-        }
+    const int64_t w = i % s.W, h = (i / s.W) % s.H, nc = i / (s.W * s.H);
+    int64_t oh0, oh1, ow0, ow1;
+    poolWindows(h, s.k, s.s, s.OH, &oh0, &oh1);
+    poolWindows(w, s.k, s.s, s.OW, &ow0, &ow1);
+    float acc = 0.f;
+    for (int64_t oh = oh0; oh <= oh1; ++oh)
+        for (int64_t ow = ow0; ow <= ow1; ++ow) acc += g[(nc * s.OH + oh) * s.OW + ow] * inv;
+    return acc;
 }
 
-// ---- batch norm: one channel per call (sums in double, as the CPU op) ----
+// ---- per-channel reductions (batch norm, bias gradients): in slices ----
+// A channel's M = N*HW values are cut into reduceSlices(M) slices; the CUDA backend reduces
+// each (channel, slice) in one block, the emulation each in a loop, and a second pass adds
+// the slices of a channel in order. Sums are in double.
+
+TS_HD int64_t reduceSlices(int64_t M) {
+    const int64_t s = M / 4096;
+    return s < 1 ? 1 : (s > 64 ? 64 : s);
+}
+/// [*begin, *end) of slice s of S over M values.
+TS_HD void sliceRange(int64_t M, int64_t s, int64_t S, int64_t* begin, int64_t* end) {
+    *begin = M * s / S;
+    *end = M * (s + 1) / S;
+}
+/// Flat NCHW index of value m (0..N*HW) of channel c.
+TS_HD int64_t channelIndex(int64_t m, int64_t c, int64_t C, int64_t HW) {
+    return ((m / HW) * C + c) * HW + m % HW;
+}
 
 struct BatchNormArgs {
     int64_t N, C, HW;
     bool training;
     float momentum, eps;
+    TS_HD int64_t count() const { return N * HW; }
+    TS_HD int64_t slices() const { return reduceSlices(N * HW); }
+    /// Doubles of scratch the forward and the gradient need.
+    TS_HD int64_t workDoubles() const { return C * slices() * 2 + C * 2; }
 };
 
-/// Channel c of BatchNorm: y, and the mean and 1/sqrt(var + eps) it used (for the gradient).
-TS_HD void batchNormChannel(const float* x, const float* gamma, const float* beta, float* runMean,
-                            float* runVar, float* y, float* mean, float* invstd, int64_t c,
-                            const BatchNormArgs& a) {
-    const int64_t M = a.N * a.HW;
+/// Training: the sum and the sum of squares of channel c's values in [begin, end).
+TS_HD void batchNormSums(const float* x, int64_t c, int64_t begin, int64_t end,
+                         const BatchNormArgs& a, double* sum, double* sumSq) {
+    double s = 0, s2 = 0;
+    for (int64_t m = begin; m < end; ++m) {
+        const double v = x[channelIndex(m, c, a.C, a.HW)];
+        s += v;
+        s2 += v * v;
+    }
+    *sum = s;
+    *sumSq = s2;
+}
+
+/// Channel c's statistics from its slices' sums (part[(c*S + s)*2 + {0,1}]), or from the
+/// running statistics in evaluation: the mean and 1/sqrt(var + eps) used; training also
+/// updates the running statistics (the unbiased variance, momentum as MindSpore's).
+TS_HD void batchNormStats(const double* part, float* runMean, float* runVar, float* mean,
+                          float* invstd, int64_t c, const BatchNormArgs& a) {
     double mu64, var;
     if (a.training) {
+        const int64_t S = a.slices(), M = a.count();
         double s = 0, s2 = 0;
-        for (int64_t n = 0; n < a.N; ++n) {
-            const float* p = x + (n * a.C + c) * a.HW;
-            for (int64_t i = 0; i < a.HW; ++i) s += p[i];
+        for (int64_t k = 0; k < S; ++k) {
+            s += part[(c * S + k) * 2];
+            s2 += part[(c * S + k) * 2 + 1];
         }
         mu64 = s / static_cast<double>(M);
-        for (int64_t n = 0; n < a.N; ++n) {
-            const float* p = x + (n * a.C + c) * a.HW;
-            for (int64_t i = 0; i < a.HW; ++i) s2 += (p[i] - mu64) * (p[i] - mu64);
-        }
-        var = s2 / static_cast<double>(M);
-        const double unbiased = M > 1 ? s2 / static_cast<double>(M - 1) : var;
+        var = s2 / static_cast<double>(M) - mu64 * mu64;
+        if (var < 0) var = 0;
+        const double unbiased =
+            M > 1 ? var * static_cast<double>(M) / static_cast<double>(M - 1) : var;
         runMean[c] = static_cast<float>(a.momentum * runMean[c] + (1 - a.momentum) * mu64);
         runVar[c] = static_cast<float>(a.momentum * runVar[c] + (1 - a.momentum) * unbiased);
     } else {
         mu64 = runMean[c];
         var = runVar[c];
     }
-    const float is = static_cast<float>(1.0 / ::sqrt(var + a.eps));
-    const float ga = gamma[c], be = beta[c], mu = static_cast<float>(mu64);
-    mean[c] = mu;
-    invstd[c] = is;
-    for (int64_t n = 0; n < a.N; ++n) {
-        const int64_t base = (n * a.C + c) * a.HW;
-        for (int64_t i = 0; i < a.HW; ++i) y[base + i] = ga * ((x[base + i] - mu) * is) + be;
-    }
+    mean[c] = static_cast<float>(mu64);
+    invstd[c] = static_cast<float>(1.0 / ::sqrt(var + a.eps));
 }
 
-/// Channel c of BatchNorm's gradient from the forward's x, mean and invstd: x's normalized
-/// value is recomputed as the forward computed it, (x - mean) * invstd.
-TS_HD void batchNormGradChannel(const float* g, const float* x, const float* gamma,
-                                const float* mean, const float* invstd, float* dx, float* dgamma,
-                                float* dbeta, int64_t c, const BatchNormArgs& a) {
-    const int64_t M = a.N * a.HW;
+/// Output element i: gamma * (x - mean) * invstd + beta.
+TS_HD float batchNormAt(const float* x, const float* gamma, const float* beta, const float* mean,
+                        const float* invstd, int64_t i, const BatchNormArgs& a) {
+    const int64_t c = (i / a.HW) % a.C;
+    return gamma[c] * ((x[i] - mean[c]) * invstd[c]) + beta[c];
+}
+
+/// The gradient's sums over channel c's values in [begin, end): of g and of g * x-hat.
+TS_HD void batchNormGradSums(const float* g, const float* x, const float* mean, const float* invstd,
+                             int64_t c, int64_t begin, int64_t end, const BatchNormArgs& a,
+                             double* sumG, double* sumGH) {
     const float mu = mean[c], is = invstd[c];
     double sg = 0, sgh = 0;
-    for (int64_t n = 0; n < a.N; ++n) {
-        const int64_t base = (n * a.C + c) * a.HW;
-        for (int64_t i = 0; i < a.HW; ++i) {
-            sg += g[base + i];
-            sgh += g[base + i] * ((x[base + i] - mu) * is);
-        }
+    for (int64_t m = begin; m < end; ++m) {
+        const int64_t i = channelIndex(m, c, a.C, a.HW);
+        sg += g[i];
+        sgh += g[i] * ((x[i] - mu) * is);
+    }
+    *sumG = sg;
+    *sumGH = sgh;
+}
+
+/// Channel c's dgamma and dbeta from its slices' sums, and the two means dx needs
+/// (means[c*2 + {0,1}]: of g and of g * x-hat).
+TS_HD void batchNormGradStats(const double* part, float* dgamma, float* dbeta, float* means,
+                              int64_t c, const BatchNormArgs& a) {
+    const int64_t S = a.slices();
+    double sg = 0, sgh = 0;
+    for (int64_t k = 0; k < S; ++k) {
+        sg += part[(c * S + k) * 2];
+        sgh += part[(c * S + k) * 2 + 1];
     }
     dgamma[c] = static_cast<float>(sgh);
     dbeta[c] = static_cast<float>(sg);
-    const float ga = gamma[c];
-    const float mg = static_cast<float>(sg / static_cast<double>(M));
-    const float mgh = static_cast<float>(sgh / static_cast<double>(M));
-    for (int64_t n = 0; n < a.N; ++n) {
-        const int64_t base = (n * a.C + c) * a.HW;
-        for (int64_t i = 0; i < a.HW; ++i) {
-            const float gv = g[base + i], h = (x[base + i] - mu) * is;
-            dx[base + i] = a.training ? ga * is * (gv - mg - h * mgh) : ga * is * gv;
-        }
-    }
+    means[c * 2] = static_cast<float>(sg / static_cast<double>(a.count()));
+    means[c * 2 + 1] = static_cast<float>(sgh / static_cast<double>(a.count()));
+}
+
+/// dx at element i (x-hat recomputed as the forward computed it).
+TS_HD float batchNormGradAt(const float* g, const float* x, const float* gamma, const float* mean,
+                            const float* invstd, const float* means, int64_t i,
+                            const BatchNormArgs& a) {
+    const int64_t c = (i / a.HW) % a.C;
+    const float is = invstd[c], ga = gamma[c];
+    if (!a.training) return ga * is * g[i];
+    const float h = (x[i] - mean[c]) * is;
+    return ga * is * (g[i] - means[c * 2] - h * means[c * 2 + 1]);
 }
 
 // ---- optimizer updates (optimizer.cpp) ----
@@ -394,4 +482,20 @@ TS_HD void adamAt(float* w, const float* g, float* m, float* v, int64_t k, const
     w[k] -= a.stepSize * m[k] / (::sqrtf(v[k]) / a.sqrtBc2 + a.eps);
 }
 
+/// A chunk of parameters updated by one launch (the optimizers' multi-tensor kernels): the
+/// i-th tensor's weights w[i], gradient g[i] and state m[i] (SGD's momentum, Adam's first
+/// moment) and v[i] (Adam's second), n[i] values each.
+struct TensorChunk {
+    static constexpr int kMax = 48;
+    int count = 0;
+    float* w[kMax];
+    const float* g[kMax];
+    float* m[kMax];
+    float* v[kMax];
+    int64_t n[kMax];
+};
+
 }  // namespace ts::engine::kernels
+
+#include "core/engine/device/device_kernels_conv.h"
+#include "core/engine/device/device_kernels_shape.h"

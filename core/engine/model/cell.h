@@ -55,6 +55,8 @@ public:
     HookHandle registerForwardPreHook(ForwardPreHook hook);
     HookHandle registerForwardHook(ForwardHook hook);
     HookHandle registerBackwardHook(BackwardHook hook);
+    /// True while this cell has a hook registered (not its children).
+    bool hooked() const;
 
 protected:
     Tensor& addParam(const std::string& name, Tensor t, bool trainable = true);

@@ -97,6 +97,11 @@ Tensor identityNode(const Tensor& t, std::function<void(const Tensor&)> onGrad) 
 
 }  // namespace
 
+bool Cell::hooked() const {
+    return m_hooks &&
+           !(m_hooks->pre.empty() && m_hooks->forward.empty() && m_hooks->backward.empty());
+}
+
 Tensor Cell::callWithHooks(const Tensor& x) {
     std::shared_ptr<CellHooks> keep = m_hooks;  // hooks may remove themselves while running
     const Dispatcher& d = Dispatcher::current();

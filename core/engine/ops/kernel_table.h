@@ -9,9 +9,10 @@
 //
 // A kernel a backend does not have is nullptr in its table; an op that needs it refuses
 // that backend's tensors by name before anything runs ("Concat: not available on a CUDA
-// device yet (CPU only; docs/GPU.md)"). Giving such an op a device form means filling its
-// kernels in the device table (and the DeviceBackend calls they need), not writing the op or
-// its gradient again.
+// device yet (CPU only; docs/GPU.md)"). Both tables have every op's kernels today; a new op's
+// device form is its kernels in the device table (and the DeviceBackend calls they need),
+// not the op or its gradient written again. The multi-tensor updates (sgdMany, adamMany) are
+// optional: where nullptr the optimizers update one parameter at a time.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -133,6 +134,13 @@ struct KernelTable {
     void (*sgd)(const Tensor& w, const Tensor& g, const Tensor& v, const kernels::SgdArgs& a);
     void (*adam)(const Tensor& w, const Tensor& g, const Tensor& m, const Tensor& v,
                  const kernels::AdamArgs& a);
+    /// The same over many parameters in as few launches as the backend can (the device's:
+    /// one per TensorChunk::kMax parameters); nullptr: one sgd / adam call per parameter.
+    void (*sgdMany)(const std::vector<Tensor>& w, const std::vector<Tensor>& g,
+                    const std::vector<Tensor>& v, const kernels::SgdArgs& a);
+    void (*adamMany)(const std::vector<Tensor>& w, const std::vector<Tensor>& g,
+                     const std::vector<Tensor>& m, const std::vector<Tensor>& v,
+                     const kernels::AdamArgs& a);
 };
 
 /// The host's kernels (cpu_*.cpp; kernel_table_cpu.cpp).

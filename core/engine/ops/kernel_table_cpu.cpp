@@ -51,6 +51,8 @@ const KernelTable kCpu{
     .pad2dGrad = &cpu::pad2dGrad,
     .sgd = &cpu::sgd,
     .adam = &cpu::adam,
+    .sgdMany = nullptr,
+    .adamMany = nullptr,
 };
 
 }  // namespace

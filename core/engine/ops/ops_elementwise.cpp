@@ -203,12 +203,15 @@ Tensor softmaxCrossEntropy(const Tensor& logits, const Tensor& labels) {
                                     shapeString(labels.shape()));
     const KernelTable* k = kernelsFor(op, {&logits, &labels});
     const int64_t rows = logits.dim(0), cols = logits.dim(1);
-    const Tensor hostLabels = toHost(labels);  // a batch of ints, checked on the host
-    for (int64_t r = 0; r < rows; ++r)
-        if (hostLabels.i32()[r] < 0 || hostLabels.i32()[r] >= cols)
-            throw std::invalid_argument(std::string(op) + ": label " +
-                                        std::to_string(hostLabels.i32()[r]) + " out of range [0, " +
-                                        std::to_string(cols) + ")");
+    // Host labels are checked here. A device's kernel checks its own: a label out of range
+    // fails the op at the backend's next synchronisation (the loss read back) with the same
+    // message, as a CUDA device assertion does, instead of a wait for the device every step.
+    if (!onDevice(labels))
+        for (int64_t r = 0; r < rows; ++r)
+            if (labels.i32()[r] < 0 || labels.i32()[r] >= cols)
+                throw std::invalid_argument(std::string(op) + ": label " +
+                                            std::to_string(labels.i32()[r]) + " out of range [0, " +
+                                            std::to_string(cols) + ")");
     Tensor logp = emptyOn(k->device, logits.shape());
     Tensor out = run1(k, op, {logits, labels},
                       [&](std::vector<Tensor>& in) { return k->crossEntropy(in[0], in[1], logp); });

@@ -1,5 +1,5 @@
 // Shape ops: Concat, Split (and chunk), Transpose (and ShuffleNet's channel shuffle), Pad.
-// Their host kernels are in cpu_shape.cpp; none has a device form yet.
+// Their host kernels are in cpu_shape.cpp, the device's in kernel_table_device.cpp.
 #include <algorithm>
 #include <numeric>
 

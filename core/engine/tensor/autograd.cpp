@@ -73,7 +73,7 @@ void Tensor::backward(float seed) const {
             stack.pop_back();
         }
     }
-    Tensor start = toDevice(Tensor::full(shape(), seed), device());
+    Tensor start = fullOn(device(), shape(), seed);
     if (!gradFn()) {  // a leaf: its gradient is the seed
         Tensor leaf = *this;
         leaf.setGrad(leaf.grad().defined() ? ops::addN(leaf.grad(), start) : start);

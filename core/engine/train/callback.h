@@ -82,6 +82,12 @@ public:
     virtual void stepBegin(RunContext&) {}
     virtual void stepEnd(RunContext&) {}
     virtual void end(RunContext&) {}
+    /// True for a callback whose stepEnd only reads the step's values (loss, lr, loss scale,
+    /// throughput) and stops at most a failing run: a run on a device may then call it one
+    /// step late, while the device computes the next step, so that no step waits for the
+    /// device (docs/GPU.md). False, the default, for anything that reads or saves the model
+    /// or stops the run on a condition: its stepEnd sees the step as it ends.
+    virtual bool lateStepEnd() const { return false; }
 };
 
 }  // namespace ts::engine

@@ -22,6 +22,7 @@ public:
                          std::function<void(const std::string&)> print = {})
         : m_every(perPrintTimes), m_print(std::move(print)) {}
     void stepEnd(RunContext& ctx) override;
+    bool lateStepEnd() const override { return true; }
 
 private:
     int64_t m_every;
@@ -121,6 +122,7 @@ public:
     SummaryCollector(RunRecorder* recorder, std::string tbDir = {}, int64_t collectFreq = 1);
     void begin(RunContext& ctx) override;
     void stepEnd(RunContext& ctx) override;
+    bool lateStepEnd() const override { return true; }
     void epochEnd(RunContext& ctx) override;
     void end(RunContext& ctx) override;
     const std::string& eventFile() const { return m_eventPath; }
@@ -142,6 +144,7 @@ public:
     ProgressCallback(std::function<void(const RunArgs&)> fn, int minIntervalMs = 50)
         : m_fn(std::move(fn)), m_interval(minIntervalMs) {}
     void stepEnd(RunContext& ctx) override;
+    bool lateStepEnd() const override { return true; }
     void epochEnd(RunContext& ctx) override { m_fn(ctx.originalArgs()); }
     void end(RunContext& ctx) override { m_fn(ctx.originalArgs()); }
 

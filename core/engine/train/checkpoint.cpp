@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/common/file_io.h"
 #include "core/engine/device/device.h"
 #include "core/engine/train/proto_wire.h"
 #include "core/log/logger.h"
@@ -160,16 +161,7 @@ Result<CheckpointFile> decodeCheckpoint(std::string_view bytes) {
 Status writeCheckpoint(const std::string& path, const CheckpointFile& ckpt) {
     auto bytes = encodeCheckpoint(ckpt);
     if (!bytes) return Error{bytes.error()};
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return Error{"cannot write " + tmp};
-        out.write(bytes.value().data(), static_cast<std::streamsize>(bytes.value().size()));
-        if (!out) return Error{"write failed: " + tmp};
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return Error{"cannot rename " + tmp + " to " + path + ": " + ec.message()};
+    if (auto s = writeFileAtomically(path, bytes.value()); !s) return s;
     TS_LOG(CHECKPOINT, INFO) << "saved " << ckpt.values.size() << " tensors to " << path;
     return Status::success();
 }

@@ -39,6 +39,30 @@ std::vector<Tensor> zerosLike(const std::vector<NamedParam>& params) {
     return out;
 }
 
+/// The parameters an update touches (trainable, with a gradient) and their state tensors, when
+/// one multi-tensor launch may update them all: nothing observes ops (a profile, dumps or
+/// hooks see one ApplyMomentum / Adam op per parameter instead) and they share a device
+/// whose kernels have the multi-tensor form. nullptr otherwise.
+struct Many {
+    std::vector<Tensor> w, g, m, v;
+};
+const KernelTable* manyOf(const std::vector<NamedParam>& params, const std::vector<Tensor>* m,
+                          const std::vector<Tensor>* v, bool adam, Many& out) {
+    if (Dispatcher::current().observed() || params.empty()) return nullptr;
+    const KernelTable& k = kernelsOf(params[0].tensor.device());
+    if (adam ? !k.adamMany : !k.sgdMany) return nullptr;
+    for (size_t i = 0; i < params.size(); ++i) {
+        const NamedParam& p = params[i];
+        if (!p.trainable || !p.tensor.grad().defined()) continue;
+        if (p.tensor.device() != k.device || p.tensor.grad().device() != k.device) return nullptr;
+        out.w.push_back(p.tensor);
+        out.g.push_back(p.tensor.grad());
+        out.m.push_back((*m)[i]);
+        if (v) out.v.push_back((*v)[i]);
+    }
+    return &k;
+}
+
 int loadInto(const std::map<std::string, Tensor>& state, const std::string& prefix,
              const std::vector<NamedParam>& params, std::vector<Tensor>& slots) {
     int used = 0;
@@ -69,6 +93,12 @@ Sgd::Sgd(std::vector<NamedParam> params, SgdOptions opt)
 void Sgd::step(double lrD) {
     const kernels::SgdArgs a{static_cast<float>(lrD), static_cast<float>(m_opt.momentum),
                              static_cast<float>(m_opt.weightDecay), m_opt.nesterov};
+    Many many;
+    if (const KernelTable* k = manyOf(m_params, &m_moments, nullptr, false, many)) {
+        k->sgdMany(many.w, many.g, many.m, a);
+        ++m_updates;
+        return;
+    }
     for (size_t i = 0; i < m_params.size(); ++i) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;
@@ -109,6 +139,12 @@ void Adam::step(double lrD) {
     const float stepSize = static_cast<float>(lrD / bc1);
     const float sq = static_cast<float>(std::sqrt(bc2));
     const kernels::AdamArgs a{b1, b2, eps, wd, stepSize, sq};
+    Many many;
+    if (const KernelTable* k = manyOf(m_params, &m_m, &m_v, true, many)) {
+        k->adamMany(many.w, many.g, many.m, many.v, a);
+        ++m_updates;
+        return;
+    }
     for (size_t i = 0; i < m_params.size(); ++i) {
         NamedParam& p = m_params[i];
         if (!p.trainable || !p.tensor.grad().defined()) continue;

@@ -1,9 +1,9 @@
 // TrainConfig <-> JSON: the config stored with every run (runs.config) and read back when the
 // studio reopens a run's settings.
-#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "core/common/json_read.h"
 #include "core/engine/train/trainer.h"
 
 namespace ts::engine {
@@ -90,6 +90,7 @@ const std::vector<Field>& fields() {
         i("threads", &C::threads),
         s("resume", &C::resumeFrom),
         s("device", &C::device),
+        b("cuda_graph", &C::cudaGraph),
     };
     return table;
 }
@@ -132,8 +133,7 @@ Result<TrainConfig> TrainConfig::fromJson(const std::string& json) {
 
 Result<TrainConfig> TrainConfig::fromJson(const std::string& json, const TrainConfig& base) {
     rapidjson::Document d;
-    d.Parse(json.c_str(), json.size());
-    if (d.HasParseError() || !d.IsObject())
+    if (!ts::json::parse(d, json) || !d.IsObject())
         return Error{"the run's settings are not a JSON object"};
     TrainConfig c = base;
     for (const Field& f : fields()) {

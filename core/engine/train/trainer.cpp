@@ -4,8 +4,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 
+#include "core/engine/data/device_feed.h"
+#include "core/engine/device/device.h"
 #include "core/engine/model/models.h"
 #include "core/engine/ops/ops.h"
 #include "core/engine/tensor/parallel.h"
@@ -16,16 +19,8 @@
 
 namespace ts::engine {
 
+using detail::nowS;
 using detail::ThreadContext;
-
-namespace {
-
-double nowS() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-}  // namespace
 
 int64_t Trainer::stepsPerEpoch() const {
     return m_train ? std::max<int64_t>(1, m_train->batchesPerEpoch()) : 1;
@@ -89,8 +84,7 @@ Status Trainer::saveCheckpoint(const std::string& path) const {
     return writeCheckpoint(path, makeCheckpoint(*m_net, m_opt.get(), st));
 }
 
-bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
-    RunArgs& a = ctx.originalArgs();
+Tensor Trainer::forwardBackward(std::vector<Tensor>& batch, RunContext& ctx, bool readLoss) {
     notifyPhase(Phase::Forward, true);
     Tensor loss;
     {
@@ -99,19 +93,22 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
         ScopeGuard lossScope("_loss_fn-SoftmaxCrossEntropyWithLogits");
         loss = ops::softmaxCrossEntropy(logits, batch[1]);
     }
-    a.net_outputs = loss.item();
+    if (readLoss) takeLoss(loss, ctx);
     notifyPhase(Phase::Forward, false);
 
     notifyPhase(Phase::Backward, true);
     m_opt->zeroGrad();
     loss.backward(static_cast<float>(m_lossScale));
-    loss = Tensor();
     if (m_group) {  // data parallel: the mean gradient of every rank (trainer_parallel.cpp)
         ScopeGuard dp("DataParallel");
         allreduceGradients(ctx);
     }
     notifyPhase(Phase::Backward, false);
+    return loss;
+}
 
+bool Trainer::update(RunContext& ctx) {
+    RunArgs& a = ctx.originalArgs();
     notifyPhase(Phase::Optimizer, true);
     a.loss_scale_used = m_lossScale;
     const bool scaled = m_lossScale != 1.0 || m_dynamicScale;
@@ -142,6 +139,51 @@ bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
     a.overflow = overflow;
     a.loss_scale = m_lossScale;
     return overflow;
+}
+
+bool Trainer::trainStep(std::vector<Tensor>& batch, RunContext& ctx) {
+    m_lossPending = false;
+    Tensor loss = m_graph ? graphForwardBackward(batch, ctx) : Tensor();
+    if (!loss.defined()) loss = forwardBackward(batch, ctx);
+    loss = Tensor();  // the step's autograd graph goes before the update
+    return update(ctx);
+}
+
+void Trainer::endStep(StepEnd& s, RunContext& ctx, TrainResult& result) {
+    RunArgs& a = ctx.originalArgs();
+    a.cur_epoch_num = s.info.epoch;
+    a.cur_step_num = s.info.step;
+    a.step_in_epoch = s.stepInEpoch;
+    a.lr = s.lr;
+    a.loss_scale_used = s.lossScaleUsed;
+    a.loss_scale = s.info.lossScale;
+    a.overflow = s.info.overflow;
+    if (s.lossPending) {
+        float v = 0;
+        backendOf(m_device).readbackWait(s.slot, &v, sizeof v);
+        a.net_outputs = v;
+    }
+    s.info.loss = a.net_outputs;
+    m_samples += s.samples;
+    m_trainTime += nowS() - m_clock;
+    a.elapsed_s = m_trainTime;
+    a.samples_per_s = m_trainTime > 0 ? static_cast<double>(m_samples) / m_trainTime : 0;
+    TS_LOG(ENGINE, DEBUG) << "epoch " << a.cur_epoch_num << " step " << a.cur_step_num << " loss "
+                          << a.net_outputs << " lr " << a.lr;
+    if (s.info.overflow) {
+        TS_LOG(ENGINE, WARNING) << "step " << a.cur_step_num
+                                << ": gradients overflowed, step skipped; loss scale "
+                                << s.info.lossScale;
+        ++result.overflowSteps;
+        for (OpObserver* o : m_dispatcher.observers()) o->onOverflow(s.info, s.info.lossScale);
+    }
+    notifyPhase(Phase::Callbacks, true);
+    for (auto& cb : m_callbacks) cb->stepEnd(ctx);
+    notifyPhase(Phase::Callbacks, false);
+    for (OpObserver* o : m_dispatcher.observers()) o->onStepEnd(s.info);
+    if (m_group) m_agreedStop = agreeToStop(ctx);
+    publish(ctx);
+    m_clock = nowS();
 }
 
 TrainResult Trainer::run() {
@@ -185,15 +227,17 @@ TrainResult Trainer::run() {
                          << " steps, batch " << m_config.batchSize << ", " << m_config.optimizer
                          << " lr " << m_config.lr;
 
-    double trainTime = 0;
-    int64_t samples = 0;
+    m_trainTime = 0;
+    m_samples = 0;
+    m_graphBytes = 0;
+    m_agreedStop = false;
     bool failed = false;
     std::string failReason;
     // A data-parallel rank stops only when the ranks agreed to (after the same step).
-    bool agreedStop = false;
-    auto stopping = [&] { return m_group ? agreedStop : (m_stop || ctx.stopRequested()); };
+    auto stopping = [&] { return m_group ? m_agreedStop : (m_stop || ctx.stopRequested()); };
     try {
         broadcastParameters();
+        if (m_device != Device::CPU) startDeviceRun(result);
         for (auto& cb : m_callbacks) cb->begin(ctx);
         for (int epoch = m_startEpoch; epoch <= m_config.epochs && !stopping(); ++epoch) {
             a.cur_epoch_num = epoch;
@@ -203,12 +247,17 @@ TrainResult Trainer::run() {
                 first = m_startStep - static_cast<int64_t>(epoch - 1) * stepsPerEpoch();
                 m_train->skip(first);
             }
+            if (m_feed) m_feed->startEpoch(*m_train);
             for (OpObserver* o : m_dispatcher.observers()) o->onEpochBegin(epoch);
             for (auto& cb : m_callbacks) cb->epochBegin(ctx);
             const int64_t batches = agreeOnBatches(m_train->batchesPerEpoch());
             bool epochComplete = true;
+            // With late step ends: the step whose end runs after the next one was started.
+            std::optional<StepEnd> pending;
             for (int64_t b = first; b < batches; ++b) {
                 if (m_paused && !m_stop) {
+                    if (pending) endStep(*pending, ctx, result);  // seen as it was
+                    pending.reset();
                     m_holding.store(true);
                     while (m_paused && !m_stop)
                         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -218,47 +267,42 @@ TrainResult Trainer::run() {
                     epochComplete = false;
                     break;
                 }
-                const double t0 = nowS();
+                if (!pending) m_clock = nowS();
                 a.cur_step_num = m_stepsDone + 1;
                 a.step_in_epoch = b + 1;
                 m_dispatcher.beginStep(epoch, a.cur_step_num);
-                StepInfo info{epoch, a.cur_step_num, b + 1, 0, m_lossScale, false};
-                for (OpObserver* o : m_dispatcher.observers()) o->onStepBegin(info);
+                StepEnd step;
+                step.info = StepInfo{epoch, a.cur_step_num, b + 1, 0, m_lossScale, false};
+                step.stepInEpoch = b + 1;
+                for (OpObserver* o : m_dispatcher.observers()) o->onStepBegin(step.info);
                 for (auto& cb : m_callbacks) cb->stepBegin(ctx);
+                if (m_device != Device::CPU) countDeviceStep();
                 notifyPhase(Phase::DataLoading, true);
                 std::vector<Tensor> batch;
-                m_train->next(batch);
-                batchToDevice(batch);
+                nextBatch(batch);
                 notifyPhase(Phase::DataLoading, false);
                 const bool overflow = trainStep(batch, ctx);
                 m_stepsDone = a.cur_step_num;
-                samples += batch[0].dim(0);
-                trainTime += nowS() - t0;
-                a.elapsed_s = trainTime;
-                a.samples_per_s = trainTime > 0 ? static_cast<double>(samples) / trainTime : 0;
-                info.loss = a.net_outputs;
-                info.lossScale = m_lossScale;
-                info.overflow = overflow;
-                TS_LOG(ENGINE, DEBUG) << "epoch " << epoch << " step " << a.cur_step_num << " loss "
-                                      << a.net_outputs << " lr " << a.lr;
-                if (overflow) {
-                    TS_LOG(ENGINE, WARNING)
-                        << "step " << a.cur_step_num
-                        << ": gradients overflowed, step skipped; loss scale " << m_lossScale;
-                    ++result.overflowSteps;
-                    for (OpObserver* o : m_dispatcher.observers()) o->onOverflow(info, m_lossScale);
+                step.samples = batch[0].dim(0);
+                m_samplesStarted += step.samples;
+                step.lr = a.lr;
+                step.lossScaleUsed = a.loss_scale_used;
+                step.info.lossScale = m_lossScale;
+                step.info.overflow = overflow;
+                step.lossPending = m_lossPending;
+                step.slot = m_lossSlot;
+                if (m_lateEnds) {  // the device runs this step while the last one ends
+                    if (pending) endStep(*pending, ctx, result);
+                    pending = step;
+                } else {
+                    endStep(step, ctx, result);
                 }
-                notifyPhase(Phase::Callbacks, true);
-                for (auto& cb : m_callbacks) cb->stepEnd(ctx);
-                notifyPhase(Phase::Callbacks, false);
-                for (OpObserver* o : m_dispatcher.observers()) o->onStepEnd(info);
-                if (m_group) agreedStop = agreeToStop(ctx);
-                publish(ctx);
                 if (m_config.limitSteps > 0 && m_stepsDone >= m_config.limitSteps) {
                     epochComplete = b + 1 == batches;
                     break;
                 }
             }
+            if (pending) endStep(*pending, ctx, result);
             if (epochComplete) m_epochsDone = epoch;
             if (m_config.evalEachEpoch && epochComplete && !stopping() && !ctx.stopRequested()) {
                 auto ev = evaluate();
@@ -279,13 +323,16 @@ TrainResult Trainer::run() {
         TS_LOG(ENGINE, ERROR) << failReason;
         if (m_group) m_group->reportFailure("failed: " + failReason);
     }
+    if (m_device != Device::CPU) endDeviceRun(result);
+    const double trainTime = m_trainTime;
+    const int64_t samples = m_samples;
     result.steps = m_stepsDone;
     result.epochs = m_epochsDone;
     result.trainSeconds = trainTime;
     result.samplesPerS = trainTime > 0 ? static_cast<double>(samples) / trainTime : 0;
     result.finalLoss = a.net_outputs;
-    result.peakBytes = memoryPool().peakBytes();
-    result.reservedBytes = memoryPool().reservedBytes();
+    result.peakBytes = memoryPool().peakBytes() + m_graphBytes;
+    result.reservedBytes = memoryPool().reservedBytes() + m_graphBytes;
     if (failed) {
         result.status = "failed";
         result.reason = failReason;

@@ -14,6 +14,7 @@
 
 #include "core/common/result.h"
 #include "core/engine/data/dataset.h"
+#include "core/engine/device/device_backend.h"
 #include "core/engine/model/cell.h"
 #include "core/engine/model/layers.h"
 #include "core/engine/tensor/dispatcher.h"
@@ -26,6 +27,9 @@ class ProcessGroup;
 }
 
 namespace ts::engine {
+
+class DeviceFeed;
+struct StepGraph;
 
 struct TrainConfig {
     std::string model = "mlp";          // mlp | lenet5 | resnet8 | shufflenetv2
@@ -65,12 +69,35 @@ struct TrainConfig {
     int threads = 0;             // intra-op threads (0 = the default, see intraOpThreads())
     std::string resumeFrom;      // checkpoint to resume from
     std::string device = "cpu";  // cpu | cuda: where tensors live and ops run (docs/GPU.md)
+    /// On a device: record the training step into a CUDA Graph once and replay it (where the
+    /// run allows it: docs/GPU.md, "CUDA Graphs"); off: every op is launched every step.
+    bool cudaGraph = true;
     /// JSON object of every setting (stored with the run, keys in snake_case).
     std::string toJson() const;
     /// Settings from toJson()'s output; keys it lacks keep `base`'s values, unknown ones are
     /// ignored. Error only when the text is not a JSON object.
     static Result<TrainConfig> fromJson(const std::string& json);
     static Result<TrainConfig> fromJson(const std::string& json, const TrainConfig& base);
+};
+
+/// How a run on a device went (docs/GPU.md): what the step ran as, and the backend's counts.
+/// The counts are over the steps after the first two (warm-up, and the graph's recording),
+/// per step where they say so.
+struct DeviceRunStats {
+    bool deviceData = false;     // the training data was on the device (batches gathered there)
+    std::string hostDataReason;  // why not
+    bool graph = false;          // the step ran as a CUDA Graph
+    std::string graphReason;     // why not (or why it stopped)
+    int64_t graphSteps = 0;      // steps run by a graph launch
+    bool lateStepEnds = false;   // step ends ran one step late (no wait for the device per step)
+    int64_t steps = 0;           // steps counted below
+    double enqueuedPerStep = 0;  // DeviceCounters::enqueued per step
+    int64_t allocations = 0;     // device allocations in those steps (the pool: none expected)
+    int64_t hostWaits = 0;       // host waits in those steps (epoch starts copy their order)
+    int64_t readbacks = 0;       // loss readbacks collected in the whole run (one per step)
+    /// Samples per second of those steps, wall clock from the start of step 3 to the end of
+    /// the training loop (TrainResult::samplesPerS counts the warm-up steps too).
+    double samplesPerSAfterWarmup = 0;
 };
 
 struct TrainResult {
@@ -86,6 +113,7 @@ struct TrainResult {
     int64_t peakBytes = 0;      // most bytes the run's memory pool had handed out at once
     int64_t reservedBytes = 0;  // bytes the pool held at the end (in use + cached for reuse)
     std::vector<std::string> warnings;  // checkpoint load warnings, ...
+    DeviceRunStats device;              // device runs only
 };
 
 /// Thread-safe snapshot for progress bars.
@@ -153,7 +181,38 @@ public:
     Status saveCheckpoint(const std::string& path) const;
 
 private:
+    /// A step whose end (callbacks, observers, progress) has not run yet: on a device its
+    /// loss is read back asynchronously, and with late step ends it runs after the next step
+    /// was put on the device (trainer_device.cpp).
+    struct StepEnd {
+        StepInfo info;
+        int64_t stepInEpoch = 0;
+        double lr = 0, lossScaleUsed = 1;
+        int64_t samples = 0;
+        bool lossPending = false;  // the loss is in readback slot `slot`
+        int slot = 0;
+    };
+
     bool trainStep(std::vector<Tensor>& batch, RunContext& ctx);
+    /// Forward, loss and backward of one batch; the loss read (CPU) or its readback started
+    /// (device) unless `readLoss` is false.
+    Tensor forwardBackward(std::vector<Tensor>& batch, RunContext& ctx, bool readLoss = true);
+    /// The optimizer phase after backward; true when the gradients overflowed.
+    bool update(RunContext& ctx);
+    /// Runs a step's end: its loss, log lines, callbacks, observers and progress.
+    void endStep(StepEnd& s, RunContext& ctx, TrainResult& result);
+    // The device path (trainer_device.cpp).
+    /// Sets up a device run: the data on the device, late step ends, the step's graph.
+    void startDeviceRun(TrainResult& result);
+    void endDeviceRun(TrainResult& result);
+    /// The batch from the device feed, or the host pipeline's copied to the device.
+    bool nextBatch(std::vector<Tensor>& batch);
+    /// Forward and backward as a graph: warm-up, recording, then launches; an undefined
+    /// tensor when this step cannot run as one (it then runs op by op).
+    Tensor graphForwardBackward(std::vector<Tensor>& batch, RunContext& ctx);
+    /// Starts reading back a device loss into the next readback slot (or reads a host one).
+    void takeLoss(const Tensor& loss, RunContext& ctx);
+    void countDeviceStep();
     // Data parallel (trainer_parallel.cpp).
     void broadcastParameters();
     int64_t agreeOnBatches(int64_t local);
@@ -200,6 +259,26 @@ private:
     std::string m_commAttrs;                // the AllReduce op's attributes for the profile
     std::pair<float, float> m_votes{0, 0};  // the last allreduce's (stopping, failing) ranks
     bool m_voted = false;                   // this rank said why it stops
+    // Device runs (trainer_device.cpp).
+    std::unique_ptr<DeviceFeed> m_feed;  // the training data on the device
+    std::unique_ptr<StepGraph> m_graph;  // the step as a CUDA Graph
+    bool m_lateEnds = false;             // step ends run one step late
+    std::string m_graphFailure;          // why the graph's recording failed
+    int64_t m_graphBytes = 0;            // device memory the graph's pool held
+    bool m_lossPending = false;          // the current step's loss is being read back
+    int m_lossSlot = 0;                  // its readback slot
+    int64_t m_deviceSteps = 0;           // steps run on the device in this run
+    // The training loop's clock: seconds of training so far (pauses and callbacks left
+    // out), samples of the steps that ended, and where the clock last started.
+    double m_trainTime = 0;
+    int64_t m_samples = 0;
+    double m_clock = 0;
+    bool m_agreedStop = false;       // data parallel: the ranks agreed to stop
+    DeviceCounters m_runCounters{};  // the backend's counts as the run started
+    DeviceCounters m_counted{};      // and as step 3 started
+    double m_steadyStart = 0;        // when step 3 started
+    int64_t m_samplesStarted = 0;    // samples of the steps started so far
+    int64_t m_steadySamples = 0;     // of the steps before step 3
 };
 
 }  // namespace ts::engine

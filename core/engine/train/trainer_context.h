@@ -1,12 +1,20 @@
 #pragma once
 // Internal to the trainer's .cpp files: installs a trainer's memory pool, dispatcher and AMP
-// level on the calling thread for a scope.
+// level on the calling thread for a scope; the training loop's clock.
+#include <chrono>
+
 #include "core/engine/device/device.h"
 #include "core/engine/model/layers.h"
 #include "core/engine/tensor/dispatcher.h"
 #include "core/engine/tensor/memory_pool.h"
 
 namespace ts::engine::detail {
+
+/// Seconds on the steady clock.
+inline double nowS() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 /// Installs the trainer's pool, dispatcher and AMP level on this thread for a scope and puts
 /// back what was there before (scopes nest: run() -> prepare() / evaluate()).

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/engine/data/device_feed.h"
 #include "core/engine/model/models.h"
 #include "core/engine/train/checkpoint.h"
+#include "core/engine/train/step_graph.h"
 #include "core/engine/train/trainer.h"
 #include "core/engine/train/trainer_context.h"
 
@@ -76,11 +78,6 @@ Status Trainer::prepare() {
             return Error{
                 "data-parallel training runs on the CPU only (the gradient allreduce "
                 "works on host memory): use --device cpu with --nproc"};
-        if (c.model != "mlp" && c.model != "lenet5")
-            return Error{"model " + c.model +
-                         " runs on the CPU only (global pooling, broadcasting add and "
-                         "ShuffleNet's grouped convolutions, concat and split have no CUDA "
-                         "kernels yet): use --device cpu, or mlp or lenet5 on cuda"};
         if (auto b = cudaBackend(); !b) return Error{b.error()};
         m_device = *d;
     }
@@ -225,6 +222,9 @@ void Trainer::setNetwork(std::shared_ptr<Cell> net) {
             m_opt = std::make_unique<Sgd>(m_net->parameters(),
                                           SgdOptions{c.momentum, c.nesterov, c.weightDecay});
     }
+    // A network set after prepare() goes where the run's tensors live.
+    if (m_prepared && m_device != Device::CPU)
+        if (auto s = moveToDevice(); !s) throw std::runtime_error(s.error());
 }
 void Trainer::setTrainData(std::unique_ptr<DataPipeline> data) {
     m_train = std::move(data);

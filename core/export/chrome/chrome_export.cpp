@@ -1,5 +1,6 @@
 #include "core/export/chrome/chrome_export.h"
 
+#include "core/common/file_io.h"
 #include "core/common/json.h"
 
 #include <algorithm>
@@ -83,12 +84,15 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
     store::SqliteDb& db = store.db();
     const std::string srcFilter =
         sourceId ? " = " + std::to_string(*sourceId) : " IN (SELECT id FROM sources)";
-    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(outPath.c_str(), "wb"), &std::fclose);
-    if (!f) return Error{"cannot write " + outPath};
+    // The session is an input: exporting over it would destroy it (and the trace is written
+    // whole or not at all).
+    auto file = AtomicFile::create(outPath, {store.path()});
+    if (!file) return Error{file.error()};
+    FILE* f = file.value().stream();
     std::fputs(
         "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"trainscope\"},\"traceEvents\":[",
-        f.get());
-    Out out(f.get());
+        f);
+    Out out(f);
     ChromeExportStats st;
 
     // processes and threads: M events; pids get the process row id when two sources clash
@@ -341,26 +345,26 @@ Result<ChromeExportStats> exportChromeTrace(store::TraceStore& store, const std:
             ++st.flows;
         }
     }
-    std::fputs("\n]", f.get());
+    std::fputs("\n]", f);
     if (anyFrame) {  // every frame of the exported sources, by id
         store::Statement q = db.prepare(
             "SELECT f.id, f.parent_id, n.str, c.str FROM stack_frames f "
             "LEFT JOIN strings n ON n.id = f.name_id LEFT JOIN strings c ON c.id = f.cat_id "
             "WHERE f.source_id" +
             srcFilter + " ORDER BY f.id");
-        std::fputs(",\"stackFrames\":{", f.get());
+        std::fputs(",\"stackFrames\":{", f);
         for (bool first = true; q.step(); first = false) {
             std::string frame = (first ? "\n\"" : ",\n\"") + std::to_string(q.int64(0)) +
                                 "\":{\"name\":" + json::quote(q.textView(2));
             if (!q.isNull(3)) frame += ",\"category\":" + json::quote(q.textView(3));
             if (!q.isNull(1)) frame += ",\"parent\":\"" + std::to_string(q.int64(1)) + "\"";
-            std::fputs((frame + "}").c_str(), f.get());
+            std::fputs((frame + "}").c_str(), f);
         }
-        std::fputs("}", f.get());
+        std::fputs("}", f);
     }
-    std::fputs("}\n", f.get());
+    std::fputs("}\n", f);
     st.events = out.count;
-    if (std::ferror(f.get())) return Error{"write error on " + outPath};
+    if (auto written = file.value().commit(); !written) return Error{written.error()};
     return st;
 }
 

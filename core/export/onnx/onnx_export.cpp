@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
+#include "core/common/file_io.h"
 #include "core/engine/model/models.h"
 #include "core/engine/train/checkpoint.h"
 #include "core/engine/train/trainer.h"
@@ -84,26 +84,13 @@ Result<std::string> exportModel(engine::Cell& model, const engine::Shape& inputS
 }
 
 Result<ExportReport> exportModelToFile(engine::Cell& model, const engine::Shape& inputShape,
-                                       const std::string& path, const ExportOptions& options) {
+                                       const std::string& path, const ExportOptions& options,
+                                       const std::vector<std::string>& inputs) {
+    if (auto s = refuseInputAsOutput(path, inputs); !s) return Error{s.error()};
     ExportReport report;
     auto bytes = exportModel(model, inputShape, options, &report);
     if (!bytes) return Error{bytes.error()};
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return Error{"cannot write " + path};
-        out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-        if (!out) {
-            std::remove(tmp.c_str());
-            return Error{"cannot write " + path + " (disk full?)"};
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return Error{"cannot write " + path + ": " + ec.message()};
-    }
+    if (auto s = writeFileAtomically(path, bytes.value(), inputs); !s) return Error{s.error()};
     report.path = path;
     return report;
 }
@@ -119,6 +106,8 @@ Result<std::string> checkpointModel(const std::string& checkpointPath) {
 Result<ExportReport> exportCheckpoint(const std::string& checkpointPath,
                                       const std::string& modelName, const std::string& outPath,
                                       const ExportOptions& options) {
+    // Before anything is read: writing the model over its checkpoint would lose the training.
+    if (auto s = refuseInputAsOutput(outPath, {checkpointPath}); !s) return Error{s.error()};
     auto ck = engine::readCheckpoint(checkpointPath);
     if (!ck) return Error{ck.error()};
     std::string name = modelName;
@@ -184,7 +173,7 @@ Result<ExportReport> exportCheckpoint(const std::string& checkpointPath,
     if (o.batch < 1) return Error{"the batch must be >= 1"};
     const engine::Shape shape = engine::modelTakesImages(name) ? engine::Shape{o.batch, 1, 28, 28}
                                                                : engine::Shape{o.batch, inputs};
-    return exportModelToFile(*net, shape, outPath, o);
+    return exportModelToFile(*net, shape, outPath, o, {checkpointPath});
 }
 
 }  // namespace ts::onnx_export

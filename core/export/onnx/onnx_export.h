@@ -45,9 +45,11 @@ struct ExportReport {
 Result<std::string> exportModel(engine::Cell& model, const engine::Shape& inputShape,
                                 const ExportOptions& options, ExportReport* report = nullptr);
 
-/// exportModel() written to `path` (atomically: a temp file renamed).
+/// exportModel() written to `path` whole or not at all (core/common/file_io.h); refused when
+/// `path` is one of `inputs`.
 Result<ExportReport> exportModelToFile(engine::Cell& model, const engine::Shape& inputShape,
-                                       const std::string& path, const ExportOptions& options = {});
+                                       const std::string& path, const ExportOptions& options = {},
+                                       const std::vector<std::string>& inputs = {});
 
 /// The model a checkpoint's train state names ("" when it names none); error when the file
 /// cannot be read as a checkpoint.

@@ -4,12 +4,11 @@
 // int64 initializers named after the node.
 #include "core/export/onnx/onnx_graph.h"
 
-#include <rapidjson/document.h>
-
 #include <cstring>
 #include <map>
 #include <set>
 
+#include "core/common/json_read.h"
 #include "onnx/onnx.pb.h"
 
 namespace ts::onnx_export {
@@ -132,8 +131,7 @@ private:
     /// An op's attributes as a JSON object.
     static bool parseAttrs(const TracedOp& op, rapidjson::Document& doc) {
         const std::string text = "{" + op.attrs + "}";
-        doc.Parse(text.c_str());
-        return !doc.HasParseError() && doc.IsObject();
+        return json::parse(doc, text) && doc.IsObject();
     }
     static std::vector<int64_t> ints(const rapidjson::Document& d, const char* key) {
         std::vector<int64_t> v;

@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -17,6 +16,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/common/file_io.h"
 #include "core/debug/dump_source.h"
 #include "views/common/job_tracker.h"
 #include "views/common/session_context.h"
@@ -323,15 +323,10 @@ void CompareView::updateSummary() {
 }
 
 bool CompareView::exportCsv(const QString& path, QString* error) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    const std::string csv = ts::debug::compareCsv(m_model->report());
-    if (f.write(csv.data(), static_cast<qint64>(csv.size())) != static_cast<qint64>(csv.size())) {
-        if (error) *error = tr("cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    // Whole or not at all, and never over one of the dump files compared.
+    const auto s =
+        ts::writeFileAtomically(path.toStdString(), ts::debug::compareCsv(m_model->report()),
+                                {m_a->text().toStdString(), m_b->text().toStdString()});
+    if (!s && error) *error = QString::fromStdString(s.error());
+    return s.ok();
 }
