@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "core/store/delete_run.h"
-
 #include "importers/common/source_labels.h"
 #include "importers/folder/folder_import.h"
 #include "importers/registry.h"

@@ -20,6 +20,7 @@ Importer torchMemoryImporter();
 Importer ascendMemoryImporter();
 Importer mindsporeSummaryImporter();
 Importer mindsporeLineageImporter();
+Importer ascendProfilerImporter();
 
 const std::vector<Importer>& importers() {
     static const std::vector<Importer> list = [] {
@@ -33,6 +34,7 @@ const std::vector<Importer>& importers() {
         v.push_back(ascendMemoryImporter());
         v.push_back(mindsporeSummaryImporter());
         v.push_back(mindsporeLineageImporter());
+        v.push_back(ascendProfilerImporter());
         return v;
     }();
     return list;

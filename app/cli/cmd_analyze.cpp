@@ -1,6 +1,10 @@
 // trainscope-cli analyze SESSION: why the steps of a profile are slow — the step split
-// (iteration gap, forward, backward, optimizer, tail), the memory peak with the allocations
-// live at it, the overview naming the biggest cost, and the advice findings with evidence.
+// (iteration gap, forward, backward, optimizer, tail; on GPU traces each step joined with
+// the GPU work it launched), the GPU overview (utilisation, SM efficiency, occupancy, the
+// TensorBoard plugin's step split, Tensor Cores, top kernels), HTA's breakdowns under HTA's
+// definitions beside the studio's per-step figures, communication per collective, the memory
+// peak with the allocations live at it, the overview naming the biggest cost, and advice for
+// the device the trace is about, with evidence.
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +20,106 @@ using timeline::formatDuration;
 
 std::string d(int64_t ns) {
     return formatDuration(static_cast<double>(ns));
+}
+
+std::string pct(double share) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", share * 100.0);
+    return b;
+}
+
+void printAscend(const analysis::gpu::AscendTables& t) {
+    namespace gpu = analysis::gpu;
+    const auto steps = gpu::ascendSteps(t, false);
+    if (!steps.empty()) {
+        std::cout << "Ascend step trace (step_trace_time.csv, us): step, computing, comm not "
+                     "overlapped, overlapped, free, bubble\n";
+        for (const auto& s : steps)
+            std::cout << "  " << s.step << "  " << s.computing << "  " << s.commNotOverlapped
+                      << "  " << s.overlapped << "  " << s.free << "  " << s.bubble << "\n";
+    }
+    for (const auto& c : gpu::summarizeAscendComm(t, false)) {
+        std::cout << "  " << c.opType << " (" << c.group << "): " << c.calls << " calls, elapse "
+                  << c.elapseMs << " ms, transit " << c.transitMs << " ms, wait " << c.waitMs
+                  << " ms (wait ratio " << c.waitRatio << ")";
+        for (const auto& [type, f] : c.links)
+            std::cout << ", " << type << " " << f.bandwidthGBs << " GB/s";
+        std::cout << "\n";
+    }
+    std::cout << "\n";
+}
+
+void printGpu(const analysis::gpu::GpuReport& g) {
+    namespace gpu = analysis::gpu;
+    const auto& o = g.overview;
+    std::cout << "GPU (" << gpu::vendorKey(g.vendor) << "): " << g.kernels << " kernels, "
+              << g.memcpys << " memcpy, " << g.memsets << " memset, " << g.launchesLinked
+              << " linked to their launch\n";
+    for (const auto& dev : o.devices) {
+        std::cout << "  device " << dev.device << (dev.name.empty() ? "" : " (" + dev.name + ")")
+                  << ": GPU utilisation " << pct(dev.utilization);
+        if (dev.smEfficiency) std::cout << ", est. SM efficiency " << pct(*dev.smEfficiency);
+        if (dev.occupancy) std::cout << ", est. achieved occupancy " << pct(*dev.occupancy);
+        std::cout << "\n";
+    }
+    int64_t total = 0;
+    for (int64_t v : o.splitTotal) total += v;
+    if (total > 0) {
+        std::cout << "  step split over " << o.overviewSteps
+                  << " steps (TensorBoard plugin's overview):";
+        for (size_t i = 0; i < gpu::kSplitRoles; ++i)
+            std::cout << " " << gpu::splitRoleLabel(static_cast<gpu::SplitRole>(i)) << " "
+                      << pct(static_cast<double>(o.splitTotal[i]) / static_cast<double>(total));
+        std::cout << "\n";
+    }
+    const auto& tc = o.tensorCores;
+    if (tc.kernelTime > 0)
+        std::cout << "  Tensor Cores: "
+                  << pct(static_cast<double>(tc.tensorCoreTime) /
+                         static_cast<double>(tc.kernelTime))
+                  << " of kernel time"
+                  << (tc.eligibleOpTime > 0 ? ", " +
+                                                  pct(static_cast<double>(tc.eligibleOpTcTime) /
+                                                      static_cast<double>(tc.eligibleOpTime)) +
+                                                  " of eligible ops' kernel time"
+                                            : "")
+                  << "\n";
+    std::cout << "  top kernels:\n";
+    for (size_t i = 0; i < g.kernelTable.rows.size() && i < 5; ++i) {
+        const auto& r = g.kernelTable.rows[i];
+        std::cout << "    " << d(r.totalNs) << "  " << pct(r.share) << "  " << r.calls << "x  "
+                  << (r.tensorCore ? "TC  " : "    ") << r.name.substr(0, 90)
+                  << (r.op.empty() ? "" : "  <- " + r.op) << "\n";
+    }
+    const auto& h = g.hta;
+    if (h.applicable && h.gpuRowsKept > 0) {
+        std::cout << "  HTA (HTA's definitions: " << h.note << "; " << h.gpuRowsKept
+                  << " GPU rows kept, " << h.gpuRowsDropped << " dropped):\n"
+                  << "    temporal breakdown: idle " << h.temporal.idlePct << "%, compute "
+                  << h.temporal.computePct << "%, non-compute " << h.temporal.nonComputePct
+                  << "% of " << d(h.temporal.kernelTimeNs) << " (first to last kernel)\n";
+        if (h.commCompOverlapPct)
+            std::cout << "    comm-comp overlap: " << *h.commCompOverlapPct << "%\n";
+        for (const auto& s : h.idle)
+            std::cout << "    idle on stream " << s.stream << ": host wait " << pct(s.hostWaitRatio)
+                      << ", kernel wait " << pct(s.kernelWaitRatio) << ", other "
+                      << pct(s.otherRatio) << "\n";
+    }
+    const auto& st = o.deviceTotal;
+    int64_t span = 0;
+    for (const auto& s : o.steps) span += s.duration();
+    if (span > 0)
+        std::cout << "  studio per step (every joined step, the last too): idle "
+                  << pct(static_cast<double>(st.idle) / static_cast<double>(span)) << ", compute "
+                  << pct(static_cast<double>(st.compute) / static_cast<double>(span))
+                  << ", non-compute "
+                  << pct(static_cast<double>(st.nonCompute) / static_cast<double>(span)) << " of "
+                  << d(span) << "\n";
+    for (const auto& c : g.communication.collectives)
+        std::cout << "  " << c.name << " (" << c.processGroup << ", " << c.dtype << ", "
+                  << c.bytesPerCall << " B): " << c.calls << " calls, " << d(c.timeNs) << ", algbw "
+                  << c.algbwGBs << " GB/s, busbw " << c.busbwGBs << " GB/s\n";
+    std::cout << "\n";
 }
 
 void printText(const analysis::ProfileReport& r) {
@@ -48,7 +152,24 @@ void printText(const analysis::ProfileReport& r) {
         std::cout << line << "\n";
     }
     std::cout << "Median step " << formatDuration(a.medianNs) << ", slow above "
-              << formatDuration(a.slowThresholdNs) << "\n\n";
+              << formatDuration(a.slowThresholdNs) << "\n";
+    bool device = false;
+    for (const auto& s : a.steps) device = device || s.gpuBusy >= 0;
+    if (device) {
+        std::snprintf(line, sizeof line, "%-8s %12s %14s %12s %12s", "step", "host", "device span",
+                      "joined", "GPU busy");
+        std::cout << line << "\n";
+        for (const auto& s : a.steps) {
+            std::snprintf(line, sizeof line, "#%-7lld %12s %14s %12s %12s",
+                          static_cast<long long>(s.number), d(s.dur).c_str(),
+                          s.deviceStart >= 0 ? d(s.deviceEnd - s.deviceStart).c_str() : "-",
+                          d(s.joinedEnd - s.joinedStart).c_str(), d(s.gpuBusy).c_str());
+            std::cout << line << "\n";
+        }
+    }
+    std::cout << "\n";
+    if (r.gpu) printGpu(*r.gpu);
+    if (r.ascend) printAscend(*r.ascend);
     const auto& m = r.memory;
     if (!m.hasPeak) {
         std::cout << "Memory: no memory data in this profile\n\n";
@@ -72,8 +193,8 @@ void printText(const analysis::ProfileReport& r) {
     }
     if (r.advice.empty()) std::cout << "Advice: no bottleneck above the thresholds\n";
     for (const auto& f : r.advice) {
-        std::cout << "[" << analysis::adviceKindKey(f.kind) << "] " << f.title << "\n  "
-                  << f.explanation << "\n";
+        std::cout << "[" << analysis::adviceKindKey(f.kind) << ", " << f.device << "] " << f.title
+                  << "\n  " << f.explanation << "\n";
         for (const auto& [k, v] : f.figures) std::cout << "  " << k << ": " << v << "\n";
         std::cout << "  evidence: " << f.evidence.size() << " slices, range [" << f.rangeStart
                   << ", " << f.rangeEnd << "] ns\n";
@@ -101,6 +222,11 @@ void writeFinding(JsonWriter& w, const analysis::AdviceFinding& f) {
     w.Int64(f.rangeStart);
     w.Int64(f.rangeEnd);
     w.EndArray();
+    kv(w, "device", f.device);
+    w.Key("glossary");
+    w.StartObject();
+    for (const auto& [k, v] : f.glossary) kv(w, k.c_str(), v);
+    w.EndObject();
     w.EndObject();
 }
 
@@ -132,6 +258,13 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
         kv(w, "tail", s.tail);
         kv(w, "cpu_ops", s.cpuOps);
         kv(w, "kernels", s.kernels);
+        if (s.gpuBusy >= 0) {
+            kv(w, "device_start", s.deviceStart);
+            kv(w, "device_end", s.deviceEnd);
+            kv(w, "joined_start", s.joinedStart);
+            kv(w, "joined_end", s.joinedEnd);
+            kv(w, "gpu_busy", s.gpuBusy);
+        }
         w.Key("slow");
         w.Bool(s.slow);
         w.Key("warmup");
@@ -173,6 +306,17 @@ void writeJson(JsonWriter& w, const analysis::ProfileReport& r) {
     w.StartArray();
     for (const auto& f : r.advice) writeFinding(w, f);
     w.EndArray();
+    kv(w, "device", r.device);
+    w.Key("ascend");
+    if (r.ascend)
+        analysis::gpu::writeAscendJson(w, *r.ascend);
+    else
+        w.Null();
+    w.Key("gpu");
+    if (r.gpu)
+        analysis::gpu::writeGpuReportJson(w, *r.gpu);
+    else
+        w.Null();
     w.EndObject();
 }
 

@@ -3,7 +3,9 @@
 // with their evidence and the slowest rank (docs/DISTRIBUTED.md, "Cluster view").
 // PATH: trace files (one rank each; imported in parallel into sessions of their own),
 // sessions (one rank, or one per rank their sources carry), folders of rank_<r>.tscope
-// files, folders of trace files.
+// files, folders of trace files, msprof-analyze's cluster_analysis_output folder (or its
+// cluster_step_trace_time.csv: one rank per "rank" row). With --json each rank of a GPU
+// trace also gets HTA's figures and the studio's per-step ones, named apart.
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +23,8 @@
 #include "core/analysis/cluster/cluster_json.h"
 #include "core/analysis/cluster/cluster_op_compare.h"
 #include "core/store/trace_store.h"
+#include "importers/ascend/ascend_files.h"
+#include "importers/batch_import.h"
 #include "importers/registry.h"
 
 namespace ts::cli {
@@ -45,11 +49,33 @@ bool isTraceName(const std::string& name) {
            name.ends_with(".zip");
 }
 
-/// Splits the paths into what the core reads (sessions, rank folders) and trace files.
+/// msprof-analyze's output (a cluster_analysis_output folder, or its
+/// cluster_step_trace_time.csv): the files to import into one session of all ranks.
+std::vector<std::string> ascendClusterFiles(const std::string& p) {
+    const std::string name = fs::path(p).filename().string();
+    if (!fs::is_directory(p))
+        return importers::ascend::ascendFileKind(name) ==
+                       importers::ascend::AscendFile::ClusterStepTraceTime
+                   ? std::vector<std::string>{p}
+                   : std::vector<std::string>{};
+    auto files = importers::ascend::ascendProfilerFiles(p);
+    const bool cluster = std::any_of(files.begin(), files.end(), [](const std::string& f) {
+        return importers::ascend::ascendFileKind(fs::path(f).filename().string()) ==
+               importers::ascend::AscendFile::ClusterStepTraceTime;
+    });
+    return cluster ? files : std::vector<std::string>{};
+}
+
+/// Splits the paths into what the core reads (sessions, rank folders) and trace files;
+/// msprof-analyze outputs go to `ascend`.
 void classify(const std::vector<std::string>& paths, std::vector<std::string>& sessions,
-              std::vector<std::string>& traces) {
+              std::vector<std::string>& traces, std::vector<std::string>& ascend) {
     for (const std::string& p : paths) {
         if (!fs::exists(p)) throw CliError{p + ": no such file or folder"};
+        if (auto files = ascendClusterFiles(p); !files.empty()) {
+            ascend.insert(ascend.end(), files.begin(), files.end());
+            continue;
+        }
         if (fs::is_directory(p)) {
             if (!rankSessionFiles(p).empty()) {
                 sessions.push_back(p);
@@ -130,8 +156,8 @@ void printOps(const OpComparison& c, bool json, size_t top) {
 }
 
 int runCluster(const Args& args) {
-    std::vector<std::string> sessions, traces;
-    classify(args.positional, sessions, traces);
+    std::vector<std::string> sessions, traces, ascend;
+    classify(args.positional, sessions, traces, ascend);
     const int threads =
         std::max(1, static_cast<int>(intOption(args, "threads", std::thread::hardware_concurrency(),
                                                kIntBounds)));
@@ -147,6 +173,18 @@ int runCluster(const Args& args) {
         }
     } cleanup{keep ? fs::path() : dir};
     std::vector<std::string> paths = sessions;
+    if (!ascend.empty()) {  // one session of every rank msprof-analyze measured
+        fs::create_directories(dir);
+        const std::string session = (dir / "msprof_analyze_cluster.tscope").string();
+        auto store = store::TraceStore::open(session, store::TraceStore::Mode::Create);
+        if (!store) throw CliError{store.error()};
+        JobControl jc;
+        const auto batch = importers::importFiles(ascend, *store.value(), jc);
+        for (const auto& r : batch.reports)
+            if (r.status == store::SourceStatus::Failed)
+                throw CliError{r.path + ": " + (r.error.empty() ? "import failed" : r.error)};
+        paths.push_back(session);
+    }
     if (!traces.empty()) {
         auto imported = importRankTraces(
             groupTracesByRank(traces), dir.string(), threads,

@@ -167,14 +167,14 @@ void MainWindow::buildMenus() {
     });
     open->setShortcut(QKeySequence::Open);
     tb->addAction(open);
-    file->addAction(
-            tr("Open &Folder…"), this,
-            [this] {
-                const QString dir = QFileDialog::getExistingDirectory(
-                    this,
-                    tr("Open a folder: summaries, lineage, TensorBoard, traces, logs, dumps, RDR"));
-                if (!dir.isEmpty()) m_doc->importFiles({dir});
-            })
+    file->addAction(tr("Open &Folder…"), this,
+                    [this] {
+                        const QString dir = QFileDialog::getExistingDirectory(
+                            this,
+                            tr("Open a folder: summaries, lineage, TensorBoard, traces, profiler "
+                               "folders, logs, dumps, RDR"));
+                        if (!dir.isEmpty()) m_doc->importFiles({dir});
+                    })
         ->setObjectName(QStringLiteral("openFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();

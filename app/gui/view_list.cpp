@@ -6,6 +6,8 @@
 #include "views/curves/curves_view_info.h"
 #include "views/diff/diff_view_info.h"
 #include "views/dumps/dumps_view_info.h"
+#include "views/gpu_overview/gpu_overview_view_info.h"
+#include "views/kernels/kernel_view_info.h"
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
 #include "views/memory/snapshot_view_info.h"
@@ -39,6 +41,8 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(timelineViewInfo());
         v.push_back(statsViewInfo());
         v.push_back(stepsViewInfo());
+        v.push_back(gpuOverviewViewInfo());  // the device side: utilisation, split, HTA
+        v.push_back(kernelViewInfo());
         v.push_back(memoryViewInfo());
         v.push_back(memorySnapshotViewInfo());  // accepts *.pickle: `trainscope SNAPSHOT.pickle`
         v.push_back(adviceViewInfo());

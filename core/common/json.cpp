@@ -1,4 +1,5 @@
 #include "core/common/json.h"
+#include "core/common/json_read.h"
 
 #include <cmath>
 #include <cstdio>
@@ -182,6 +183,19 @@ ArgsJson& ArgsJson::dims(std::string_view k, int64_t x, int64_t y, int64_t z) {
     key(k);
     m_text += "[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]";
     return *this;
+}
+
+std::string shapeText(const rapidjson::Value& v) {
+    if (!v.IsArray()) return {};
+    std::string out = "[";
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+        if (i) out += ',';
+        if (v[i].IsInt64())
+            out += std::to_string(v[i].GetInt64());
+        else if (v[i].IsArray())
+            out += shapeText(v[i]);
+    }
+    return out + "]";
 }
 
 }  // namespace ts::json

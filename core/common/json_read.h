@@ -97,6 +97,10 @@ ParseResult parseSax(std::string_view text, Handler& handler) {
     return out;
 }
 
+/// A shape as compact text: [16,256,[3,4]] for nested arrays of integers (other members
+/// skipped); "" when `v` is not an array. Tensor shapes in args and allocation records.
+std::string shapeText(const rapidjson::Value& v);
+
 /// Parses `text` into `doc`. On failure `doc` is null and the result says why.
 template <unsigned Flags = rapidjson::kParseDefaultFlags>
 ParseResult parse(rapidjson::Document& doc, std::string_view text) {

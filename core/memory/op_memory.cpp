@@ -1,4 +1,5 @@
 #include "core/memory/op_memory.h"
+#include "core/common/json_read.h"
 
 #include <rapidjson/document.h>
 
@@ -36,19 +37,6 @@ std::string deviceLabel(const rapidjson::Value& o) {
     if (type == 0 || (type < 0 && id < 0)) return "CPU";
     if (type == 1 || type < 0) return "cuda:" + std::to_string(id);
     return "device type " + std::to_string(type) + ":" + std::to_string(id);
-}
-
-std::string shapeText(const rapidjson::Value& v) {
-    if (!v.IsArray()) return {};
-    std::string out = "[";
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-        if (i) out += ',';
-        if (v[i].IsInt64())
-            out += std::to_string(v[i].GetInt64());
-        else if (v[i].IsArray())
-            out += shapeText(v[i]);
-    }
-    return out + "]";
 }
 
 void aggregate(OpMemory& m) {
@@ -99,7 +87,7 @@ Status readKineto(store::TraceStore& s, int64_t sourceId, OpMemory& m, JobContro
     rapidjson::Document doc;
     while (q.step()) {
         if (job && job->cancelled()) return Error{"cancelled"};
-        if (doc.Parse(q.text(2).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.text(2)) || !doc.IsObject()) continue;
         events.push_back({q.int64(0), q.int64(1), intArg(doc, "Bytes"),
                           intArg(doc, "Total Allocated", INT64_MIN),
                           static_cast<uint64_t>(intArg(doc, "Addr", -1)), deviceLabel(doc)});
@@ -216,14 +204,14 @@ Status readAllocationsThread(store::TraceStore& s, int64_t sourceId, OpMemory& m
     q.bind(1, sourceId);
     rapidjson::Document doc;
     while (q.step()) {
-        if (doc.Parse(q.text(1).c_str()).HasParseError() || !doc.IsObject()) continue;
+        if (!ts::json::parse(doc, q.text(1)) || !doc.IsObject()) continue;
         OpAllocation a;
         a.ts = q.int64(0);
         a.bytes = intArg(doc, "bytes");
         if (auto it = doc.FindMember("op"); it != doc.MemberEnd() && it->value.IsString())
             a.op = it->value.GetString();
         if (auto it = doc.FindMember("shape"); it != doc.MemberEnd())
-            a.shapes = shapeText(it->value);
+            a.shapes = ts::json::shapeText(it->value);
         if (auto it = doc.FindMember("free_ts"); it != doc.MemberEnd() && it->value.IsNumber())
             a.freeTs = intArg(doc, "free_ts");
         m.allocations.push_back(std::move(a));

@@ -8,10 +8,9 @@
 #include <map>
 #include <optional>
 
-#include "core/common/csv.h"
 #include "core/common/saturating_cast.h"
-#include "core/common/text.h"
 #include "core/store/store_writer.h"
+#include "importers/common/csv_table.h"
 
 namespace ts::importers {
 namespace ascend_memory {
@@ -19,15 +18,6 @@ namespace ascend_memory {
 namespace {
 
 enum class Table { None, OperatorMemory, MemoryRecord };
-
-std::optional<double> number(std::string_view s) {
-    s = asciiTrim(s);
-    if (s.empty() || s == "N/A" || s == "NA") return std::nullopt;
-    double v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
 
 Table tableOf(const std::vector<std::string>& header) {
     auto has = [&](std::string_view prefix) {
@@ -40,72 +30,12 @@ Table tableOf(const std::vector<std::string>& header) {
     return Table::None;
 }
 
-/// Column index by name prefix ("Total Allocated(" matches "(MB)" and "(KB)"), -1 if absent.
-int column(const std::vector<std::string>& header, std::string_view prefix) {
-    for (size_t i = 0; i < header.size(); ++i)
-        if (header[i].rfind(prefix, 0) == 0) return static_cast<int>(i);
-    return -1;
-}
-
-/// Bytes per unit of a header "...(MB)" / "(KB)" / "(B)".
-double unitOf(const std::vector<std::string>& header, int col) {
-    if (col < 0) return 1;
-    const std::string& h = header[static_cast<size_t>(col)];
-    if (h.find("(MB)") != std::string::npos) return 1024.0 * 1024.0;
-    if (h.find("(KB)") != std::string::npos) return 1024.0;
-    if (h.find("(GB)") != std::string::npos) return 1024.0 * 1024.0 * 1024.0;
-    return 1;
-}
-
-/// Nanoseconds per unit of a time header "(us)" / "(ms)" / "(ns)".
-double timeUnitOf(const std::vector<std::string>& header, int col) {
-    if (col < 0) return 1000;
-    const std::string& h = header[static_cast<size_t>(col)];
-    if (h.find("(ms)") != std::string::npos) return 1e6;
-    if (h.find("(ns)") != std::string::npos) return 1;
-    return 1000;
-}
-
-Result<std::vector<std::string>> readLines(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return Error{"cannot open " + path};
-    std::string data;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
-    gzclose(f);
-    if (n < 0) return Error{path + ": read error"};
-    if (data.rfind("\xEF\xBB\xBF", 0) == 0) data.erase(0, 3);
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < data.size()) {
-        size_t end = data.find('\n', start);
-        if (end == std::string::npos) end = data.size();
-        std::string line = data.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!asciiTrim(line).empty()) lines.push_back(std::move(line));
-        start = end + 1;
-    }
-    return lines;
-}
-
 struct Sample {
     int64_t ts;
     double inUse, pool;
 };
 
-/// One data line split into fields.
-struct Row {
-    std::vector<std::string> fields;
-    /// The number in column `c` (nullopt when absent, empty or not a number).
-    std::optional<double> get(int c) const {
-        return c >= 0 && static_cast<size_t>(c) < fields.size()
-                   ? number(fields[static_cast<size_t>(c)])
-                   : std::nullopt;
-    }
-    bool has(int c) const { return c >= 0 && static_cast<size_t>(c) < fields.size(); }
-    const std::string& text(int c) const { return fields[static_cast<size_t>(c)]; }
-};
+using csv::Row;
 
 /// Calls `fn` with each data line (after the header) until the end or a cancel.
 template <class F>
@@ -133,7 +63,7 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
     ImportReport report;
     report.path = path;
     report.kind = "ascend_memory";
-    auto lines = readLines(path);
+    auto lines = csv::readLines(path);
     if (!lines) {
         report.error = lines.error();
         return report;
@@ -155,7 +85,8 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
     }
     report.sourceId = src.value();
     store::StoreWriter w(store, report.sourceId);
-    const int devTypeCol = column(header, "Device Type"), devIdCol = column(header, "Device_id");
+    const int devTypeCol = csv::column(header, "Device Type"),
+              devIdCol = csv::column(header, "Device_id");
     auto deviceOf = [&](const std::vector<std::string>& f) -> std::string {
         if (devTypeCol >= 0 && static_cast<size_t>(devTypeCol) < f.size() &&
             !f[static_cast<size_t>(devTypeCol)].empty())
@@ -174,14 +105,15 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
     std::map<std::string, std::map<std::string, std::vector<Sample>>> components;
     control.setTotal(lines->size());
     if (table == Table::OperatorMemory) {
-        const int name = column(header, "Name"), size = column(header, "Size(KB)"),
-                  at = column(header, "Allocation Time("), rel = column(header, "Release Time("),
-                  dur = column(header, "Duration("),
-                  aAlloc = column(header, "Allocation Total Allocated("),
-                  aRes = column(header, "Allocation Total Reserved("),
-                  rAlloc = column(header, "Release Total Allocated("),
-                  rRes = column(header, "Release Total Reserved(");
-        const double tUnit = timeUnitOf(header, at), mUnit = unitOf(header, aAlloc);
+        const int name = csv::column(header, "Name"), size = csv::column(header, "Size(KB)"),
+                  at = csv::column(header, "Allocation Time("),
+                  rel = csv::column(header, "Release Time("),
+                  dur = csv::column(header, "Duration("),
+                  aAlloc = csv::column(header, "Allocation Total Allocated("),
+                  aRes = csv::column(header, "Allocation Total Reserved("),
+                  rAlloc = csv::column(header, "Release Total Allocated("),
+                  rRes = csv::column(header, "Release Total Reserved(");
+        const double tUnit = csv::nsPerUnit(header, at), mUnit = csv::bytesPerUnit(header, aAlloc);
         forEachRow(*lines, control, [&](const Row& f) {
             const auto kb = f.get(size), t = f.get(at);
             if (!kb || !t || !f.has(name)) {
@@ -198,7 +130,7 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
             if (auto r = f.get(rel))
                 a.freeTs = saturatingInt64(*r * tUnit);
             else if (auto d = f.get(dur))
-                a.freeTs = a.ts + saturatingInt64(*d * timeUnitOf(header, dur));
+                a.freeTs = a.ts + saturatingInt64(*d * csv::nsPerUnit(header, dur));
             if (auto v = f.get(aAlloc))
                 curves[dev].push_back({a.ts, *v * mUnit, f.get(aRes).value_or(0) * mUnit});
             if (a.freeTs)
@@ -208,9 +140,10 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
             ++report.events;
         });
     } else {
-        const int comp = column(header, "Component"), at = column(header, "Timestamp("),
-                  al = column(header, "Total Allocated("), res = column(header, "Total Reserved(");
-        const double tUnit = timeUnitOf(header, at), mUnit = unitOf(header, al);
+        const int comp = csv::column(header, "Component"), at = csv::column(header, "Timestamp("),
+                  al = csv::column(header, "Total Allocated("),
+                  res = csv::column(header, "Total Reserved(");
+        const double tUnit = csv::nsPerUnit(header, at), mUnit = csv::bytesPerUnit(header, al);
         forEachRow(*lines, control, [&](const Row& f) {
             const auto t = f.get(at), a = f.get(al);
             if (!t || !a || !f.has(comp)) {

@@ -2,10 +2,13 @@
 // gzip or zip. Stages: InputStream (bytes) -> readChromeJson (the trace JSON tokenizer, one
 // event at a time, on its own thread) -> EventPipe (batches) -> ChromeTraceBuilder (trackers that
 // own the writes).
+#include <rapidjson/document.h>
+
 #include <filesystem>
 #include <thread>
 
 #include "core/common/json.h"
+#include "core/common/json_read.h"
 #include "core/store/store_writer.h"
 #include "importers/chrome_trace/chrome_json_reader.h"
 #include "importers/chrome_trace/chrome_trace_builder.h"
@@ -106,6 +109,13 @@ ImportReport runChrome(const std::string& path, store::TraceStore& store, JobCon
     if (!alignment.empty()) extra += ",\"clock_alignment\":" + alignment;
     if (outcome.baseTimeNs) extra += ",\"base_time_ns\":" + std::to_string(*outcome.baseTimeNs);
     extra += ",\"memory\":" + window;
+    for (const auto& [key, text] : outcome.metadata) {
+        // Kept as JSON only when it parses: the stats stay one valid document.
+        rapidjson::Document doc;
+        if (!ts::json::parse(doc, text)) continue;
+        extra += key == "deviceProperties" ? ",\"device_properties\":" : ",\"distributed_info\":";
+        extra += text;
+    }
     extra += "}";
     report.extraJson = extra;
     report.error = outcome.error;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/job_control.h"
@@ -30,6 +31,9 @@ struct ReadOutcome {
     std::vector<std::string> topLevelKeys;  // object form: every top-level key
     std::string displayTimeUnit;
     std::optional<int64_t> baseTimeNs;  // Kineto's "baseTimeNanoseconds"
+    /// The JSON text of Kineto's "deviceProperties" and "distributedInfo" (up to 1 MiB each),
+    /// as the file holds them: the GPU analysis reads the device's limits from them.
+    std::vector<std::pair<std::string, std::string>> metadata;
 };
 
 /// Where the reader puts events: it fills slot() field by field and calls commit() once the

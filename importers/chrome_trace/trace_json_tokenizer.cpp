@@ -163,7 +163,22 @@ private:
     ReadOutcome m_out;
     TraceEventParser m_event;
     json::JsonSkipper m_skipper;
-    std::string m_topKey, m_unit, m_frameKey;
+    /// Keeps the text of a small top-level value (deviceProperties, distributedInfo) as the
+    /// skipper passes over it, window after window; one too large is dropped.
+    void capture(const char* from, const char* to) {
+        if (!from || !to || to <= from) return;
+        const size_t n = static_cast<size_t>(to - from);
+        if (m_captured.size() + n > kMaxCapturedValue) {
+            m_capturing = false;
+            m_captured.clear();
+            return;
+        }
+        m_captured.append(from, n);
+    }
+    static constexpr size_t kMaxCapturedValue = 1 << 20;
+
+    std::string m_topKey, m_unit, m_frameKey, m_captured;
+    bool m_capturing = false;
     bool m_sawRoot = false, m_rootIsArray = false, m_eventsOpen = false, m_inEvent = false,
          m_sawTraceEvents = false;
 };
@@ -265,12 +280,18 @@ Tokenizer::Step Tokenizer::advance() {
                 }
                 if (cut(p)) return more(p);  // its first byte decides what it is
                 m_skipper.begin();
+                m_capturing = m_topKey == "deviceProperties" || m_topKey == "distributedInfo";
+                m_captured.clear();
                 m_state = State::ObjectSkip;
                 [[fallthrough]];
             case State::ObjectSkip: {
                 const char* next = nullptr;
                 const Status st = m_skipper.run(m_scan, p, next);
+                if (m_capturing && (st == Status::Ok || st == Status::NeedMore)) capture(p, next);
                 if (st != Status::Ok) return stop(st, next);
+                if (m_capturing && !m_captured.empty())
+                    m_out.metadata.emplace_back(m_topKey, std::move(m_captured));
+                m_capturing = false;
                 p = next;
                 m_state = State::ObjectAfter;
                 [[fallthrough]];

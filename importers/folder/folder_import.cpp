@@ -12,6 +12,7 @@
 #include "core/debug/rdr/rdr_reader.h"
 #include "core/debug/rdr/rdr_store.h"
 #include "core/store/trace_store.h"
+#include "importers/ascend/ascend_files.h"
 #include "importers/registry.h"
 
 namespace ts::importers {
@@ -37,6 +38,11 @@ std::string rel(const fs::path& p, const fs::path& root) {
     std::error_code ec;
     const fs::path r = fs::relative(p, root, ec);
     return ec || r.empty() ? p.filename().string() : r.string();
+}
+
+/// True when `p` lies below folder `dir`.
+bool isBelow(const fs::path& p, const fs::path& dir) {
+    return p.string().rfind(dir.string() + "/", 0) == 0;
 }
 
 /// The run name of a file: its folder below the root ("run_1", "a/b"), or the root's name.
@@ -122,6 +128,7 @@ public:
         crashRecords();
         if (!m_control.cancelled()) msDumps();
         sessionFiles();
+        profilerFolders();
         eachFile();
         if (tooMany)
             m_out.files.push_back(
@@ -149,8 +156,20 @@ private:
     }
 
     // 1. Crash records: the studio's (rdr_index.json) and MindSpore's RDR folders.
-    void crashRecords() {
+    /// The folders that hold files and those above them up to the root, parents first.
+    std::set<fs::path> folders() const {
         std::set<fs::path> dirs;
+        for (const auto& f : m_files)
+            for (fs::path d = f.parent_path(); dirs.insert(d).second && d != m_root;) {
+                const fs::path up = d.parent_path();
+                if (up == d) break;
+                d = up;
+            }
+        return dirs;
+    }
+
+    void crashRecords() {
+        std::set<fs::path> dirs;  // the folders that hold files
         for (const auto& f : m_files) dirs.insert(f.parent_path());
         for (const fs::path& d : dirs) {
             if (m_control.cancelled()) return;
@@ -263,7 +282,37 @@ private:
         }
     }
 
-    // 3. Every other file, with the registry's best importer.
+    // 3. Ascend's and MindSpore's profiler folders (ascend/ascend_files.h): such a folder
+    // stands for the files of it the studio reads, imported traces first (the tables' times
+    // sit on their axis), each with the registry's best importer. Every other file below it
+    // is the profiler's own (its metadata, the raw PROF_* data the tables came from, whose
+    // timelines repeat trace_view.json, its SQLite export): listed as skipped.
+    void profilerFolders() {
+        std::vector<fs::path> taken;  // profiler folders read, so that none inside is again
+        for (const fs::path& d : folders()) {
+            if (m_control.cancelled()) return;
+            if (std::any_of(taken.begin(), taken.end(),
+                            [&](const fs::path& t) { return isBelow(d, t); }))
+                continue;
+            const std::vector<std::string> files = ascend::ascendProfilerFiles(d.string());
+            if (files.empty()) continue;
+            taken.push_back(d);
+            for (const std::string& f : files)
+                if (!m_fate.count(f)) oneFile(f);
+            const std::string what = "the profiler's own, below " + rel(d, m_root) + " (the " +
+                                     std::to_string(files.size()) + " files read stand for it)";
+            for (const fs::path& f : m_files) {
+                if (m_fate.count(f.string()) || !isBelow(f, d)) continue;
+                const bool db =
+                    ascend::ascendFileKind(f.filename().string()) == ascend::AscendFile::ProfilerDb;
+                claim(f, "ascend_profiler", Fate::Skipped,
+                      db ? "the profiler's SQLite export: it repeats the text files read" : what,
+                      -1);
+            }
+        }
+    }
+
+    // 4. Every other file, with the registry's best importer.
     void eachFile() {
         size_t done = 0;
         for (const fs::path& f : m_files) {

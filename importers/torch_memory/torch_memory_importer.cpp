@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "core/common/json_read.h"
 #include "core/memory/snapshot_reader.h"
 #include "core/memory/snapshot_report.h"
 #include "core/store/sqlite_db.h"
@@ -79,9 +80,9 @@ Alignment alignToSession(store::TraceStore& st, int64_t ownSource, int64_t first
     while (q.step()) {
         const int64_t id = q.int64(0), lo = q.int64(1), hi = q.int64(2);
         std::vector<std::pair<int64_t, std::string>> offsets{{0, "the same epoch clock as"}};
-        d.Parse(q.text(3).c_str());
-        if (!d.HasParseError() && d.IsObject() && d.HasMember("extra") && d["extra"].IsObject() &&
-            d["extra"].HasMember("base_time_ns") && d["extra"]["base_time_ns"].IsInt64())
+        if (ts::json::parse(d, q.text(3)) && d.IsObject() && d.HasMember("extra") &&
+            d["extra"].IsObject() && d["extra"].HasMember("base_time_ns") &&
+            d["extra"]["base_time_ns"].IsInt64())
             offsets.emplace_back(-d["extra"]["base_time_ns"].GetInt64(),
                                  "Kineto's baseTimeNanoseconds of");
         for (const auto& [off, how] : offsets) {

@@ -75,7 +75,11 @@ TEST(Advice, SlowProfileFiresEveryRule) {
     EXPECT_DOUBLE_EQ(op->threshold, kOpBottleneckShare);
     EXPECT_EQ(op->costNs, 430);
     EXPECT_NE(op->title.find("MatMul"), std::string::npos);
-    EXPECT_NE(op->explanation.find("算子瓶颈"), std::string::npos);
+    // Plain English inline; the porting guide's term in the glossary.
+    EXPECT_EQ(op->explanation.find("算子瓶颈"), std::string::npos);
+    ASSERT_FALSE(op->glossary.empty());
+    EXPECT_EQ(op->glossary.front().second, "算子瓶颈");
+    EXPECT_EQ(op->device, "cpu");  // computeAdvice without a device: the host rules
     ASSERT_EQ(op->evidence.size(), 5u);
     for (int64_t id : op->evidence) EXPECT_TRUE(contains(fx.matmulIds, id));
     EXPECT_EQ(op->rangeStart, fx.stepTs[0]);  // the longest call's step
@@ -92,7 +96,8 @@ TEST(Advice, SlowProfileFiresEveryRule) {
     ASSERT_NE(dl, nullptr);
     EXPECT_NEAR(dl->share, 240.0 / 860.0, 1e-9);  // steady steps only
     EXPECT_EQ(dl->costNs, 240);
-    EXPECT_NE(dl->title.find("迭代间隙"), std::string::npos);
+    EXPECT_NE(dl->title.find("iteration gap"), std::string::npos);
+    EXPECT_EQ(dl->glossary.front().second, "迭代间隙");
     ASSERT_EQ(dl->evidence.size(), 5u);
     for (int64_t id : dl->evidence) EXPECT_TRUE(contains(fx.loadingIds, id));
     EXPECT_EQ(dl->rangeStart, fx.stepTs[1]);

@@ -45,7 +45,7 @@ TEST(CliAnalyze, JsonTextAndErrors) {
     r = ts::test::runCli({"analyze", path.string(), "--source", std::to_string(slow.sourceId)});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("warm-up"), std::string::npos);
-    EXPECT_NE(r.out.find("[op_bottleneck]"), std::string::npos);
+    EXPECT_NE(r.out.find("[op_bottleneck, engine]"), std::string::npos);
     EXPECT_NE(r.out.find("Memory peak: 900 bytes"), std::string::npos);
 
     r = ts::test::runCli({"analyze", path.string(), "--run", "77", "--json"});

@@ -11,6 +11,8 @@
 
 #include "core/analysis/cluster/cluster_input.h"
 #include "core/analysis/diff/name_map.h"
+#include "core/analysis/gpu/ascend_tables.h"
+#include "core/analysis/gpu/gpu_report.h"
 #include "core/analysis/profile/memory_analysis.h"
 #include "core/checkpoint_info/checkpoint_info.h"
 #include "core/common/job_control.h"
@@ -330,6 +332,50 @@ void jsonReaders(const uint8_t* data, size_t size) {
     (void)rdr::readRdrExport(dir.string());
 }
 
+// ---- the Ascend profiler tables and the device analyses over what an input makes ----
+
+/// Imports `file` with the importer `name`, runs `analyse` on the source, removes it.
+template <class F>
+void importAnalyse(const char* name, const fs::path& file, F analyse) {
+    store::TraceStore& s = session();
+    const int64_t strings = s.maxStringId();
+    for (const importers::Importer& imp : importers::importers()) {
+        if (imp.name != name) continue;
+        JobControl control;
+        const importers::ImportReport r = imp.run(file.string(), s, control, {});
+        if (r.sourceId) {
+            analyse(s, r.sourceId);
+            (void)s.deleteSource(r.sourceId);
+        }
+        (void)s.discardUnusedStringsAbove(strings);
+    }
+}
+
+void deviceAnalyses(store::TraceStore& s, int64_t sourceId) {
+    auto g = analysis::gpu::loadGpuTrace(s, sourceId);
+    if (g) (void)analysis::gpu::analyzeGpu(g.value());
+    auto t = analysis::gpu::loadAscendTables(s);
+    if (t) {
+        (void)analysis::gpu::ascendSteps(t.value(), false);
+        (void)analysis::gpu::ascendSteps(t.value(), true);
+        (void)analysis::gpu::summarizeAscendComm(t.value(), false);
+        (void)analysis::gpu::summarizeAscendComm(t.value(), true);
+        (void)analysis::gpu::ascendMatrix(t.value(), true);
+    }
+}
+
+void ascendProfiler(const uint8_t* data, size_t size) {
+    for (const char* name :
+         {"kernel_details.csv", "communication.json", "communication_matrix.json",
+          "cluster_communication.json", "step_trace_time.csv", "cluster_step_trace_time.csv",
+          "npu_module_mem.csv", "op_statistic.csv", "framework_raw_0.csv"})
+        importAnalyse("ascend_profiler", writeInput(name, data, size), deviceAnalyses);
+}
+
+void gpuAnalysis(const uint8_t* data, size_t size) {
+    importAnalyse("chrome_json", writeInput("in.json", data, size), deviceAnalyses);
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
@@ -344,6 +390,8 @@ const std::vector<Target>& targets() {
                                              {"session_open", &sessionOpen},
                                              {"torch_memory", &torchMemory},
                                              {"json_readers", &jsonReaders},
+                                             {"ascend_profiler", &ascendProfiler},
+                                             {"gpu_analysis", &gpuAnalysis},
                                              {"mindspore_summary", &mindsporeSummary},
                                              {"mindspore_lineage", &mindsporeLineage},
                                              {"npy", &npyFile},

@@ -17,6 +17,7 @@
 #include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
 #include "importers/ascend_memory/ascend_memory_importer.h"
+#include "importers/common/csv_table.h"
 #include "importers/registry.h"
 #include "tests/common/test_support.h"
 

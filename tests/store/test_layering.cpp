@@ -60,9 +60,10 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     {"core/hdf5", "core/log", "core/dist", "core/checkpoint_info", "core/proto"},
     // the session file
     {"core/store"},
-    // readers and writers of the store
+    // readers and writers of the store; the device-side analyses of a profile (GPU overview,
+    // kernels, HTA, collectives, Ascend's tables)
     {"core/log_store", "core/timeline", "core/curves", "core/session", "core/export/chrome",
-     "core/profiler/gpu"},
+     "core/profiler/gpu", "core/analysis/gpu"},
     // the CUPTI collector (over the activity format), memory snapshots and memory by op (over
     // the timeline's op statistics)
     {"core/profiler/cuda", "core/memory"},

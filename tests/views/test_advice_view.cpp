@@ -34,9 +34,11 @@ TEST(AdviceView, FindingsDetailsAndEvidence) {
     ASSERT_NE(view, nullptr);
     QTRY_COMPARE_WITH_TIMEOUT(view->findingList()->count(), 5, 10000);  // overview + 4 rules
     QTRY_VERIFY(ctx.jobs()->idle());
-    EXPECT_TRUE(view->findingList()->item(0)->text().startsWith("Biggest cost: MatMul"));
-    EXPECT_TRUE(view->findingList()->item(1)->text().startsWith("First-step warm-up"));
-    EXPECT_TRUE(view->findingList()->item(2)->text().contains("MatMul"));
+    auto title = [&](int row) { return view->findingList()->item(row)->text().toStdString(); };
+    EXPECT_TRUE(view->findingList()->item(0)->text().startsWith("Biggest cost: MatMul"))
+        << title(0);
+    EXPECT_TRUE(view->findingList()->item(1)->text().startsWith("First-step warm-up")) << title(1);
+    EXPECT_TRUE(view->findingList()->item(2)->text().contains("MatMul")) << title(2);
     EXPECT_EQ(view->findingList()->currentRow(), 1);  // the largest finding
     EXPECT_EQ(view->evidenceList()->count(), 1);
     EXPECT_TRUE(view->details()->toPlainText().contains("median of the rest"));

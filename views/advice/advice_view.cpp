@@ -100,6 +100,11 @@ void AdviceView::reload(qint64 sourceId) {
         m_findings->clear();
         for (const auto& f : m_list) {
             auto* item = new QListWidgetItem(QString::fromStdString(f.title), m_findings);
+            QStringList terms;
+            for (const auto& [en, zh] : f.glossary)
+                terms << QString::fromStdString(en) + QStringLiteral(": ") +
+                             QString::fromStdString(zh);
+            if (!terms.isEmpty()) item->setToolTip(terms.join(QLatin1Char('\n')));
             if (f.kind == AdviceKind::BiggestCost) {  // the overview: set apart from the rules
                 QFont bold = item->font();
                 bold.setBold(true);
@@ -162,7 +167,17 @@ void AdviceView::showFinding(int row) {
     html += QStringLiteral("</table><p><i>%1</i></p>")
                 .arg(f.kind == AdviceKind::BiggestCost
                          ? tr("Overview (%1): not a rule, always shown.").arg(adviceKindKey(f.kind))
-                         : tr("Rule: %1").arg(adviceKindKey(f.kind)));
+                         : tr("Rule: %1 (%2 advice)")
+                               .arg(adviceKindKey(f.kind), QString::fromStdString(f.device)));
+    if (!f.glossary.empty()) {
+        QStringList terms;
+        for (const auto& [en, zh] : f.glossary)
+            terms << QStringLiteral("%1 = %2").arg(QString::fromStdString(en).toHtmlEscaped(),
+                                                   QString::fromStdString(zh).toHtmlEscaped());
+        html +=
+            QStringLiteral("<p style='color:gray'><small>%1 %2</small></p>")
+                .arg(tr("Glossary (the porting guide's terms):"), terms.join(QStringLiteral("; ")));
+    }
     m_details->setHtml(html);
     for (size_t i = 0; i < f.evidence.size(); ++i) {
         const QString label =

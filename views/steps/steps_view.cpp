@@ -225,6 +225,12 @@ QString StepsView::stepToolTip(int index) const {
         row(tr("Other"), s.other);
         row(tr("Device kernels (concurrent)"), s.kernels);
     }
+    if (s.gpuBusy >= 0) {  // the device side (GPU traces): the GPU view has the rest
+        if (s.deviceStart >= 0)
+            row(tr("Device span (GPU work it launched)"), s.deviceEnd - s.deviceStart);
+        row(tr("Joined step (host + device)"), s.joinedEnd - s.joinedStart);
+        row(tr("GPU busy in the joined step"), s.gpuBusy);
+    }
     t += QStringLiteral("</table>");
     return t;
 }

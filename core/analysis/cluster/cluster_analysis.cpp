@@ -61,6 +61,7 @@ Result<ClusterSummary> analyzeCluster(std::vector<RankInput> ranks, int threads,
     for (auto& t : pool) t.join();
     if (job && job->cancelled()) return Error{"cancelled"};
     if (!error.empty()) return Error{error};
+    matchCollectives(profiles);
     return summarizeCluster(std::move(profiles));
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/gpu/ascend_tables.h"
 #include "core/analysis/profile/profile_data.h"
 #include "core/common/json_read.h"
 #include "core/store/trace_store.h"
@@ -84,6 +85,27 @@ Result<std::vector<SourceRank>> sourceRanks(store::TraceStore& store) {
 Result<std::vector<RankInput>> ranksOfSession(store::TraceStore& store,
                                               const std::string& sessionPath,
                                               std::vector<std::string>* warnings) {
+    // msprof-analyze's cluster_step_trace_time.csv: one rank per "rank" row's index.
+    if (auto tables = gpu::loadAscendTables(store); tables) {
+        if (const gpu::AscendTable* t = tables.value().table("cluster_step_trace_time")) {
+            std::set<int64_t> ranks;
+            for (const gpu::AscendStep& a : gpu::ascendSteps(tables.value(), true))
+                if (a.rank >= 0) ranks.insert(a.rank);
+            if (!ranks.empty()) {
+                std::vector<RankInput> out;
+                for (int64_t r : ranks) {
+                    RankInput in;
+                    in.rank = r;
+                    in.rankOrigin = "cluster_step_trace_time.csv";
+                    in.sessionPath = sessionPath;
+                    in.sourceIds = {t->sourceId};
+                    in.label = "rank " + std::to_string(r) + " (msprof-analyze)";
+                    out.push_back(std::move(in));
+                }
+                return out;
+            }
+        }
+    }
     auto sources = sourceRanks(store);
     if (!sources) return Error{sources.error()};
     std::map<int64_t, RankInput> byRank;
@@ -133,10 +155,17 @@ Result<std::vector<RankInput>> ranksOfSession(store::TraceStore& store,
             warnings->push_back(one.label + ": " + std::to_string(unknown.size()) +
                                 " source(s) without a rank left out");
     } else {
-        // The newest profile, or every source with slices when none has steps (msprof).
-        auto profile = resolveProfileSource(store, std::nullopt, std::nullopt);
+        // The newest profile, or every source with slices when none has steps (msprof: its
+        // device, HCCL and step trace timelines are one rank together).
+        std::optional<int64_t> profile;
+        if (auto list = listProfileSources(store); list)
+            for (const ProfileSourceInfo& p : list.value())
+                if (!p.deviceOnly) {
+                    profile = p.id;
+                    break;
+                }
         for (const RankInput& u : unknown) {
-            if (profile && u.sourceIds.front() != profile.value()) continue;
+            if (profile && u.sourceIds.front() != *profile) continue;
             one.sourceIds.push_back(u.sourceIds.front());
             one.label += (one.label.empty() ? "" : ", ") + u.label;
         }

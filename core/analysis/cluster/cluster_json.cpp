@@ -37,6 +37,58 @@ void writeRank(Writer& w, const RankProfile& r, const RankFigures& f) {
     w.StartArray();
     for (int64_t id : r.input.sourceIds) w.Int64(id);
     w.EndArray();
+    // The device figures under HTA's definitions and the studio's own, named apart.
+    if (r.deviceFigures) {
+        const RankDeviceFigures& d = *r.deviceFigures;
+        w.Key("hta");
+        w.StartObject();
+        kv(w, "definition",
+           "HTA's: GPU work launched before the last profiler step starts, first to last "
+           "kernel, memcpy/memset non-compute, timestamps rounded inward to microseconds");
+        w.Key("filtered");
+        w.Bool(d.htaFiltered);
+        kv(w, "gpu_rows_kept", d.htaRowsKept);
+        kv(w, "gpu_rows_dropped", d.htaRowsDropped);
+        kv(w, "kernel_time_ms", static_cast<double>(d.hta.kernelTimeNs) / 1e6);
+        kv(w, "idle_time_pctg", d.hta.idlePct);
+        kv(w, "compute_time_pctg", d.hta.computePct);
+        kv(w, "non_compute_time_pctg", d.hta.nonComputePct);
+        w.Key("comp_comm_overlap_pctg");
+        if (d.htaOverlapPct)
+            json::finiteOrNull(w, *d.htaOverlapPct);
+        else
+            w.Null();
+        w.EndObject();
+        w.Key("studio_per_step");
+        w.StartObject();
+        kv(w, "definition",
+           "the studio's: inside every joined step (the last too), busy = GPU work merged, "
+           "compute = non-communication kernels, non-compute = busy - compute");
+        kv(w, "steps", d.studioSteps);
+        const double span = static_cast<double>(d.studioStepsNs);
+        kv(w, "steps_ms", span / 1e6);
+        kv(w, "idle_pct", span > 0 ? 100.0 * static_cast<double>(d.studio.idle) / span : 0.0);
+        kv(w, "compute_pct", span > 0 ? 100.0 * static_cast<double>(d.studio.compute) / span : 0.0);
+        kv(w, "non_compute_pct",
+           span > 0 ? 100.0 * static_cast<double>(d.studio.nonCompute) / span : 0.0);
+        w.Key("comm_comp_overlap_pct");
+        if (d.studio.communication > 0)
+            json::finiteOrNull(w, 100.0 * static_cast<double>(d.studio.overlap) /
+                                      static_cast<double>(d.studio.communication));
+        else
+            w.Null();
+        w.EndObject();
+        w.Key("collectives");
+        w.StartObject();
+        kv(w, "definition",
+           "the n-th call of each collective and process group on every rank that has it is "
+           "one collective: wait = latest start among the ranks - this rank's start, transfer = "
+           "this rank's end - that latest start");
+        kv(w, "matched", d.collectivesMatched);
+        kv(w, "wait_ms", static_cast<double>(d.collectiveWaitNs) / 1e6);
+        kv(w, "transfer_ms", static_cast<double>(d.collectiveTransferNs) / 1e6);
+        w.EndObject();
+    }
     w.EndObject();
 }
 

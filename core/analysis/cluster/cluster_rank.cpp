@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/analysis/cluster/cluster_ops.h"
 #include "core/analysis/cluster/cluster_spans.h"
+#include "core/analysis/gpu/ascend_tables.h"
+#include "core/analysis/gpu/gpu_trace.h"
 #include "core/analysis/profile/profile_data.h"
 #include "core/store/slice_chunk_reader.h"
 #include "core/store/trace_store.h"
@@ -223,9 +226,111 @@ BusySets busySets(const RankSlices& r, bool device) {
     return {std::move(compute), std::move(comm)};
 }
 
+/// The rank's rows of msprof-analyze's cluster_step_trace_time.csv, when its one source is
+/// that table; nullopt otherwise.
+std::optional<RankProfile> ascendClusterRank(store::TraceStore& store, const RankInput& input) {
+    if (input.sourceIds.size() != 1) return std::nullopt;
+    auto tables = gpu::loadAscendTables(store);
+    if (!tables) return std::nullopt;
+    const gpu::AscendTable* t = tables.value().table("cluster_step_trace_time");
+    if (!t || t->sourceId != input.sourceIds.front()) return std::nullopt;
+    RankProfile out;
+    out.input = input;
+    out.device = true;
+    out.stepMarker = "cluster_step_trace_time.csv";
+    int64_t fallback = 0;
+    for (const gpu::AscendStep& a : gpu::ascendSteps(tables.value(), true)) {
+        if (a.rank != input.rank) continue;
+        RankStep s;
+        std::string digits;
+        for (char c : a.step)
+            if (c >= '0' && c <= '9') digits += c;
+        s.number = digits.empty() ? fallback : std::stoll(digits);
+        ++fallback;
+        s.sourceId = t->sourceId;
+        auto ns = [](double us) { return static_cast<int64_t>(us * 1000.0 + 0.5); };
+        s.dur = ns(a.total());
+        s.computeNs = ns(a.computing);
+        s.commNs = ns(a.communication);
+        s.overlapNs = std::min(ns(a.overlapped), std::min(s.computeNs, s.commNs));
+        s.idleNs = ns(a.free);
+        out.steps.push_back(s);
+    }
+    std::sort(out.steps.begin(), out.steps.end(),
+              [](const RankStep& a, const RankStep& b) { return a.number < b.number; });
+    out.steps.erase(
+        std::unique(out.steps.begin(), out.steps.end(),
+                    [](const RankStep& a, const RankStep& b) { return a.number == b.number; }),
+        out.steps.end());
+    return out;
+}
+
+/// HTA's and the studio's device figures of the rank's first source with GPU work.
+std::optional<RankDeviceFigures> deviceFiguresOf(store::TraceStore& store,
+                                                 const std::vector<int64_t>& sources,
+                                                 JobControl* job) {
+    for (int64_t id : sources) {
+        auto g = gpu::loadGpuTrace(store, id, job);
+        if (!g || !g.value().hasGpuWork()) continue;
+        const gpu::HtaResult h = gpu::computeHta(g.value());
+        const gpu::GpuOverview o = gpu::computeGpuOverview(g.value());
+        RankDeviceFigures f;
+        f.hta = h.temporal;
+        f.htaOverlapPct = h.commCompOverlapPct;
+        f.htaFiltered = h.filtered;
+        f.htaRowsKept = h.gpuRowsKept;
+        f.htaRowsDropped = h.gpuRowsDropped;
+        f.studio = o.deviceTotal;
+        f.studioSteps = static_cast<int64_t>(o.steps.size());
+        for (const auto& s : o.steps) f.studioStepsNs += s.duration();
+        const gpu::GpuTrace& t = g.value();
+        for (const gpu::DeviceActivity& a : t.activities) {
+            if (a.kind != gpu::ActivityKind::Kernel || !a.communication || a.collective < 0)
+                continue;
+            const gpu::CollectiveArgs& c = t.collectives[static_cast<size_t>(a.collective)];
+            f.collectives.push_back({c.name + "@" + c.processGroup, a.ts, a.end()});
+        }
+        return f;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
+void matchCollectives(std::vector<RankProfile>& ranks) {
+    // key -> per rank (index) its calls in start order.
+    std::map<std::string,
+             std::vector<std::pair<size_t, std::vector<const RankDeviceFigures::CollectiveCall*>>>>
+        by;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        if (!ranks[r].deviceFigures) continue;
+        std::map<std::string, std::vector<const RankDeviceFigures::CollectiveCall*>> mine;
+        for (const auto& c : ranks[r].deviceFigures->collectives) mine[c.key].push_back(&c);
+        for (auto& [key, calls] : mine) {
+            std::stable_sort(calls.begin(), calls.end(),
+                             [](const auto* a, const auto* b) { return a->start < b->start; });
+            by[key].emplace_back(r, std::move(calls));
+        }
+    }
+    for (auto& [key, perRank] : by) {
+        if (perRank.size() < 2) continue;  // one rank: nothing to wait for
+        size_t n = SIZE_MAX;
+        for (const auto& [r, calls] : perRank) n = std::min(n, calls.size());
+        for (size_t i = 0; i < n; ++i) {
+            int64_t latest = INT64_MIN;
+            for (const auto& [r, calls] : perRank) latest = std::max(latest, calls[i]->start);
+            for (const auto& [r, calls] : perRank) {
+                RankDeviceFigures& f = *ranks[r].deviceFigures;
+                ++f.collectivesMatched;
+                f.collectiveWaitNs += latest - calls[i]->start;
+                f.collectiveTransferNs += std::max<int64_t>(0, calls[i]->end - latest);
+            }
+        }
+    }
+}
+
 Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input, JobControl* job) {
+    if (auto ascend = ascendClusterRank(store, input)) return std::move(*ascend);
     RankProfile out;
     out.input = input;
     std::vector<int64_t> sources = input.sourceIds;
@@ -296,6 +401,7 @@ Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input
                                    "(a one-rank process group?): communication counts as 0");
     }
     out.steps = std::move(steps);
+    if (out.device) out.deviceFigures = deviceFiguresOf(store, sources, job);
     return out;
 }
 

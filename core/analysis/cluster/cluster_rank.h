@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/gpu/gpu_overview.h"
+#include "core/analysis/gpu/hta.h"
 #include "core/common/job_control.h"
 #include "core/common/result.h"
 
@@ -43,6 +45,31 @@ struct RankStep {
     int64_t workNs() const { return dur - waitNs(); }
 };
 
+/// A rank's device figures under HTA's definitions and the studio's own per-step ones,
+/// named apart (docs/DISTRIBUTED.md): HTA's temporal breakdown and comm-comp overlap (last
+/// profiler step dropped, first to last kernel, memory copies non-compute), the studio's
+/// figures summed over every joined step.
+struct RankDeviceFigures {
+    gpu::HtaTemporal hta;
+    std::optional<double> htaOverlapPct;
+    bool htaFiltered = false;
+    int64_t htaRowsKept = 0, htaRowsDropped = 0;
+    gpu::StepDeviceFigures studio;
+    int64_t studioSteps = 0, studioStepsNs = 0;
+    /// The rank's collective kernels (Kineto's collective arguments): "<collective>@<group>",
+    /// start, end — matched across ranks by matchCollectives().
+    struct CollectiveCall {
+        std::string key;
+        int64_t start = 0, end = 0;
+    };
+    std::vector<CollectiveCall> collectives;
+    /// After matchCollectives(): the n-th call of each collective and group on every rank
+    /// that has it is one collective; on this rank, wait = the latest start among those
+    /// ranks - this rank's start (waiting for the last rank to arrive), transfer = this
+    /// rank's end - that latest start.
+    int64_t collectivesMatched = 0, collectiveWaitNs = 0, collectiveTransferNs = 0;
+};
+
 struct RankProfile {
     RankInput input;
     bool device = false;          // figures from device work (kernels, streams), else host ops
@@ -50,12 +77,20 @@ struct RankProfile {
     std::vector<RankStep> steps;  // by step number (unique)
     int64_t slices = 0;           // slices read
     std::vector<std::string> warnings;
+    std::optional<RankDeviceFigures> deviceFigures;  // GPU traces
 };
+
+/// Fills the wait / transfer of every rank's collectives (RankDeviceFigures above).
+void matchCollectives(std::vector<RankProfile>& ranks);
 
 /// Reads the rank's slices (the chunks of its sources' tracks, as the timeline reads them)
 /// and measures every step. Steps: ProfilerStep#N, else msprof "Iteration N", else one
-/// step (number 0) over the whole trace. Errors: unknown source, no profile, damaged
-/// store, cancelled.
+/// step (number 0) over the whole trace. A rank of msprof-analyze's
+/// cluster_step_trace_time.csv (its source is that table) takes its steps from the table:
+/// step = Computing + Communication(Not Overlapped) + Free, compute = Computing,
+/// communication = Communication, overlap = Overlapped, idle = Free. GPU traces also get
+/// their HTA and studio device figures. Errors: unknown source, no profile, damaged store,
+/// cancelled.
 Result<RankProfile> analyzeRank(store::TraceStore& store, const RankInput& input,
                                 JobControl* job = nullptr);
 

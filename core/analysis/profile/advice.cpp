@@ -118,16 +118,17 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = topShare;
         f.threshold = kOpBottleneckShare;
         f.costNs = top->second;
-        f.title = "Op bottleneck (算子瓶颈): " + top->first + " takes " + pct(topShare) +
-                  " of op self time";
+        f.title = "Op bottleneck: " + top->first + " takes " + pct(topShare) + " of op self time";
         f.explanation =
             "One op type dominates the self time of all ops: the step is bound by this "
-            "operator (算子瓶颈). Build a single-op case of " +
+            "operator. Build a single-op case of " +
             top->first +
             " with the shapes below and compare its time with the CPU or another device; "
-            "if it is slow, replace it with an equivalent faster op (规避方案) or improve the "
-            "op itself (解决方案). Group the op statistics by input shape to find the shape "
+            "if it is slow, replace it with an equivalent faster op (a workaround) or improve "
+            "the op itself (a fix). Group the op statistics by input shape to find the shape "
             "that costs most.";
+        f.glossary = {
+            {"op bottleneck", "算子瓶颈"}, {"workaround", "规避方案"}, {"fix", "解决方案"}};
         f.figures = {{"op", top->first},
                      {"self time", dur(static_cast<double>(top->second))},
                      {"all op self time", dur(static_cast<double>(total))},
@@ -146,14 +147,18 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = copyShare;
         f.threshold = kCopyBottleneckShare;
         f.costNs = copyTotal;
-        f.title = "Copy bottleneck (copy瓶颈): copies and contiguous conversions take " +
-                  pct(copyShare) + " of op time";
+        f.title = "Copy bottleneck: copies and contiguous conversions take " + pct(copyShare) +
+                  " of op time";
         f.explanation =
-            "Copies, non-contiguous to contiguous conversions (转连续) and format conversions "
+            "Copies, non-contiguous to contiguous conversions and format conversions "
             "(Cast, TransData) take a large share of op time. View-type ops (View, Permute, "
             "Transpose) leave tensors non-contiguous and force a copy later: prefer compute "
-            "ops over view ops where possible (规避方案), set the initial format of weights "
-            "to avoid repeated TransData, or speed up the contiguous conversion (解决方案).";
+            "ops over view ops where possible, set the initial format of weights to avoid "
+            "repeated TransData, or speed up the contiguous conversion.";
+        f.glossary = {{"copy bottleneck", "copy瓶颈"},
+                      {"conversion to contiguous", "转连续"},
+                      {"workaround", "规避方案"},
+                      {"fix", "解决方案"}};
         f.figures = {{"copy time", dur(static_cast<double>(copyTotal))},
                      {"all op self time", dur(static_cast<double>(total))},
                      {"share", pct(copyShare)},
@@ -185,13 +190,13 @@ void dataLoadingRule(const ProfileData& d, const StepAnalysis& a, std::vector<Ad
     f.share = share;
     f.threshold = kDataLoadingShare;
     f.costNs = gap;
-    f.title =
-        "Data-loading bottleneck: the iteration gap (迭代间隙) is " + pct(share) + " of step time";
+    f.title = "Data-loading bottleneck: the iteration gap is " + pct(share) + " of step time";
     f.explanation =
         "Each step waits for its next batch before the forward pass starts: the iteration gap "
-        "(迭代间隙) between the start of a step and its forward pass is large, so the device "
-        "idles while data is read and preprocessed. Use more data-loading workers, prefetch, "
-        "cache or simplify the preprocessing, or move augmentation off the training thread.";
+        "between the start of a step and its forward pass is large, so the device idles while "
+        "data is read and preprocessed. Use more data-loading workers, prefetch, cache or "
+        "simplify the preprocessing, or move augmentation off the training thread.";
+    f.glossary = {{"iteration gap", "迭代间隙"}};
     f.figures = {{"iteration gap (steady steps)", dur(static_cast<double>(gap))},
                  {"step time (steady steps)", dur(static_cast<double>(total))},
                  {"share", pct(share)},
@@ -233,11 +238,14 @@ void warmupRule(const StepAnalysis& a, std::vector<AdviceFinding>& out) {
     f.title = "First-step warm-up: step #" + std::to_string(first.number) + " takes " + factor +
               " the median step";
     f.explanation =
-        "The first step includes one-time work — graph or op compilation (网络编译), allocator "
-        "and cache warm-up — so it is much slower than the steps after it (第一个step耗时很长). "
-        "It is excluded from the steady-step figures. To speed it up, look at what compiles "
-        "and avoid shapes or attributes that change between steps (编译瓶颈); when profiling, "
-        "skip the first steps with the schedule's wait/warmup.";
+        "The first step includes one-time work — graph or op compilation, allocator and cache "
+        "warm-up — so it is much slower than the steps after it. It is excluded from the "
+        "steady-step figures. To speed it up, look at what compiles and avoid shapes or "
+        "attributes that change between steps (they compile again); when profiling, skip the "
+        "first steps with the schedule's wait/warmup.";
+    f.glossary = {{"graph compilation", "网络编译"},
+                  {"first step takes long", "第一个step耗时很长"},
+                  {"compile bottleneck", "编译瓶颈"}};
     f.figures = {{"first step", dur(static_cast<double>(first.dur))},
                  {"median of the rest", dur(a.medianNs)},
                  {"ratio", factor},
@@ -265,6 +273,22 @@ const char* adviceKindKey(AdviceKind k) {
             return "first_step_warmup";
         case AdviceKind::BiggestCost:
             return "biggest_cost";
+        case AdviceKind::GpuIdle:
+            return "gpu_idle";
+        case AdviceKind::KernelBottleneck:
+            return "kernel_bottleneck";
+        case AdviceKind::OffTensorCores:
+            return "off_tensor_cores";
+        case AdviceKind::MemcpyBottleneck:
+            return "memcpy_bottleneck";
+        case AdviceKind::LaunchOverhead:
+            return "launch_overhead";
+        case AdviceKind::ExposedCommunication:
+            return "exposed_communication";
+        case AdviceKind::LowOccupancy:
+            return "low_occupancy";
+        case AdviceKind::FormatConversion:
+            return "format_conversion";
     }
     return "unknown";
 }
@@ -286,18 +310,44 @@ std::vector<OpSelfTime> opSelfTimes(const ProfileData& d, const StepAnalysis& a)
     return out;
 }
 
-std::vector<AdviceFinding> computeAdvice(const ProfileData& d, const StepAnalysis& a) {
+std::string adviceDevice(const gpu::GpuTrace& g) {
+    switch (g.vendor) {
+        case gpu::Vendor::Nvidia:
+            return "cuda";
+        case gpu::Vendor::Amd:
+            return "rocm";
+        case gpu::Vendor::Ascend:
+            return "ascend";
+        case gpu::Vendor::Engine:
+            return "engine";
+        case gpu::Vendor::None:
+        case gpu::Vendor::Unknown:
+            break;
+    }
+    return "cpu";
+}
+
+std::vector<AdviceFinding> computeAdvice(const ProfileData& d, const StepAnalysis& a,
+                                         const gpu::GpuReport* gpu, const std::string& device) {
     std::vector<AdviceFinding> out;
-    opRules(d, a, out);
+    const bool deviceRules = gpu && (device == "cuda" || device == "rocm" || device == "ascend");
+    if (deviceRules)
+        gpuAdvice(*gpu, a, device, out);
+    else
+        opRules(d, a, out);  // the host's ops are the cost only without device work
     dataLoadingRule(d, a, out);
     warmupRule(a, out);
+    for (AdviceFinding& f : out)
+        if (f.device.empty()) f.device = device;
     std::stable_sort(out.begin(), out.end(), [](const AdviceFinding& x, const AdviceFinding& y) {
         return x.costNs > y.costNs;
     });
     return out;
 }
 
-std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalysis& a) {
+std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalysis& a,
+                                          const gpu::GpuReport* gpu) {
+    if (gpu && !gpu->kernelTable.rows.empty()) return gpuCostOverview(*gpu, a);
     const auto calls = opCalls(d, a);
     std::map<std::string, std::pair<int64_t, int64_t>> byName;  // self, calls
     int64_t total = 0;
@@ -323,8 +373,9 @@ std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalys
     f.explanation =
         "Where the time of the profile goes, whatever the rules' thresholds: the op types "
         "with the most self time (duration minus their children) and how the steady steps "
-        "split into iteration gap (迭代间隙), forward, backward, optimizer and the rest of the "
-        "tail (迭代拖尾). The evidence lists the longest calls of the costliest op type.";
+        "split into iteration gap, forward, backward, optimizer and the rest of the tail. The "
+        "evidence lists the longest calls of the costliest op type.";
+    f.glossary = {{"iteration gap", "迭代间隙"}, {"iteration tail", "迭代拖尾"}};
     for (size_t i = 0; i < ranked.size() && i < 5; ++i) {
         const auto& [name, v] = ranked[i];
         f.figures.emplace_back(

@@ -14,19 +14,6 @@ using store::Statement;
 
 namespace {
 
-std::string shapeText(const rapidjson::Value& v) {
-    if (!v.IsArray()) return {};
-    std::string out = "[";
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-        if (i) out += ',';
-        if (v[i].IsInt64())
-            out += std::to_string(v[i].GetInt64());
-        else if (v[i].IsArray())
-            out += shapeText(v[i]);
-    }
-    return out + "]";
-}
-
 int64_t intField(const rapidjson::Value& o, const char* key, int64_t fallback = 0) {
     auto it = o.FindMember(key);
     if (it == o.MemberEnd()) return fallback;
@@ -118,7 +105,7 @@ Status readAllocations(store::TraceStore& s, int64_t sourceId, MemoryAnalysis& m
         a.op = strField(doc, "op");
         a.tensor = strField(doc, "tensor");
         if (auto it = doc.FindMember("shape"); it != doc.MemberEnd())
-            a.shape = shapeText(it->value);
+            a.shape = ts::json::shapeText(it->value);
         live.push_back(std::move(a));
     }
     if (!q.error().empty()) return Error{q.error()};

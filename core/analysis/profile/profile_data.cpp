@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <filesystem>
 
+#include "core/analysis/gpu/gpu_trace.h"
 #include "core/store/trace_store.h"
 
 namespace ts::analysis {
@@ -25,18 +25,6 @@ bool istarts(std::string_view s, std::string_view prefix) {
 }
 
 }  // namespace
-
-std::optional<int64_t> profilerStepNumber(std::string_view name) {
-    constexpr std::string_view kPrefix = "ProfilerStep#";
-    if (name.size() <= kPrefix.size() || name.substr(0, kPrefix.size()) != kPrefix)
-        return std::nullopt;
-    int64_t n = 0;
-    const char* b = name.data() + kPrefix.size();
-    const char* e = name.data() + name.size();
-    auto [p, ec] = std::from_chars(b, e, n);
-    if (ec != std::errc() || p != e) return std::nullopt;
-    return n;
-}
 
 bool isOpCategory(std::string_view c) {
     return iequals(c, "cpu_op") || iequals(c, "operator") || iequals(c, "gpu_memcpy") ||
@@ -83,11 +71,12 @@ std::pair<size_t, size_t> ProfileData::trackRange(int64_t trackId) const {
     return {static_cast<size_t>(lo - slices.begin()), static_cast<size_t>(hi - slices.begin())};
 }
 
-// Step counts come from slice_name_stats (kept by the writer), not a scan of the slices.
+// Step counts come from slice_name_stats (kept by the writer), not a scan of the slices: one
+// per distinct ProfilerStep#N name, since Kineto repeats each step on the GPU streams it used.
 Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& store) {
     Statement q = store.db().prepare(
         "SELECT so.id, so.kind, COALESCE(so.label, ''), so.path, "
-        "  (SELECT COALESCE(SUM(ns.count), 0) FROM slice_name_stats ns "
+        "  (SELECT COUNT(DISTINCT ns.name_id) FROM slice_name_stats ns "
         "   JOIN tracks t ON t.id = ns.track_id JOIN strings n ON n.id = ns.name_id "
         "   WHERE t.source_id = so.id AND n.str LIKE 'ProfilerStep#%'), "
         // Memory data makes a profile too: a memory snapshot, Kineto's [memory] events.
@@ -96,6 +85,10 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         "   (SELECT id FROM strings WHERE str = '[memory]')) "
         "FROM sources so ORDER BY so.id DESC");
     if (!q.ok()) return Error{q.error()};
+    // Device work makes a profile too (an Nsight export, a CUPTI file, Ascend's kernels).
+    auto device = gpu::listDeviceSources(store);
+    if (!device) return Error{device.error()};
+    const std::vector<int64_t>& deviceIds = device.value();
     std::vector<ProfileSourceInfo> out;
     while (q.step()) {
         ProfileSourceInfo i;
@@ -104,7 +97,11 @@ Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& sto
         i.label = q.text(2);
         if (i.label.empty()) i.label = std::filesystem::path(q.text(3)).filename().string();
         i.steps = q.int64(4);
-        if (i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0) out.push_back(std::move(i));
+        const bool hasDevice =
+            std::find(deviceIds.begin(), deviceIds.end(), i.id) != deviceIds.end();
+        const bool profile = i.kind == "profiler" || i.steps > 0 || q.int64(5) != 0;
+        i.deviceOnly = !profile && hasDevice;
+        if (profile || hasDevice) out.push_back(std::move(i));
     }
     if (!q.error().empty()) return Error{q.error()};
     return out;
@@ -136,6 +133,9 @@ Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int
         return Error{
             "no profile in this session (no source of kind "
             "'profiler' and no ProfilerStep#N slices)"};
+    // A profile proper (steps, a recorded run, memory data) before one only by its device work.
+    for (const ProfileSourceInfo& p : list.value())
+        if (!p.deviceOnly) return p.id;
     return list.value().front().id;
 }
 

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/analysis/gpu/profiler_step.h"
 #include "core/common/job_control.h"
 #include "core/common/result.h"
 
@@ -20,19 +21,24 @@ class TraceStore;
 
 namespace ts::analysis {
 
-/// A source that holds a profile: kind "profiler", or any source with ProfilerStep#N slices.
+/// A source that holds a profile: kind "profiler", any source with ProfilerStep#N slices,
+/// memory data, or device work (gpu::listDeviceSources).
 struct ProfileSourceInfo {
     int64_t id = 0;
     std::string kind;   // sources.kind
     std::string label;  // sources.label, else the file name of sources.path
-    int64_t steps = 0;  // ProfilerStep#N slices
+    int64_t steps = 0;  // distinct ProfilerStep#N names (Kineto's GPU copies count once)
+    /// A profile only by its device work (no steps, not a recorded run, no memory data): an
+    /// Nsight export, a CUPTI file, Ascend's kernels or msprof timelines.
+    bool deviceOnly = false;
 };
 
 /// Profile sources, newest (highest id) first. Empty when the session has none.
 Result<std::vector<ProfileSourceInfo>> listProfileSources(store::TraceStore& store);
 
 /// The source to analyse: `sourceId` when given (must exist), the profile of `runId` when
-/// given (error when the run is unknown or has no profile), else the newest profile source.
+/// given (error when the run is unknown or has no profile), else the newest profile source
+/// (one with steps, a recorded run or memory data before one only by its device work).
 /// Errors name the problem ("run 3 has no profile", "no profile in this session").
 Result<int64_t> resolveProfileSource(store::TraceStore& store, std::optional<int64_t> sourceId,
                                      std::optional<int64_t> runId);
@@ -73,9 +79,6 @@ struct ProfileData {
 /// Reads the slices and tracks of `sourceId`. Cancellable through `job`.
 Result<ProfileData> loadProfile(store::TraceStore& store, int64_t sourceId,
                                 JobControl* job = nullptr);
-
-/// Step number of a "ProfilerStep#N" name, nullopt for any other name.
-std::optional<int64_t> profilerStepNumber(std::string_view name);
 
 /// True for categories of CPU/host operators ("cpu_op", Kineto's "Operator") and copies.
 bool isOpCategory(std::string_view category);

@@ -46,7 +46,8 @@ Status addShapeFigures(store::TraceStore& store, ProfileReport& r, JobControl* j
     for (AdviceFinding& f : r.advice)
         if (f.kind == AdviceKind::OpBottleneck && !f.figures.empty())
             if (auto s = add(f, f.figures.front().second); !s) return s;
-    if (r.overview && !r.ops.empty())
+    // The host overview names an op; the GPU one names a kernel (its shapes are its op's).
+    if (r.overview && !r.ops.empty() && !r.gpu)
         if (auto s = add(*r.overview, r.ops.front().name); !s) return s;
     return Status::success();
 }
@@ -68,9 +69,22 @@ Result<ProfileReport> analyzeProfile(store::TraceStore& store, std::optional<int
     if (!data) return Error{data.error()};
     if (job && job->cancelled()) return Error{"cancelled"};
     r.steps = analyzeSteps(data.value());
+    auto gpuTrace = gpu::loadGpuTrace(store, r.sourceId, job);
+    if (!gpuTrace) return Error{gpuTrace.error()};
+    if (gpuTrace.value().hasGpuWork()) {
+        r.gpu = gpu::analyzeGpu(gpuTrace.value());
+        attachDeviceSide(r.steps, r.gpu->overview);
+    }
+    r.device = adviceDevice(gpuTrace.value());
+    auto ascend = gpu::loadAscendTables(store);
+    if (!ascend) return Error{ascend.error()};
+    if (!ascend.value().empty()) {
+        r.ascend = std::move(ascend).value();
+        if (r.device == "cpu") r.device = "ascend";
+    }
     r.ops = opSelfTimes(data.value(), r.steps);
-    r.advice = computeAdvice(data.value(), r.steps);
-    r.overview = costOverview(data.value(), r.steps);
+    r.advice = computeAdvice(data.value(), r.steps, r.gpu ? &*r.gpu : nullptr, r.device);
+    r.overview = costOverview(data.value(), r.steps, r.gpu ? &*r.gpu : nullptr);
     if (auto s = addShapeFigures(store, r, job); !s) return Error{s.error()};
     auto memory = analyzeMemory(store, r.sourceId, 10, job);
     if (!memory) return Error{memory.error()};

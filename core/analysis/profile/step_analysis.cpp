@@ -113,6 +113,21 @@ void flagSlowSteps(StepAnalysis& a) {
 
 }  // namespace
 
+void attachDeviceSide(StepAnalysis& a, const gpu::GpuOverview& o) {
+    if (!o.hasGpu || !o.stepsFromProfilerSteps) return;
+    for (StepBreakdown& b : a.steps) {
+        for (const gpu::GpuStep& s : o.steps) {
+            if (s.number != b.number || s.hostSliceId != b.sliceId) continue;
+            b.deviceStart = s.deviceStart;
+            b.deviceEnd = s.deviceEnd;
+            b.joinedStart = s.start;
+            b.joinedEnd = s.end;
+            b.gpuBusy = s.device.busy;
+            break;
+        }
+    }
+}
+
 SteadyTotals steadyTotals(const StepAnalysis& a) {
     SteadyTotals t;
     for (const auto& s : a.steps) {

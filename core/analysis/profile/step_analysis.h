@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/gpu/gpu_overview.h"
 #include "core/analysis/profile/profile_data.h"
 
 namespace ts::analysis {
@@ -49,6 +50,14 @@ struct StepBreakdown {
     // Ops split (StepSplit::Ops): iterationGap = dataLoading, cpuOps, other; kernels apart.
     int64_t cpuOps = 0;
     int64_t kernels = 0;  // device kernel time inside the step (any stream, summed)
+    // The device side (GPU traces, from gpu::computeGpuOverview; attachDeviceSide): the GPU
+    // work launched by the runtime calls inside this host step, first start to last end
+    // (-1 when it launched none), and the step joined with it: from max(host start, the
+    // previous joined step's end) to max(host end, device end). gpuBusy: GPU work inside the
+    // joined step, merged (-1 without GPU data).
+    int64_t deviceStart = -1, deviceEnd = -1;
+    int64_t joinedStart = 0, joinedEnd = 0;
+    int64_t gpuBusy = -1;
     bool slow = false;
     bool warmup = false;
 };
@@ -66,7 +75,12 @@ struct StepAnalysis {
 };
 
 /// Analyses the steps of `data`. A profile without ProfilerStep#N slices gives no steps.
+/// PyTorch 2.x writes each step twice (a CPU user_annotation and a gpu_user_annotation):
+/// the host's range is the step, so each number counts once.
 StepAnalysis analyzeSteps(const ProfileData& data);
+
+/// Fills the device side of each step from the GPU overview's joined steps (by number).
+void attachDeviceSide(StepAnalysis& a, const gpu::GpuOverview& overview);
 
 /// Sums over the steady steps (all but a warm-up first step).
 struct SteadyTotals {
