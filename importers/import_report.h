@@ -20,6 +20,7 @@ struct ImportReport {
         store::SourceStatus::Failed;  // complete | partial | failed | cancelled
     std::string error;
     int64_t sourceId = 0;
+    int64_t createdRunId = 0;  // a run the import made (summary, lineage and event files)
     int64_t events = 0;
     int64_t slices = 0;
     int64_t asyncSlices = 0;

@@ -18,6 +18,8 @@ Importer nsysSqliteImporter();
 Importer cuptiActivityImporter();
 Importer torchMemoryImporter();
 Importer ascendMemoryImporter();
+Importer mindsporeSummaryImporter();
+Importer mindsporeLineageImporter();
 Importer ascendProfilerImporter();
 
 const std::vector<Importer>& importers() {
@@ -30,6 +32,8 @@ const std::vector<Importer>& importers() {
         v.push_back(cuptiActivityImporter());
         v.push_back(torchMemoryImporter());
         v.push_back(ascendMemoryImporter());
+        v.push_back(mindsporeSummaryImporter());
+        v.push_back(mindsporeLineageImporter());
         v.push_back(ascendProfilerImporter());
         return v;
     }();
@@ -56,10 +60,10 @@ ImporterMatch bestImporter(const std::string& path, std::string_view head) {
 }
 
 ImportReport importWith(const Importer& importer, const std::string& path, store::TraceStore& store,
-                        JobControl& control) {
+                        JobControl& control, const ImportOptions& options) {
     TS_LOG(IMPORTER, INFO) << "importing " << path << " (" << importer.description << ")";
     const int64_t stringsBefore = store.maxStringId();
-    ImportReport rep = importer.run(path, store, control);
+    ImportReport rep = importer.run(path, store, control, options);
     if (rep.status == store::SourceStatus::Cancelled)
         (void)store.discardUnusedStringsAbove(stringsBefore);
     if (rep.status == store::SourceStatus::Complete && rep.skipped == 0)
@@ -75,7 +79,8 @@ ImportReport importWith(const Importer& importer, const std::string& path, store
     return rep;
 }
 
-ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control) {
+ImportReport importFile(const std::string& path, store::TraceStore& store, JobControl& control,
+                        const ImportOptions& options) {
     ImportReport failed;
     failed.path = path;
     std::error_code ec;
@@ -98,7 +103,7 @@ ImportReport importFile(const std::string& path, store::TraceStore& store, JobCo
         TS_LOG(IMPORTER, ERROR) << path << ": " << failed.error;
         return failed;
     }
-    return importWith(*best.importer, path, store, control);
+    return importWith(*best.importer, path, store, control, options);
 }
 
 }  // namespace ts::importers

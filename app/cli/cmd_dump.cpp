@@ -12,6 +12,7 @@
 #include "core/analysis/diff/name_map.h"
 #include "core/common/file_io.h"
 #include "core/debug/dump_scan.h"
+#include "core/debug/dump_source.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
 #include "core/store/trace_store.h"
@@ -237,8 +238,6 @@ int runCompare(const Args& args) {
                                              args.valueOr("op-map", "")};
     if (auto csv = args.value("csv"))
         if (auto s = refuseInputAsOutput(*csv, inputs); !s) throw CliError{s.error()};
-    auto a = openH5(args.positional[1]);
-    auto b = openH5(args.positional[2]);
     debug::CompareThresholds t;
     t.minCosine = numberOption(args, "cos", t.minCosine);
     if (args.has("max-rel")) t.maxRel = numberOption(args, "max-rel", 0);
@@ -259,7 +258,8 @@ int runCompare(const Args& args) {
     }
     JobControl control;
     CancelOnInterrupt interrupts(&control);
-    auto rep = debug::compareDumps(a, b, t, how, &control);
+    // HDF5 dumps and MindSpore dump folders, in any combination (core/debug/dump_source.h).
+    auto rep = debug::compareAnyDumps(args.positional[1], args.positional[2], t, how, &control);
     throwIfInterrupted();
     if (!rep) throw CliError{rep.error()};
     if (auto csv = args.value("csv")) {

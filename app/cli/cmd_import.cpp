@@ -1,8 +1,12 @@
-// trainscope-cli import FILE... -o SESSION: imports trace files into a session (created when
-// missing). With --json prints {"sources": [...]} with the counts of each import (skipped
-// = problems + expected_skips, core/store/import_problems.h); exits 1 when any source failed.
+// trainscope-cli import FILE|DIR... -o SESSION: imports trace files into a session (created
+// when missing). A folder is walked whole (importers/folder/folder_import.h): every file it
+// holds is listed with its fate (imported, partial, failed, skipped with the reason, or
+// included in a dump / RDR export). With --json prints {"sources": [...], "files": [...],
+// "counts": {...}} (skipped = problems + expected_skips, core/store/import_problems.h);
+// exits 1 when any source failed.
 #include <iostream>
 
+#include "app/cli/folder_report.h"
 #include "app/cli/session_open.h"
 #include "importers/batch_import.h"
 
@@ -65,6 +69,7 @@ int runImport(const Args& args) {
         w.StartArray();
         for (const auto& r : reports) writeReport(w, r);
         w.EndArray();
+        writeFates(w, batch);
         w.EndObject();
         printJson(buf);
     } else {
@@ -80,13 +85,15 @@ int runImport(const Args& args) {
             if (!r.error.empty()) std::cout << " (" << r.error << ")";
             std::cout << "\n";
         }
+        printFates(batch);
     }
     return batch.anyFailed() ? 1 : 0;
 }
 
 TS_CLI_COMMAND("import",
-               "import trace files (Chrome JSON, Nsight Systems SQLite, logs) into a session",
-               "FILE... -o SESSION [--json]",
+               "import files or whole folders (traces, summaries, lineage, TensorBoard, logs, "
+               "dumps, RDR exports) into a session; a folder reports every file's fate",
+               "FILE|DIR... -o SESSION [--json]",
                {{"output", true, "session file to write, created when missing (also -o)"}},
                &runImport, 1, -1);
 

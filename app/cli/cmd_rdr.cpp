@@ -1,16 +1,23 @@
 // trainscope-cli rdr DIR: summary of a Running Data Recorder export (what failed, where):
 // {"reason","failing_op","failing_seqid","failing_step","detail","epoch","step","time",
 //  "rank_id","signal","folder","files","problems"} with --json.
-// DIR is the rdr folder, its rdr_index.json, or any parent holding rank_*/rdr.
+// DIR is the rdr folder, its rdr_index.json, or any parent holding rank_*/rdr; MindSpore's
+// own RDR folders are read as MindSpore writes them (ms_rdr_cli.h).
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/ms_rdr_cli.h"
+#include "core/debug/rdr/ms_rdr_reader.h"
 #include "core/debug/rdr/rdr_reader.h"
 
 namespace ts::cli {
 namespace {
 
 int runRdr(const Args& args) {
+    // MindSpore's own export (rank_*/rdr of <MODULE>_<tag>_<time> files) has no index file.
+    if (rdr::findRdrFolders(args.positional[0]).empty() &&
+        !rdr::findMsRdrFolders(args.positional[0]).empty())
+        return printMsRdr(args, args.positional[0]);
     auto exp = rdr::readRdrExport(args.positional[0]);
     if (!exp) throw CliError{exp.error()};
     const rdr::RdrExport& e = exp.value();
@@ -33,14 +40,8 @@ int runRdr(const Args& args) {
         else
             w.Null();
         kv(w, "folder", e.folder);
-        w.Key("files");
-        w.StartArray();
-        for (const auto& f : e.files) w.String(f.c_str());
-        w.EndArray();
-        w.Key("problems");
-        w.StartArray();
-        for (const auto& p : e.problems) w.String(p.c_str());
-        w.EndArray();
+        kv(w, "files", e.files);
+        kv(w, "problems", e.problems);
         w.EndObject();
         printJson(buf);
         return 0;
@@ -64,7 +65,9 @@ int runRdr(const Args& args) {
     return 0;
 }
 
-TS_CLI_COMMAND("rdr", "summarize a Running Data Recorder export (reason, failing op, files)",
+TS_CLI_COMMAND("rdr",
+               "summarize a Running Data Recorder export, the studio's or MindSpore's (reason, "
+               "failing op, files)",
                "DIR [--json]", {}, &runRdr, 1, 1);
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include <functional>
 
 #include "app/gui/command_palette.h"
+#include "app/gui/folder_report_dialog.h"
 #include "app/gui/onnx_export_action.h"
 #include "app/gui/session_document.h"
 #include "app/gui/sessions_dialog.h"
@@ -179,6 +180,29 @@ MainWindow::MainWindow(QWidget* parent)
                     QMessageBox::warning(this, tr("Import"), lines.join('\n'));
             });
 
+    connect(
+        m_doc, &SessionDocument::folderImported, this,
+        [this](const ts::importers::BatchImport& result) {
+            QStringList parts, folders;
+            for (const auto& [fate, n] : result.fateCounts())
+                parts << tr("%1 %2").arg(n).arg(QString::fromLatin1(ts::importers::fateName(fate)));
+            for (const auto& f : result.folders) folders << QString::fromStdString(f);
+            statusBar()->showMessage(
+                tr("Folder %1: %2")
+                    .arg(folders.join(QStringLiteral(", ")), parts.join(QStringLiteral(", "))),
+                15000);
+            for (const auto& r : result.reports)
+                if (r.kind == "mindspore_summary" || r.kind == "tfevents") {
+                    showView(QStringLiteral("curves"));
+                    break;
+                }
+            if (!qApp->property("trainscope_headless").toBool()) {
+                auto* dlg = new FolderReportDialog(result, this);
+                dlg->setAttribute(Qt::WA_DeleteOnClose);
+                dlg->show();
+            }
+        });
+
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -211,6 +235,15 @@ void MainWindow::buildMenus() {
     });
     open->setObjectName(QStringLiteral("openAction"));
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Folder…"), this,
+                    [this] {
+                        const QString dir = QFileDialog::getExistingDirectory(
+                            this,
+                            tr("Open a folder: summaries, lineage, TensorBoard, traces, profiler "
+                               "folders, logs, dumps, RDR"));
+                        if (!dir.isEmpty()) m_doc->importFiles({dir});
+                    })
+        ->setObjectName(QStringLiteral("openFolderAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* imp = file->addAction(tr("&Import into Session…"), this, [this] {
@@ -220,15 +253,6 @@ void MainWindow::buildMenus() {
     });
     imp->setObjectName(QStringLiteral("importAction"));
     imp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    // A profiler folder (Ascend's ASCEND_PROFILER_OUTPUT, msprof-analyze's output, a
-    // MindSpore profiler folder): every file of it the studio reads.
-    file->addAction(tr("Import &Folder…"), this,
-                    [this] {
-                        const QString dir =
-                            QFileDialog::getExistingDirectory(this, tr("Import a profiler folder"));
-                        if (!dir.isEmpty()) m_doc->importFiles({dir});
-                    })
-        ->setObjectName(QStringLiteral("importFolderAction"));
     file->addAction(tr("&New Session"), this, [this] { m_doc->newSession(); });
     file->addAction(tr("Open &Demo Session"), this, [this] { openDemo(); });
     file->addAction(tr("Open a Fresh Copy of the Demo"), this, [this] { openDemo(true); })

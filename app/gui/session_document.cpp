@@ -21,7 +21,7 @@ const char* kDemoCopyKey = "demo/copy";
 
 /// What an import job hands back: the reports, and for a cancelled one what it undid.
 struct ImportOutcome {
-    std::vector<ts::importers::ImportReport> reports;
+    ts::importers::BatchImport batch;
     bool cancelled = false;
     int files = 0;             // files asked for
     int64_t sourcesKept = -1;  // sources of the session after a cancel (-1: unknown)
@@ -117,40 +117,33 @@ bool SessionDocument::openDemo(bool fresh) {
 
 void SessionDocument::importFiles(const QStringList& paths) {
     if (paths.isEmpty()) return;
+    const QFileInfo first(paths.first());
     if (m_ctx->sessionPath().isEmpty())
-        newSession(QFileInfo(paths.first()).completeBaseName(), paths.first());
+        newSession(first.isDir() ? first.fileName() : first.completeBaseName(), paths.first());
     const QString session = m_ctx->sessionPath();
     if (session.isEmpty()) return;
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
-    const QString title = paths.size() == 1 ? tr("Importing %1").arg(QFileInfo(paths[0]).fileName())
+    const QString title = paths.size() == 1 ? tr("Importing %1").arg(first.fileName())
                                             : tr("Importing %1 files").arg(paths.size());
     m_ctx->jobs()->runToEnd<ImportOutcome>(
         this, QString(), title,
         [files, s = session.toStdString()](ts::JobControl& jc) {
             ImportOutcome out;
             out.files = static_cast<int>(files.size());
-            auto opened = TraceStore::open(s, TraceStore::Mode::ReadWrite);
-            if (!opened) {
-                ts::importers::ImportReport r;
-                r.error = opened.error();
-                out.reports.push_back(r);
-                return out;
-            }
-            ts::importers::BatchImport batch =
-                ts::importers::importFiles(files, *opened.value(), jc);
-            out.cancelled = batch.cancelled || jc.cancelled();
-            out.reports = std::move(batch.reports);
+            out.batch = importAll(s, files, jc);
+            out.cancelled = out.batch.cancelled || jc.cancelled();
             if (out.cancelled) {
-                auto n = opened.value()->db().queryInt("SELECT count(*) FROM sources");
-                out.sourcesKept = n ? n.value() : -1;
+                if (auto opened = TraceStore::open(s, TraceStore::Mode::ReadOnly))
+                    if (auto n = opened.value()->db().queryInt("SELECT count(*) FROM sources"))
+                        out.sourcesKept = n.value();
             }
             return out;
         },
         [this, title, paths](ImportOutcome o) {
             if (o.cancelled) {
                 // Say what the cancel undid and what the session still holds.
-                const int started = static_cast<int>(o.reports.size());
+                const int started = static_cast<int>(o.batch.reports.size());
                 QString what = paths.size() == 1
                                    ? tr("the import of %1").arg(QFileInfo(paths[0]).fileName())
                                    : tr("the import of %1 files").arg(paths.size());
@@ -166,7 +159,8 @@ void SessionDocument::importFiles(const QStringList& paths) {
                 return;
             }
             m_ctx->notifyDataChanged();
-            emit imported(o.reports);
+            if (!o.batch.folders.empty()) emit folderImported(o.batch);
+            emit imported(o.batch.reports);
         });
 }
 
@@ -229,15 +223,16 @@ void SessionDocument::removeTemporarySessions(const QString& keep) {
     if (!keep.isEmpty() && isTemporarySession(keep)) m_temporary.insert(keep);
 }
 
-std::vector<ts::importers::ImportReport> SessionDocument::importAll(
-    const std::string& session, const std::vector<std::string>& files, ts::JobControl& jc) {
-    std::vector<ts::importers::ImportReport> reports;
+ts::importers::BatchImport SessionDocument::importAll(const std::string& session,
+                                                      const std::vector<std::string>& files,
+                                                      ts::JobControl& jc) {
     auto opened = TraceStore::open(session, TraceStore::Mode::ReadWrite);
     if (!opened) {
+        ts::importers::BatchImport batch;
         ts::importers::ImportReport r;
         r.error = opened.error();
-        reports.push_back(r);
-        return reports;
+        batch.reports.push_back(r);
+        return batch;
     }
-    return ts::importers::importFiles(files, *opened.value(), jc).reports;
+    return ts::importers::importFiles(files, *opened.value(), jc);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/common/job_control.h"
+#include "importers/batch_import.h"
 #include "importers/import_report.h"
 
 class SessionContext;
@@ -30,18 +31,21 @@ public:
     /// Opens the demo's working copy, made from the bundled demo when there is none yet
     /// (`fresh`: a new copy, the old one left as it is).
     bool openDemo(bool fresh = false);
-    /// Imports trace/profile files into the open session (a new one when none is open).
+    /// Imports trace/profile files and folders (everything under them:
+    /// importers/folder/folder_import.h) into the open session (a new one named after the
+    /// first path when none is open); imported follows, and folderImported when there were
+    /// folders.
     void importFiles(const QStringList& paths);
     /// Copies the open session to `target` (replacing it) on a job and opens the copy;
     /// saved or failed follows.
     void saveSessionAs(const QString& target);
 
-    /// The work of importFiles (worker thread): imports `files` into `session` in order,
-    /// then labels processes by source. When `jc` is cancelled, every source this call added
-    /// is removed again, so the session is as it was before.
-    static std::vector<ts::importers::ImportReport> importAll(const std::string& session,
-                                                              const std::vector<std::string>& files,
-                                                              ts::JobControl& jc);
+    /// The work of importFiles (worker thread): imports `files` into `session`
+    /// (importers/batch_import.h). When `jc` is cancelled, everything this call added is
+    /// removed again, so the session is as it was before.
+    static ts::importers::BatchImport importAll(const std::string& session,
+                                                const std::vector<std::string>& files,
+                                                ts::JobControl& jc);
 
     static bool isSessionFile(const QString& path);
     /// The bundled demo ("" when not found) and its current working copy ("" when none).
@@ -64,6 +68,8 @@ signals:
     /// An import was cancelled: `message` says what was undone and what the session keeps.
     void importCancelled(const QString& message);
     void saved(const QString& path);
+    /// An import of folders finished: every file of them with its fate.
+    void folderImported(const ts::importers::BatchImport& result);
     void failed(const QString& message);
 
 private:

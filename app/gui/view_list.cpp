@@ -11,12 +11,15 @@
 #include "views/logs/logs_view_info.h"
 #include "views/memory/memory_view_info.h"
 #include "views/memory/snapshot_view_info.h"
+#include "views/msdump/ms_dump_view_info.h"
 #include "views/problems/problems_view.h"
 #include "views/query/query_view_info.h"
+#include "views/rdr/ms_rdr_view_info.h"
 #include "views/rdr/rdr_view_info.h"
 #include "views/session/session_summary_view.h"
 #include "views/stats/stats_view_info.h"
 #include "views/steps/steps_view_info.h"
+#include "views/summary/summary_view_info.h"
 #include "views/timeline/timeline_view_info.h"
 #include "views/training/training_view_info.h"
 
@@ -29,6 +32,13 @@ const std::vector<ViewInfo>& allViews() {
         // Training: the panel that runs the engine, its curves, its checkpoints.
         v.push_back(trainingViewInfo());
         v.push_back(curvesViewInfo());
+        // Summary files (MindSpore summaries, TensorBoard events): every value kind, lineage.
+        v.push_back(histogramsViewInfo());
+        v.push_back(imagesViewInfo());
+        v.push_back(tensorsViewInfo());
+        v.push_back(landscapeViewInfo());
+        v.push_back(graphViewInfo());
+        v.push_back(lineageViewInfo());
         // Profiling: imported traces and the engine's own profiles look the same here.
         v.push_back(timelineViewInfo());
         v.push_back(statsViewInfo());
@@ -44,9 +54,11 @@ const std::vector<ViewInfo>& allViews() {
         v.push_back(hdf5InspectorViewInfo());  // accepts *.h5: `trainscope FILE.h5`
         v.push_back(overflowViewInfo());
         v.push_back(compareViewInfo());
+        v.push_back(msDumpViewInfo());  // MindSpore dump folders (rank_*/<net>/<graph>/<iter>)
         // Crash records and logs.
-        v.push_back(rdrViewInfo());   // RDR folders (rdr_index.json, rank_*/rdr)
-        v.push_back(logsViewInfo());  // text logs: glog, MindSpore, plog, tracebacks
+        v.push_back(rdrViewInfo());    // RDR folders (rdr_index.json, rank_*/rdr)
+        v.push_back(msRdrViewInfo());  // MindSpore's own RDR folders (rank_*/rdr/<MODULE>_*)
+        v.push_back(logsViewInfo());   // text logs: glog, MindSpore, plog, tracebacks
         v.push_back(checkpointViewInfo());
         // Anything else: read-only SQL over the session.
         v.push_back(queryViewInfo());

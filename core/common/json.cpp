@@ -146,6 +146,12 @@ void kv(RawWriter& w, const char* key, const std::optional<int64_t>& value) {
     else
         w.Null();
 }
+void kv(RawWriter& w, const char* key, const std::vector<std::string>& values) {
+    w.Key(key);
+    w.StartArray();
+    for (const std::string& v : values) str(w, v);
+    w.EndArray();
+}
 
 void ArgsJson::key(std::string_view k) {
     m_text += m_text.empty() ? "{" : ",";

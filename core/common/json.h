@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ts::json {
 
@@ -71,6 +72,8 @@ void kv(RawWriter& w, const char* key, int value);
 void kv(RawWriter& w, const char* key, uint64_t value);
 void kv(RawWriter& w, const char* key, double value);
 void kv(RawWriter& w, const char* key, const std::optional<int64_t>& value);
+/// A key and an array of strings.
+void kv(RawWriter& w, const char* key, const std::vector<std::string>& values);
 
 // ---- args objects, built in insertion order without a DOM
 

@@ -13,4 +13,11 @@ inline std::string asciiLower(std::string_view s) {
     return out;
 }
 
+/// `s` without the ASCII white space (spaces, tabs, CR, LF, VT, FF) at either end.
+inline std::string_view asciiTrim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
 }  // namespace ts

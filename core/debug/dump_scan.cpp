@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/debug/dataset_stats.h"
+#include "core/debug/dump_source.h"
 #include "core/hdf5/h5_read.h"
 
 namespace ts::debug {
@@ -219,82 +220,91 @@ void applyThresholds(CompareReport& report, const CompareThresholds& t) {
 
 namespace {
 
-ComparePair comparePair(const h5::File& a, const h5::File& b, const DumpTensor& x,
-                        const DumpTensor& y, const JobControl* job) {
+ComparePair comparePair(const DumpSource& a, const DumpSource& b, const SourceTensor& x,
+                        const SourceTensor& y, const JobControl* job) {
     ComparePair p;
-    p.tensor = x;
-    p.pathB = y.path;
-    auto ra = h5::BlockReader::open(a, x.path, true);
-    auto rb = h5::BlockReader::open(b, y.path, true);
+    p.tensor = x.tensor;
+    p.pathB = y.tensor.path;
+    auto ra = a.open(x);
+    auto rb = b.open(y);
     if (!ra || !rb) {
         p.error = !ra ? "A: " + ra.error() : "B: " + rb.error();
         return p;
     }
-    p.dtypeA = ra->info().dtype;
-    p.dtypeB = rb->info().dtype;
-    p.shapeA = ra->info().shape;
-    p.shapeB = rb->info().shape;
+    TensorBlocks& ba = *ra.value();
+    TensorBlocks& bb = *rb.value();
+    p.dtypeA = ba.dtype();
+    p.dtypeB = bb.dtype();
+    p.shapeA = ba.shape();
+    p.shapeB = bb.shape();
     p.dtypeMatch = p.dtypeA == p.dtypeB;
     p.shapeMatch = p.shapeA == p.shapeB;
     if (!p.shapeMatch) {
         p.error = "shape mismatch";
         return p;
     }
-    // Both readers use the same shape and block size, so blocks stay aligned.
+    // The two sides come in blocks of their own sizes: compare the overlap, keep the rest.
     CompareAccumulator acc;
-    std::vector<float> fa, fb;
     std::vector<double> da, db;
+    size_t ia = 0, ib = 0;
     for (;;) {
         if (job && job->cancelled()) {
             p.error = "cancelled";
             break;
         }
-        auto na = ra->next(fa, da);
-        auto nb = rb->next(fb, db);
-        if (!na || !nb) {
-            p.error = !na ? na.error() : nb.error();
+        if (ia == da.size()) {
+            auto n = ba.next(da);
+            if (!n) {
+                p.error = "A: " + n.error();
+                break;
+            }
+            da.resize(n.value());  // a reader may leave its last block in the buffer at the end
+            ia = 0;
+        }
+        if (ib == db.size()) {
+            auto n = bb.next(db);
+            if (!n) {
+                p.error = "B: " + n.error();
+                break;
+            }
+            db.resize(n.value());
+            ib = 0;
+        }
+        const size_t n = std::min(da.size() - ia, db.size() - ib);
+        if (n == 0) {
+            if (da.size() - ia != db.size() - ib) p.error = "the tensors end at different lengths";
             break;
         }
-        if (na.value() != nb.value()) {
-            p.error = "block size mismatch";
-            break;
-        }
-        if (na.value() == 0) break;
-        acc.add(da.data(), db.data(), na.value());
+        acc.add(da.data() + ia, db.data() + ib, n);
+        ia += n;
+        ib += n;
     }
     p.figures = acc.result();
     return p;
 }
 
-std::vector<DumpTensorRef> refsOf(const h5::File& f, const std::vector<DumpTensor>& ts,
-                                  bool scopes) {
+std::vector<DumpTensorRef> refsOf(const std::vector<SourceTensor>& ts) {
     std::vector<DumpTensorRef> out;
     out.reserve(ts.size());
-    for (const auto& t : ts) {
-        DumpTensorRef r{t.path, t.op, t.seqid, t.io, t.slot, {}};
-        if (scopes) f.stringAttribute(t.path, "scope", r.scope);
-        out.push_back(std::move(r));
-    }
+    for (const auto& t : ts)
+        out.push_back(
+            {t.tensor.path, t.tensor.op, t.tensor.seqid, t.tensor.io, t.tensor.slot, t.scope});
     return out;
 }
 
 }  // namespace
 
-Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
-                                   JobControl* job) {
-    return compareDumps(a, b, t, DumpPairOptions{}, job);
-}
-
-Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
-                                   const DumpPairOptions& how, JobControl* job) {
+Result<CompareReport> compareSources(const DumpSource& a, const DumpSource& b,
+                                     const CompareThresholds& t, const DumpPairOptions& how,
+                                     JobControl* job) {
     CompareReport rep;
-    auto ta = orderedTensors(a, &rep.order, &rep.orderDetail);
+    const bool scopes = how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
+    auto ta = a.tensors(&rep.order, &rep.orderDetail, scopes);
     if (!ta) return Error{"A: " + ta.error()};
     OrderSource ob;
-    auto tb = orderedTensors(b, &ob);
+    auto tb = b.tensors(&ob, nullptr, scopes);
     if (!tb) return Error{"B: " + tb.error()};
-    const bool scopes = how.aligned && (how.align.key == DumpKey::Scope || !how.align.map.empty());
-    const auto ra = refsOf(a, ta.value(), scopes), rb = refsOf(b, tb.value(), scopes);
+    const auto ra = refsOf(ta.value()), rb = refsOf(tb.value());
     const TensorPairing pairing =
         how.aligned ? pairByAlignment(ra, rb, how.align) : pairByPath(ra, rb);
     rep.pairing = how.aligned ? "aligned" : "path";
@@ -312,10 +322,20 @@ Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const C
         rep.pairs.push_back(std::move(p));
     }
     if (job && job->cancelled()) return Error{"cancelled"};
-    for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back((*ta)[i].path);
-    for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back((*tb)[j].path);
+    for (size_t i : pairing.unmatchedA) rep.unmatchedA.push_back(ra[i].path);
+    for (size_t j : pairing.unmatchedB) rep.unmatchedB.push_back(rb[j].path);
     applyThresholds(rep, t);
     return rep;
+}
+
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
+                                   JobControl* job) {
+    return compareDumps(a, b, t, DumpPairOptions{}, job);
+}
+
+Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,
+                                   const DumpPairOptions& how, JobControl* job) {
+    return compareSources(*hdf5DumpSource(a), *hdf5DumpSource(b), t, how, job);
 }
 
 std::string compareCsv(const CompareReport& r) {

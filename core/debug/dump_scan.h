@@ -112,6 +112,13 @@ struct DumpPairOptions {
 /// Re-evaluates pass flags, firstDivergent and the root cause for new thresholds (no re-read).
 void applyThresholds(CompareReport& report, const CompareThresholds& t);
 
+class DumpSource;  // dump_source.h: an HDF5 dump or a MindSpore dump iteration
+
+/// Compares dump A (checked, "-m") with B (golden, "-g") of any formats: the tensors paired as
+/// `pairing` says, read block by block, relative error taken against B.
+Result<CompareReport> compareSources(const DumpSource& a, const DumpSource& b,
+                                     const CompareThresholds& t, const DumpPairOptions& pairing,
+                                     JobControl* job = nullptr);
 /// Compares A (checked, "-m") with B (golden, "-g"): pairs matched by identical path
 /// (op name, seqid, io, slot), relative error taken against B.
 Result<CompareReport> compareDumps(const h5::File& a, const h5::File& b, const CompareThresholds& t,

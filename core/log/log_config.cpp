@@ -6,17 +6,13 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "core/common/text.h"
+
 namespace ts::log {
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 std::optional<int64_t> parseInt(std::string_view s) {
-    s = trim(s);
+    s = asciiTrim(s);
     int64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
@@ -56,16 +52,16 @@ std::string LogConfig::fileDir() const {
 
 void parseSubModuleLevels(std::string_view value, std::map<SubModule, Level>& out,
                           std::vector<std::string>& warnings) {
-    const std::string_view v = trim(value);
+    const std::string_view v = asciiTrim(value);
     if (v.size() < 2 || v.front() != '{' || v.back() != '}') {
         warnings.push_back("MS_SUBMODULE_LOG_v=" + quoted(value) +
                            " is not of the form {MODULE:LEVEL,...}; ignored");
         return;
     }
     std::string_view body = v.substr(1, v.size() - 2);
-    while (!trim(body).empty()) {
+    while (!asciiTrim(body).empty()) {
         const size_t comma = body.find(',');
-        const std::string_view entry = trim(body.substr(0, comma));
+        const std::string_view entry = asciiTrim(body.substr(0, comma));
         body = comma == std::string_view::npos ? std::string_view() : body.substr(comma + 1);
         if (entry.empty()) continue;
         const size_t colon = entry.find(':');
@@ -74,8 +70,8 @@ void parseSubModuleLevels(std::string_view value, std::map<SubModule, Level>& ou
                                " has no ':LEVEL'; ignored");
             continue;
         }
-        const std::string_view name = trim(entry.substr(0, colon));
-        const std::string_view levelStr = trim(entry.substr(colon + 1));
+        const std::string_view name = asciiTrim(entry.substr(0, colon));
+        const std::string_view levelStr = asciiTrim(entry.substr(colon + 1));
         const auto module = parseSubModule(name);
         if (!module) {
             warnings.push_back("MS_SUBMODULE_LOG_v: unknown sub-module " + quoted(name) +
@@ -97,7 +93,7 @@ LogConfigResult parseLogEnv(const EnvLookup& env) {
     LogConfig& c = r.config;
     auto get = [&](std::string_view name) -> std::optional<std::string> {
         auto v = env(name);
-        if (v && trim(*v).empty()) return std::nullopt;
+        if (v && asciiTrim(*v).empty()) return std::nullopt;
         return v;
     };
     auto level = [&](std::string_view name, Level fallback) {
@@ -128,7 +124,7 @@ LogConfigResult parseLogEnv(const EnvLookup& env) {
         }
     }
     if (const auto v = get("GLOG_log_dir")) {
-        const std::string dir(trim(*v));
+        const std::string dir(asciiTrim(*v));
         if (validDirChars(dir)) {
             c.logDir = dir;
         } else {

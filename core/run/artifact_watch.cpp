@@ -27,7 +27,11 @@ std::string canonical(const std::string& p) {
 
 ArtifactKind classifyArtifact(const std::string& path) {
     const std::string name = fs::path(path).filename().string();
-    if (name.rfind("events.out.tfevents.", 0) == 0) return ArtifactKind::TfEvents;
+    // TensorBoard event files and MindSpore summary files (SummaryRecord / SummaryCollector:
+    // events.summary.<time>.<host>_MS) are tailed as they grow; lineage files are not.
+    if (name.rfind("events.out.tfevents.", 0) == 0 ||
+        (name.rfind("events.summary.", 0) == 0 && !endsWith(name, "_lineage")))
+        return ArtifactKind::TfEvents;
     if (name == "rdr_index.json") return ArtifactKind::Rdr;
     if (endsWith(name, ".json") || endsWith(name, ".json.gz")) return ArtifactKind::Trace;
     if (endsWith(name, ".sqlite")) return ArtifactKind::Nsys;

@@ -22,7 +22,8 @@ enum class ArtifactKind {
     Nsys,      // *.sqlite (Nsight Systems export)
     Cuda,      // *.tscupti (the CUPTI collector's activity file, docs/GPU.md)
     Hdf5,      // *.h5, *.hdf5 (tensor dumps)
-    TfEvents,  // events.out.tfevents.* (TensorBoard; tailed as it grows, not imported once)
+    TfEvents,  // events.out.tfevents.* (TensorBoard) and events.summary.*_MS (MindSpore):
+               // tailed as they grow, not imported once
     Rdr,       // rdr_index.json (a crash-record folder is complete when its index is)
     Other,
 };

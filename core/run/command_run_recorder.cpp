@@ -8,13 +8,14 @@
 
 #include "core/common/clock.h"
 #include "core/debug/rdr/rdr_store.h"
-#include "core/engine/train/tb_events.h"
 #include "core/log_store/log_store.h"
 #include "core/run/command_run_state.h"
 #include "core/run/file_tail.h"
 #include "core/session/source_label.h"
 #include "core/store/scalar_writer.h"
 #include "core/store/trace_store.h"
+#include "core/summary/summary_file.h"
+#include "core/summary/summary_store.h"
 #include "core/timeline/clock_bases.h"
 
 namespace ts::run {
@@ -32,11 +33,13 @@ std::string canonical(const std::string& p) {
     return ec ? p : c.string();
 }
 
-// A TensorBoard event file read as it grows: complete records only, the rest kept.
+// A TensorBoard event file or a MindSpore summary file read as it grows (core/summary: the
+// decoder the importers use): complete records only, the rest read on a later poll.
 struct TfTail {
-    explicit TfTail(const std::string& path) : tail(path) {}
-    FileTail tail;
-    std::string pending;
+    explicit TfTail(std::string p) : path(std::move(p)) {}
+    std::string path;
+    std::unique_ptr<summary::SummaryFile> file;
+    bool failed = false;
 };
 
 class Recorder {
@@ -251,28 +254,49 @@ private:
     }
 
     void tailTf(TfTail& t) {
-        t.pending += t.tail.readNew();
-        engine::tb::RecordReader reader(t.pending);
-        std::vector<QueuedScalar> rows;
-        std::string_view rec;
-        size_t consumed = 0;
-        for (;;) {
-            const auto o = reader.next(rec);
-            if (o == engine::tb::RecordReader::Outcome::End ||
-                o == engine::tb::RecordReader::Outcome::Truncated)
-                break;
-            consumed = reader.offset();
-            if (o == engine::tb::RecordReader::Outcome::BadCrc) continue;
-            auto ev = engine::tb::decodeEvent(rec);
-            if (!ev) continue;
-            for (const auto& s : ev->scalars)
-                rows.push_back(
-                    {{s.tag, ev->step, s.value}, static_cast<int64_t>(ev->wallTime * 1e9), false});
+        if (t.failed) return;
+        if (!t.file) {
+            auto f = summary::SummaryFile::open(t.path);
+            if (!f) {
+                t.failed = true;
+                warn("summary file " + t.path + " cannot be read: " + f.error());
+                return;
+            }
+            t.file = std::move(f.value());
         }
-        t.pending.erase(0, consumed);
-        if (rows.empty()) return;
+        // Scalars go through insertScalars (printed scalars of the same tag give way to
+        // them, as for every scalar of a command run); the other kinds are stored as-is.
+        std::vector<QueuedScalar> rows;
+        std::vector<summary::SummaryEvent> others;
+        const Status read = t.file->poll([&](summary::SummaryEvent&& ev) {
+            summary::SummaryEvent rest;
+            rest.wallTime = ev.wallTime;
+            rest.step = ev.step;
+            for (auto& it : ev.items) {
+                if (it.kind == summary::ValueKind::Scalar) {
+                    if (!std::isnan(it.scalar))
+                        rows.push_back({{it.tag, ev.step, it.scalar},
+                                        summary::wallTimeNs(ev.wallTime),
+                                        false});
+                } else if (it.kind != summary::ValueKind::Skipped) {
+                    rest.items.push_back(std::move(it));
+                }
+            }
+            if (!rest.items.empty()) others.push_back(std::move(rest));
+            return true;
+        });
+        if (!read) {
+            t.failed = true;
+            warn("summary file " + t.path + " cannot be read: " + read.error());
+        }
+        if (rows.empty() && others.empty()) return;
         Status s = m_store->begin();
         if (s) s = insertScalars(rows);
+        if (s && !others.empty()) {
+            summary::SummaryWriter w(*m_store, m_runId, 0);
+            for (const auto& ev : others)
+                if (s) s = w.write(ev);
+        }
         if (s)
             s = m_store->commit();
         else

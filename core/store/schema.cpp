@@ -258,7 +258,30 @@ CREATE TABLE clock_syncs(
 CREATE INDEX clock_syncs_sync ON clock_syncs(sync_id);
 )SQL";
 
-constexpr std::array<Migration, 7> kMigrations = {{
+// v8: what summary files hold beside scalars (MindSpore summary files, TensorBoard event
+// files: docs/MINDSPORE.md) and the hyper-parameters and final metrics of runs (MindSpore
+// lineage files, TensorBoard HParams), for the histogram, image, tensor, landscape, graph
+// and lineage views.
+constexpr std::string_view kV8 = R"SQL(
+-- One non-scalar value of a run's summary: tag_id into strings as the file wrote it ('conv1.weight/auto'),
+-- step, wall_time (ns), kind 'histogram' | 'image' | 'tensor' | 'landscape' | 'graph' |
+-- 'hparams', and data: the value as MindSpore's own message (core/proto/mindinsight_summary.proto:
+-- Summary.Histogram, Summary.Image, TensorProto, LossLandscape, GraphProto; TensorBoard's
+-- values are converted to those on import) or, for 'hparams', a JSON object.
+-- source_id: the imported file (NULL for values a run recorded live).
+CREATE TABLE summary_values(
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL, source_id INTEGER, tag_id INTEGER NOT NULL,
+  step INTEGER NOT NULL, wall_time INTEGER NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL);
+CREATE INDEX summary_values_run ON summary_values(run_id, kind, tag_id, step);
+-- A hyper-parameter (kind 'hparam': learning_rate, optimizer, batch_size, ...) or a final
+-- metric (kind 'metric': accuracy, loss, ...) of a run, from a lineage file, TensorBoard's
+-- HParams or the run's own config; value when numeric, else text. One row per (run, kind, key).
+CREATE TABLE run_params(
+  run_id INTEGER NOT NULL, source_id INTEGER, kind TEXT NOT NULL, key TEXT NOT NULL,
+  value REAL, text TEXT, PRIMARY KEY(run_id, kind, key));
+)SQL";
+
+constexpr std::array<Migration, 8> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
@@ -266,6 +289,7 @@ constexpr std::array<Migration, 7> kMigrations = {{
     {5, "slices and args in chunks, no timeline cache", kV5, rowsToChunks, kV5After},
     {6, "run kinds, sources produced by runs", kV6},
     {7, "stack samples, clock syncs", kV7},
+    {8, "summary values, run parameters", kV8},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

@@ -35,7 +35,8 @@ const std::vector<std::string>& TraceStore::dataTables() {
         "slices",      "instants",     "counters",     "flows",
         "args",        "import_log",   "runs",         "scalars",
         "logs",        "dump_files",   "dump_tensors", "overflow_findings",
-        "rdr_records", "stack_frames", "clock_syncs"};
+        "rdr_records", "stack_frames", "clock_syncs",  "summary_values",
+        "run_params"};
     return tables;
 }
 
@@ -328,6 +329,8 @@ Status TraceStore::deleteSourceRows(int64_t id, bool keepSourceRow) {
         "DELETE FROM clock_syncs WHERE source_id=" + sid + ";" +
         "DELETE FROM import_log WHERE source_id=" + sid + ";" +
         "DELETE FROM logs WHERE source_id=" + sid + ";" +
+        "DELETE FROM summary_values WHERE source_id=" + sid + ";" +
+        "DELETE FROM run_params WHERE source_id=" + sid + ";" +
         "DELETE FROM threads WHERE process_id IN (SELECT id FROM processes WHERE source_id=" + sid +
         ");" + "DELETE FROM processes WHERE source_id=" + sid + ";" +
         "DELETE FROM tracks WHERE source_id=" + sid + ";";

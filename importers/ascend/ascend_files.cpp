@@ -104,7 +104,7 @@ const char* ascendFileKey(AscendFile f) {
 
 AscendFile ascendCsvKindByHeader(std::string_view line) {
     if (starts(line, "\xEF\xBB\xBF")) line.remove_prefix(3);
-    const auto h = csv::splitLine(line);
+    const auto h = splitCsvLine(line);
     auto has = [&](std::string_view name) {
         return std::any_of(h.begin(), h.end(), [&](const std::string& c) { return c == name; });
     };
@@ -163,22 +163,6 @@ std::vector<std::string> ascendProfilerFiles(const std::string& dir) {
 
 bool isAscendProfilerFolder(const std::string& dir) {
     return !ascendProfilerFiles(dir).empty();
-}
-
-std::vector<std::string> expandAscendFolders(const std::vector<std::string>& paths) {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const std::string& p : paths) {
-        if (fs::is_directory(p, ec)) {
-            auto files = ascendProfilerFiles(p);
-            if (!files.empty()) {
-                out.insert(out.end(), files.begin(), files.end());
-                continue;
-            }
-        }
-        out.push_back(p);
-    }
-    return out;
 }
 
 }  // namespace ts::importers::ascend

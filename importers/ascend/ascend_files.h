@@ -11,8 +11,8 @@
 //  - MindSpore 1.x's profiler folder (step_trace_raw_*, aicore_intermediate_*,
 //    minddata_pipeline_raw_*, framework_raw_*, flops_*, hccl_* and the PROF_* timelines:
 //    *_timeline_display_*.json, msprof_*.json, step_trace_*.json, task_time_*.json).
-// isAscendProfilerFolder / ascendProfilerFiles are the recognisers a folder walker (the
-// CLI's and the studio's import of a folder) asks. No Qt.
+// isAscendProfilerFolder / ascendProfilerFiles are the recognisers the folder walk
+// (importers/folder: the CLI's and the studio's import of a folder) asks. No Qt.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +55,5 @@ bool isAscendProfilerFolder(const std::string& dir);
 /// The files of such a folder the studio imports, in import order (traces first, then
 /// tables); empty when `dir` is not one.
 std::vector<std::string> ascendProfilerFiles(const std::string& dir);
-/// `paths` with every Ascend / MindSpore profiler folder replaced by its files.
-std::vector<std::string> expandAscendFolders(const std::vector<std::string>& paths);
 
 }  // namespace ts::importers::ascend

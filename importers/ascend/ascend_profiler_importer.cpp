@@ -81,7 +81,7 @@ ImportReport importTable(const std::string& path, AscendFile kind, store::TraceS
         report.error = "empty file";
         return report;
     }
-    auto header = csv::splitLine(lines->front());
+    auto header = splitCsvLine(lines->front());
     // flops_<id>.txt writes ", " between columns: the splitter trims the spaces.
     rapidjson::StringBuffer buf;
     Writer w(buf);
@@ -99,7 +99,7 @@ ImportReport importTable(const std::string& path, AscendFile kind, store::TraceS
             control.setDone(i);
             if (control.cancelled()) break;
         }
-        const auto f = csv::splitLine((*lines)[i]);
+        const auto f = splitCsvLine((*lines)[i]);
         if (f.size() != header.size()) {
             report.skip("ascend_table_column_count");
             continue;
@@ -150,7 +150,7 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
         report.error = lines->empty() ? "empty file" : "no kernel rows";
         return report;
     }
-    const auto header = csv::splitLine(lines->front());
+    const auto header = splitCsvLine(lines->front());
     const int name = csv::exactColumn(header, "Name"), start = csv::column(header, "Start Time("),
               dur = csv::column(header, "Duration("),
               stream = csv::exactColumn(header, "Stream ID"),
@@ -171,7 +171,7 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
             control.setDone(i);
             if (control.cancelled()) break;
         }
-        const csv::Row r{csv::splitLine((*lines)[i])};
+        const csv::Row r{splitCsvLine((*lines)[i])};
         const auto t = r.get(start), d = r.get(dur);
         if (!t || !d || !r.has(name) || *d < 0) {
             report.skip("ascend_kernel_bad_row");
@@ -264,7 +264,7 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
         report.error = lines ? "no rows" : lines.error();
         return report;
     }
-    const auto header = csv::splitLine(lines->front());
+    const auto header = splitCsvLine(lines->front());
     const int comp = csv::exactColumn(header, "Component"), at = csv::column(header, "Timestamp("),
               res = csv::column(header, "Total Reserved("),
               dev = csv::exactColumn(header, "Device_id");
@@ -276,7 +276,7 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
     std::map<std::pair<std::string, std::string>, std::vector<std::pair<int64_t, double>>> series;
     for (size_t i = 1; i < lines->size(); ++i) {
         if (control.cancelled()) break;
-        const csv::Row r{csv::splitLine((*lines)[i])};
+        const csv::Row r{splitCsvLine((*lines)[i])};
         const auto t = r.get(at), v = r.get(res);
         if (!t || !v || !r.has(comp)) {
             report.skip("ascend_module_mem_bad_row");
@@ -567,9 +567,8 @@ Importer ascendProfilerImporter() {
     imp.sniff = [](const std::string& path, std::string_view head) {
         return ascend::sniff(path, head);
     };
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return ascend::importAscend(path, store, control);
-    };
+    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control,
+                 const ImportOptions&) { return ascend::importAscend(path, store, control); };
     return imp;
 }
 

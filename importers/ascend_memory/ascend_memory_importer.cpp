@@ -45,7 +45,7 @@ void forEachRow(const std::vector<std::string>& lines, JobControl& control, F fn
             control.setDone(i);
             if (control.cancelled()) return;
         }
-        fn(Row{csv::splitLine(lines[i])});
+        fn(Row{splitCsvLine(lines[i])});
     }
 }
 
@@ -56,7 +56,7 @@ int sniff(const std::string& path, std::string_view head) {
     if (head.rfind("\xEF\xBB\xBF", 0) == 0) head.remove_prefix(3);
     const auto nl = head.find('\n');
     if (nl == std::string_view::npos && head.size() >= 4096) return 0;
-    return tableOf(csv::splitLine(head.substr(0, nl))) != Table::None ? 90 : 0;
+    return tableOf(splitCsvLine(head.substr(0, nl))) != Table::None ? 90 : 0;
 }
 
 ImportReport importCsv(const std::string& path, store::TraceStore& store, JobControl& control) {
@@ -72,7 +72,7 @@ ImportReport importCsv(const std::string& path, store::TraceStore& store, JobCon
         report.error = "empty file";
         return report;
     }
-    const auto header = csv::splitLine(lines->front());
+    const auto header = splitCsvLine(lines->front());
     const Table table = tableOf(header);
     if (table == Table::None) {
         report.error = "not an Ascend memory table (operator_memory.csv or memory_record.csv)";
@@ -248,9 +248,8 @@ Importer ascendMemoryImporter() {
     imp.sniff = [](const std::string& path, std::string_view head) {
         return ascend_memory::sniff(path, head);
     };
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return ascend_memory::importCsv(path, store, control);
-    };
+    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control,
+                 const ImportOptions&) { return ascend_memory::importCsv(path, store, control); };
     return imp;
 }
 

@@ -37,7 +37,8 @@ int sniffChrome(const std::string& path, std::string_view head) {
     return score;
 }
 
-ImportReport runChrome(const std::string& path, store::TraceStore& store, JobControl& control) {
+ImportReport runChrome(const std::string& path, store::TraceStore& store, JobControl& control,
+                       const ImportOptions&) {
     ImportReport report;
     report.path = path;
     report.kind = "chrome_json";

@@ -5,46 +5,12 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/common/text.h"
+
 namespace ts::importers::csv {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::vector<std::string> splitLine(std::string_view line) {
-    std::vector<std::string> out;
-    std::string cur;
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                cur += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                cur += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            out.emplace_back(trim(cur));
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    out.emplace_back(trim(cur));
-    return out;
-}
-
 std::optional<double> number(std::string_view s) {
-    s = trim(s);
+    s = asciiTrim(s);
     if (s.empty() || s == "N/A" || s == "NA") return std::nullopt;
     double v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -69,7 +35,7 @@ Result<std::vector<std::string>> readLines(const std::string& path) {
         if (end == std::string::npos) end = data.size();
         std::string line = data.substr(start, end - start);
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (!trim(line).empty()) lines.push_back(std::move(line));
+        if (!asciiTrim(line).empty()) lines.push_back(std::move(line));
         start = end + 1;
     }
     return lines;

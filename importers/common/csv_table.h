@@ -2,8 +2,9 @@
 // Reading the CSV tables Ascend's profilers and msprof-analyze write (kernel_details.csv,
 // op_statistic.csv, step_trace_time.csv, operator_memory.csv, ...; MindSpore 1.x's
 // *_raw_*.csv): lines (plain or gzip, a UTF-8 BOM dropped, CRLF or LF, blank lines
-// skipped), fields split as RFC 4180 quotes them and trimmed of spaces and tabs (Excel's
-// trailing tab after a long number), numbers read in C locale ("N/A" and "NA" are none),
+// skipped), fields split as RFC 4180 quotes them and trimmed of white space (Excel's
+// trailing tab after a long number: ts::splitCsvLine, core/common/csv.h, one line splitter for
+// core and importers), numbers read in C locale ("N/A" and "NA" are none),
 // columns found by name prefix, units of a header ("Size(KB)", "Duration(us)").
 #include <cstdint>
 #include <optional>
@@ -11,14 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/csv.h"
 #include "core/common/result.h"
 
 namespace ts::importers::csv {
 
-/// `s` without leading and trailing spaces, tabs and carriage returns.
-std::string_view trim(std::string_view s);
-/// Splits one CSV line (RFC 4180 quotes; fields trimmed of spaces and tabs).
-std::vector<std::string> splitLine(std::string_view line);
 /// The number in `s`, nullopt when empty, "N/A", "NA" or not a finite number.
 std::optional<double> number(std::string_view s);
 /// The non-blank lines of a file (plain or gzip). Errors: cannot open, read error.

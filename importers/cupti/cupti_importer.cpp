@@ -36,7 +36,8 @@ std::string extraJson(const ActivityTrace& t, const ActivityImportStats& s) {
     return extra.done();
 }
 
-ImportReport runCupti(const std::string& path, store::TraceStore& store, JobControl& control) {
+ImportReport runCupti(const std::string& path, store::TraceStore& store, JobControl& control,
+                      const ImportOptions&) {
     ImportReport report;
     report.path = path;
     report.kind = "cupti_activity";

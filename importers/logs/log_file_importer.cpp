@@ -183,9 +183,8 @@ Importer logFileImporter() {
     imp.sniff = [](const std::string& path, std::string_view head) {
         return logs::sniffLogText(path, head);
     };
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
-        return logs::importLogFile(path, store, control);
-    };
+    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control,
+                 const ImportOptions&) { return logs::importLogFile(path, store, control); };
     return imp;
 }
 

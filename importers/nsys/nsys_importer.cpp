@@ -72,7 +72,8 @@ std::string extraJson(const NsysSchema& s, const nsys::NsysReadContext& c) {
     return extra.done();
 }
 
-ImportReport runNsys(const std::string& path, store::TraceStore& store, JobControl& control) {
+ImportReport runNsys(const std::string& path, store::TraceStore& store, JobControl& control,
+                     const ImportOptions&) {
     ImportReport report;
     report.path = path;
     report.kind = "nsys_sqlite";

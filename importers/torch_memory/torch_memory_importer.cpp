@@ -344,7 +344,8 @@ Importer torchMemoryImporter() {
     imp.sniff = [](const std::string& path, std::string_view head) {
         return torch_memory::sniff(path, head);
     };
-    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control) {
+    imp.run = [](const std::string& path, store::TraceStore& store, JobControl& control,
+                 const ImportOptions&) {
         return torch_memory::importSnapshot(path, store, control);
     };
     return imp;

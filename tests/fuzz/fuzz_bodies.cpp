@@ -11,9 +11,9 @@
 
 #include "core/analysis/cluster/cluster_input.h"
 #include "core/analysis/diff/name_map.h"
-#include "core/analysis/profile/memory_analysis.h"
 #include "core/analysis/gpu/ascend_tables.h"
 #include "core/analysis/gpu/gpu_report.h"
+#include "core/analysis/profile/memory_analysis.h"
 #include "core/checkpoint_info/checkpoint_info.h"
 #include "core/common/job_control.h"
 #include "core/debug/dump_config.h"
@@ -42,7 +42,6 @@
 namespace fs = std::filesystem;
 
 namespace ts::fuzz {
-namespace {
 
 // A folder of this process for the files the readers need (they read paths).
 const fs::path& scratch() {
@@ -60,6 +59,38 @@ fs::path writeInput(const std::string& name, const uint8_t* data, size_t size) {
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     return p;
 }
+
+// ---- importers, through their registry entry, into one session of this process ----
+
+static store::TraceStore& session() {
+    static std::unique_ptr<store::TraceStore> s = [] {
+        auto opened = store::TraceStore::open((scratch() / "fuzz.tscope").string(),
+                                              store::TraceStore::Mode::Create);
+        if (!opened) std::abort();
+        return std::move(opened.value());
+    }();
+    return *s;
+}
+
+// Imports with the importer `name` and removes the source again, so no input sees another's
+// rows (a clock sync of an earlier input would move this one; a summary file joins the run
+// of its folder, so runs and what they hold go too).
+void importWith(const char* name, const fs::path& file) {
+    store::TraceStore& s = session();
+    const int64_t strings = s.maxStringId();
+    for (const importers::Importer& imp : importers::importers()) {
+        if (imp.name != name) continue;
+        JobControl control;
+        const importers::ImportReport r = imp.run(file.string(), s, control, {});
+        if (r.sourceId) (void)s.deleteSource(r.sourceId);
+        (void)s.db().exec(
+            "DELETE FROM scalars; DELETE FROM summary_values; DELETE FROM run_params; "
+            "DELETE FROM runs;");
+        (void)s.discardUnusedStringsAbove(strings);
+    }
+}
+
+namespace {
 
 // ---- Chrome JSON: the tokenizer alone ----
 
@@ -102,32 +133,6 @@ void chromeTokenizer(const uint8_t* data, size_t size) {
     CountingSink sink;
     const size_t chunk = 1 + (size * 2654435761u >> 8) % 128;
     (void)importers::chrome::tokenizeChromeJson(source, control, sink, chunk);
-}
-
-// ---- importers, through their registry entry, into one session of this process ----
-
-store::TraceStore& session() {
-    static std::unique_ptr<store::TraceStore> s = [] {
-        auto opened = store::TraceStore::open((scratch() / "fuzz.tscope").string(),
-                                              store::TraceStore::Mode::Create);
-        if (!opened) std::abort();
-        return std::move(opened.value());
-    }();
-    return *s;
-}
-
-// Imports with the importer `name` and removes the source again, so no input sees another's
-// rows (a clock sync of an earlier input would move this one).
-void importWith(const char* name, const fs::path& file) {
-    store::TraceStore& s = session();
-    const int64_t strings = s.maxStringId();
-    for (const importers::Importer& imp : importers::importers()) {
-        if (imp.name != name) continue;
-        JobControl control;
-        const importers::ImportReport r = imp.run(file.string(), s, control);
-        if (r.sourceId) (void)s.deleteSource(r.sourceId);
-        (void)s.discardUnusedStringsAbove(strings);
-    }
 }
 
 void chromeImport(const uint8_t* data, size_t size) {
@@ -337,7 +342,7 @@ void importAnalyse(const char* name, const fs::path& file, F analyse) {
     for (const importers::Importer& imp : importers::importers()) {
         if (imp.name != name) continue;
         JobControl control;
-        const importers::ImportReport r = imp.run(file.string(), s, control);
+        const importers::ImportReport r = imp.run(file.string(), s, control, {});
         if (r.sourceId) {
             analyse(s, r.sourceId);
             (void)s.deleteSource(r.sourceId);
@@ -386,7 +391,12 @@ const std::vector<Target>& targets() {
                                              {"torch_memory", &torchMemory},
                                              {"json_readers", &jsonReaders},
                                              {"ascend_profiler", &ascendProfiler},
-                                             {"gpu_analysis", &gpuAnalysis}};
+                                             {"gpu_analysis", &gpuAnalysis},
+                                             {"mindspore_summary", &mindsporeSummary},
+                                             {"mindspore_lineage", &mindsporeLineage},
+                                             {"npy", &npyFile},
+                                             {"msdump", &msdumpFolder},
+                                             {"msrdr", &msRdrFolder}};
     return list;
 }
 

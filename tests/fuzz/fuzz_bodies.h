@@ -6,6 +6,7 @@
 // sanitizer report or a hang is a finding; a refused input is not.
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,21 @@ struct Target {
 /// Every target, by name.
 const std::vector<Target>& targets();
 const Target* findTarget(const std::string& name);
+
+// What the bodies share (fuzz_bodies.cpp).
+/// A folder of this process for the files the readers need (they read paths).
+const std::filesystem::path& scratch();
+/// Writes the input as scratch()/name.
+std::filesystem::path writeInput(const std::string& name, const uint8_t* data, size_t size);
+/// Imports `file` with the importer `name` into this process's session and removes the
+/// source again, so no input sees another's rows.
+void importWith(const char* name, const std::filesystem::path& file);
+
+// The bodies of the MindSpore formats (fuzz_bodies_mindspore.cpp).
+void mindsporeSummary(const uint8_t* data, size_t size);  // summary file + value decoders
+void mindsporeLineage(const uint8_t* data, size_t size);  // lineage file
+void npyFile(const uint8_t* data, size_t size);           // NumPy .npy reader
+void msdumpFolder(const uint8_t* data, size_t size);      // dump iteration folder
+void msRdrFolder(const uint8_t* data, size_t size);       // MindSpore RDR folder
 
 }  // namespace ts::fuzz

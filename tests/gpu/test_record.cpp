@@ -162,8 +162,8 @@ TEST(RecordCudaOnGpu, RecordsAProgramsKernels) {
     if (auto c = cuptiForRecording(); !c) GTEST_SKIP() << c.error();
     const std::string session = (tempDir("record_gpu") / "s.tscope").string();
     auto r = runCli({"record", "-o", session, "--json", "--", cliPath(), "train", "--device",
-                     "cuda", "--dataset", "synthetic", "--limit-steps", "2", "--eval-limit", "64", "-o",
-                     (tempDir("record_gpu_inner") / "inner.tscope").string()});
+                     "cuda", "--dataset", "synthetic", "--limit-steps", "2", "--eval-limit", "64",
+                     "-o", (tempDir("record_gpu_inner") / "inner.tscope").string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     auto s = store::TraceStore::open(session, store::TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok());

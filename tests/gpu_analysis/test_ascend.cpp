@@ -99,7 +99,7 @@ TEST(AscendImport, RealKernelDetailsIntoTheKernelTableWithAiCoreFigures) {
     // Every row of the file, read apart here.
     auto lines = ts::importers::csv::readLines(file.string());
     ASSERT_TRUE(lines.ok());
-    const auto header = ts::importers::csv::splitLine(lines.value().front());
+    const auto header = ts::splitCsvLine(lines.value().front());
     const int nameCol = ts::importers::csv::exactColumn(header, "Name"),
               durCol = ts::importers::csv::column(header, "Duration("),
               macCol = ts::importers::csv::exactColumn(header, "aic_mac_ratio"),
@@ -111,7 +111,7 @@ TEST(AscendImport, RealKernelDetailsIntoTheKernelTableWithAiCoreFigures) {
     std::map<std::string, std::string> core;
     std::map<std::string, int64_t> calls;
     for (size_t i = 1; i < lines.value().size(); ++i) {
-        const ts::importers::csv::Row r{ts::importers::csv::splitLine(lines.value()[i])};
+        const ts::importers::csv::Row r{ts::splitCsvLine(lines.value()[i])};
         const std::string& n = r.text(nameCol);
         const double d = std::max(0.001, *r.get(durCol));
         macByName[n].first += r.get(macCol).value_or(0) * d;
@@ -171,6 +171,24 @@ TEST(AscendImport, AProfilerFolderAtOnce) {
     ASSERT_EQ(batch.reports.size(), 7u);
     for (const auto& rep : batch.reports)
         EXPECT_EQ(rep.status, ts::store::SourceStatus::Complete) << rep.path << ": " << rep.error;
+    // Every file of the folder has a fate: the seven read, the profiler's own metadata and
+    // its SQLite export skipped with the reason.
+    write(root / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db", "SQLite format 3");
+    auto other = ts::store::TraceStore::open((root.parent_path() / "again.tscope").string(),
+                                             ts::store::TraceStore::Mode::Create);
+    ASSERT_TRUE(other.ok());
+    ts::JobControl jc;
+    const auto again = ts::importers::importFiles({root.string()}, *other.value(), jc);
+    std::map<std::string, ts::importers::FileFate> fates;
+    for (const auto& f : again.files) fates[fs::path(f.path).filename().string()] = f;
+    ASSERT_EQ(again.files.size(), 9u);
+    EXPECT_EQ(fates["trace_view.json"].fate, ts::importers::Fate::Imported);
+    EXPECT_EQ(fates["kernel_details.csv"].fate, ts::importers::Fate::Imported);
+    EXPECT_EQ(fates["profiler_info.json"].fate, ts::importers::Fate::Skipped);
+    EXPECT_NE(fates["profiler_info.json"].detail.find("profiler's own"), std::string::npos);
+    EXPECT_EQ(fates["ascend_pytorch_profiler_0.db"].fate, ts::importers::Fate::Skipped);
+    EXPECT_NE(fates["ascend_pytorch_profiler_0.db"].detail.find("SQLite export"),
+              std::string::npos);
     auto tablesR = loadAscendTables(*store);
     ASSERT_TRUE(tablesR.ok()) << tablesR.error();
     const AscendTables& t = tablesR.value();
@@ -245,7 +263,7 @@ TEST(AscendImport, MindSpore1xProfilerTables) {
         const AscendTable* tab = t.value().table(c.table);
         ASSERT_NE(tab, nullptr);
         EXPECT_EQ(tab->text.size(), lines.value().size() - 1);
-        EXPECT_EQ(tab->header, ts::importers::csv::splitLine(lines.value().front()));
+        EXPECT_EQ(tab->header, ts::splitCsvLine(lines.value().front()));
     }
 }
 

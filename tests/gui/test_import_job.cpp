@@ -87,7 +87,7 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
     }
     ts::JobControl first;
     auto seed = SessionDocument::importAll(session, {small}, first);
-    ASSERT_EQ(seed.at(0).status, ts::store::SourceStatus::Complete);
+    ASSERT_EQ(seed.reports.at(0).status, ts::store::SourceStatus::Complete);
     const Snapshot before = snapshot(session);
 
     MainWindow w;

@@ -13,6 +13,7 @@
 #include "core/analysis/profile/memory_analysis.h"
 #include "core/analysis/profile/profile_data.h"
 #include "core/analysis/profile/profile_report.h"
+#include "core/common/csv.h"
 #include "core/memory/op_memory.h"
 #include "core/store/trace_store.h"
 #include "importers/ascend_memory/ascend_memory_importer.h"
@@ -238,7 +239,7 @@ TEST(MemoryImport, AscendMemoryTables) {
     ASSERT_TRUE(r.ok());
     EXPECT_DOUBLE_EQ(r->peakBytes, 3.0 * 1024 * 1024);  // PTA's curve
     EXPECT_DOUBLE_EQ(r->poolPeakBytes, 4.0 * 1024 * 1024);
-    EXPECT_EQ(importers::csv::splitLine("a, \"b,\"\"c\"\" \" ,d\t"),
+    EXPECT_EQ(splitCsvLine("a, \"b,\"\"c\"\" \" ,d\t"),
               (std::vector<std::string>{"a", "b,\"c\"", "d"}));
 }
 

@@ -56,8 +56,8 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     // the ground: results, the clock, paths, the GPU library lookup, text, jobs
     {"core/common"},
     // no store below them: the HDF5 reader, the logger and log parsers, the process group,
-    // checkpoint headers
-    {"core/hdf5", "core/log", "core/dist", "core/checkpoint_info"},
+    // checkpoint headers, the message classes of other tools' formats (generated)
+    {"core/hdf5", "core/log", "core/dist", "core/checkpoint_info", "core/proto"},
     // the session file
     {"core/store"},
     // readers and writers of the store; the device-side analyses of a profile (GPU overview,
@@ -71,8 +71,10 @@ const std::vector<std::vector<std::string>> kCoreFloors = {
     {"core/analysis/profile"},
     // the engine (all of its rooms and its CUDA backend); cluster and diff analysis
     {"core/engine", "core/analysis/cluster", "core/analysis/diff"},
-    // observers of the engine: debugging (dumps, overflow, crash records), the profiler, ONNX
-    {"core/debug", "core/profiler", "core/export/onnx"},
+    // observers of the engine: debugging (dumps, overflow, crash records; MindSpore's dumps
+    // and crash records), the profiler, ONNX; summary files (over the engine's TFRecord framing
+    // and half floats)
+    {"core/debug", "core/profiler", "core/export/onnx", "core/summary"},
     // runs: an engine run or a command run, recorded
     {"core/run"},
 };
@@ -95,11 +97,13 @@ std::optional<std::string> coreRoomOf(const std::map<std::string, int>& floors,
 
 // Widgets one view embeds from another, declared here so that every other cross-view include
 // fails: the Training view shows the Curves view of its runs; the Diff view draws two
-// timelines with the Timeline view's canvas. Anything else several views share lives in
+// timelines with the Timeline view's canvas; the Summary tensors and MindSpore dump views
+// show a tensor in the dumps' dataset panel. Anything else several views share lives in
 // views/common.
 const std::set<std::string> kSharedViewHeaders = {
     "views/curves/curves_view.h",
     "views/timeline/timeline_canvas.h",
+    "views/dumps/common/dataset_panel.h",
 };
 
 /// "views/<name>" for a path below views/.

@@ -12,7 +12,8 @@ class SessionContext;
 
 /// True when this end of a run shows its crash record: status "failed" (an op threw, an
 /// allocation failed, the loss turned NaN/Inf, ...) and an export folder that holds
-/// rdr_index.json. Completed or user-stopped runs (exported in mode 2) do not open.
+/// rdr_index.json or a MindSpore RDR export (rank_*/rdr of <MODULE>_<tag>_<time> files).
+/// Completed or user-stopped runs (exported in mode 2) do not open.
 bool rdrShouldOpenAfterRun(const QString& status, const QString& exportDir);
 
 /// Opens `exportDir` in the RDR view (SessionContext::requestOpen) when

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPixmap>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QSplitter>
 #include <QToolButton>
@@ -51,6 +52,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
       m_difference(new QCheckBox(tr("Difference B − A"), this)),
       m_xAxis(new QComboBox(this)),
       m_filter(new QLineEdit(this)),
+      m_runFilter(new QLineEdit(this)),
       m_status(new QLabel(this)) {
     m_smoothing->setRange(0, 99);
     m_smoothing->setToolTip(tr("Smoothing: TensorBoard's exponential moving average (debiased)"));
@@ -92,8 +94,16 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
     bar2->addWidget(m_status, 1);
 
     m_runList->setMinimumWidth(160);
+    m_runFilter->setPlaceholderText(tr("Filter runs (regex)"));
+    m_runFilter->setClearButtonEnabled(true);
+    m_runFilter->setToolTip(tr("List and draw only the runs whose name matches, e.g. run_(1|3)"));
+    auto* runs = new QWidget(this);
+    auto* runsLayout = new QVBoxLayout(runs);
+    runsLayout->setContentsMargins(0, 0, 0, 0);
+    runsLayout->addWidget(m_runFilter);
+    runsLayout->addWidget(m_runList, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_runList);
+    split->addWidget(runs);
     split->addWidget(m_chart);
     split->setStretchFactor(1, 1);
     split->setSizes({300, 800});  // room for "name  #id · status" of a run
@@ -115,6 +125,7 @@ CurvesView::CurvesView(SessionContext* ctx, QWidget* parent)
         m_chart->setXAxis(i == 1 ? CurvesChart::XAxis::WallTime : CurvesChart::XAxis::Step);
     });
     connect(m_filter, &QLineEdit::textChanged, m_chart, &CurvesChart::setTagFilter);
+    connect(m_runFilter, &QLineEdit::textChanged, this, [this] { applyShownRuns(); });
     connect(m_runList, &QListWidget::itemChanged, this, &CurvesView::onItemChanged);
     connect(m_loader, &CurvesLoader::runsListed, this, &CurvesView::onRunsListed);
     connect(m_loader, &CurvesLoader::scalarsRead, this,
@@ -161,6 +172,10 @@ void CurvesView::setRunListWidth(int px) {
 
 void CurvesView::setTagFilter(const QString& regex) {
     m_filter->setText(regex);
+}
+
+void CurvesView::setRunFilter(const QString& regex) {
+    m_runFilter->setText(regex);
 }
 
 void CurvesView::onSessionChanged() {
@@ -233,10 +248,13 @@ void CurvesView::onItemChanged(QListWidgetItem*) {
 
 void CurvesView::applyShownRuns() {
     QSet<qint64> shown;
+    const QRegularExpression runRe(m_runFilter->text());
     for (int i = 0; i < m_runList->count(); ++i) {
-        const QListWidgetItem* item = m_runList->item(i);
+        QListWidgetItem* item = m_runList->item(i);
         const qint64 id = item->data(Qt::UserRole).toLongLong();
-        if (item->checkState() == Qt::Checked)
+        const bool passes = !runRe.isValid() || runRe.match(item->text()).hasMatch();
+        item->setHidden(!passes);
+        if (passes && item->checkState() == Qt::Checked)
             shown.insert(id);
         else if (m_chart->hasRun(id))
             m_chart->removeRun(id);

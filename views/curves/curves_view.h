@@ -1,6 +1,7 @@
 #pragma once
 // CurvesView: loss curves of the session's training runs (view name "curves").
-// Left: the runs, each with a check box and its colour; ticked runs are overlaid.
+// Left: the runs, each with a check box and its colour, filtered by a regular expression
+// (a summary folder of many runs); ticked runs that pass the filter are overlaid.
 // Top: smoothing slider (0..0.99), log scale, x axis (step / wall time), export
 // (PNG, PDF, CSV). Right: CurvesChart with a panel per scalar tag. Runs that are
 // 'running' are polled live by CurvesLoader; dataChanged reloads the run list.
@@ -41,6 +42,9 @@ public:
     void setDifference(bool on);
     /// Shows only the tags matching `regex` (moves the filter field); "" shows all.
     void setTagFilter(const QString& regex);
+    /// Lists and draws only the runs whose label (name, id, status) matches `regex` (moves
+    /// the run filter field); ticks are kept for when the filter lets a run back in.
+    void setRunFilter(const QString& regex);
     /// Width of the run list beside the plots.
     void setRunListWidth(int px);
 
@@ -67,6 +71,7 @@ private:
     QCheckBox* m_difference;
     QComboBox* m_xAxis;
     QLineEdit* m_filter;
+    QLineEdit* m_runFilter;
     class QSplitter* m_split = nullptr;
     QLabel* m_status;
     QString m_lastError;

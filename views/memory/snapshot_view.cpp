@@ -295,7 +295,7 @@ void SnapshotView::importIntoSession() {
             }
             for (const auto& imp : ts::importers::importers())
                 if (imp.name == "torch_memory_snapshot")
-                    return imp.run(path.toStdString(), *st.value(), jc);
+                    return ts::importers::importWith(imp, path.toStdString(), *st.value(), jc);
             rep.error = "no snapshot importer";
             return rep;
         },

@@ -19,6 +19,7 @@
 #include "views/common/plot_theme.h"
 #include "views/common/session_context.h"
 #include "views/common/units_text.h"
+#include "views/rdr/ir_search.h"
 #include "views/rdr/rdr_ir_highlighter.h"
 
 namespace {
@@ -100,13 +101,7 @@ RdrView::RdrView(SessionContext* ctx, QWidget* parent)
     irBar->addWidget(m_irStatus);
     irLayout->addLayout(irBar);
     irLayout->addWidget(m_ir);
-    connect(m_irSearch, &QLineEdit::returnPressed, this, [this] {
-        const QString t = m_irSearch->text();
-        const bool found = findInIr(t);
-        m_irStatus->setText(t.isEmpty() ? QString()
-                            : found     ? tr("%1 matches").arg(m_ir->toPlainText().count(t))
-                                        : tr("not found"));
-    });
+    connectIrSearch(m_irSearch, m_irStatus, m_ir);
 
     auto* execPage = new QWidget(this);
     auto* execLayout = new QVBoxLayout(execPage);
@@ -316,10 +311,7 @@ void RdrView::onExecRowSelected() {
 }
 
 bool RdrView::findInIr(const QString& text) {
-    if (text.isEmpty()) return false;
-    if (m_ir->find(text)) return true;
-    m_ir->moveCursor(QTextCursor::Start);
-    return m_ir->find(text);
+    return findInIrText(m_ir, text);
 }
 
 void RdrView::fillMemory() {

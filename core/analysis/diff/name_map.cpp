@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/common/json_read.h"
+#include "core/common/text.h"
 
 namespace ts::analysis {
 namespace {
@@ -32,12 +33,6 @@ bool isSeparator(char c) {
 
 bool isDigit(char c) {
     return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
 }
 
 }  // namespace
@@ -94,7 +89,7 @@ Result<NameMap> NameMap::parse(std::string_view text) {
         }
         return {};
     };
-    const std::string_view body = trim(text);
+    const std::string_view body = asciiTrim(text);
     if (!body.empty() && body.front() == '{') {
         rapidjson::Document d;
         if (!ts::json::parse(d, body) || !d.IsObject())
@@ -113,14 +108,14 @@ Result<NameMap> NameMap::parse(std::string_view text) {
     int number = 0;
     while (std::getline(in, line)) {
         ++number;
-        const std::string_view l = trim(line);
+        const std::string_view l = asciiTrim(line);
         if (l.empty() || l.front() == '#') continue;
         const size_t arrow = l.find("->");
         const std::string where = "op map line " + std::to_string(number);
         if (arrow == std::string_view::npos)
             return Error{where + ": expected 'REGEX -> NAME', got '" + std::string(l) + "'"};
-        const std::string pattern(trim(l.substr(0, arrow)));
-        const std::string name(trim(l.substr(arrow + 2)));
+        const std::string pattern(asciiTrim(l.substr(0, arrow)));
+        const std::string name(asciiTrim(l.substr(arrow + 2)));
         if (pattern.empty()) return Error{where + ": empty regular expression"};
         if (auto s = addRule(pattern, name, where); !s) return Error{s.error()};
     }

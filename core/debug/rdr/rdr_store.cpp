@@ -5,26 +5,42 @@
 
 namespace ts::rdr {
 
-Status insertRdrRecord(store::TraceStore& st, int64_t runId, const RdrExport& e) {
+Status insertRdrRow(store::TraceStore& st, const RdrRecordRow& row) {
     auto q = st.db().prepare(
         "INSERT INTO rdr_records(run_id, path, reason, failing_op, epoch, step, created_at) "
         "VALUES(?,?,?,?,?,?,?)");
     if (!q.ok()) return Error{q.error()};
-    if (runId > 0)
-        q.bind(1, runId);
+    if (row.runId > 0)
+        q.bind(1, row.runId);
     else
         q.bindNull(1);
-    q.bind(2, e.folder).bind(3, e.reason).bind(4, e.failingOp);
-    if (e.epoch >= 0)
-        q.bind(5, e.epoch);
+    q.bind(2, row.path).bind(3, row.reason);
+    if (row.failingOp.empty())
+        q.bindNull(4);
+    else
+        q.bind(4, row.failingOp);
+    if (row.epoch >= 0)
+        q.bind(5, row.epoch);
     else
         q.bindNull(5);
-    if (e.step >= 0)
-        q.bind(6, e.step);
+    if (row.step >= 0)
+        q.bind(6, row.step);
     else
         q.bindNull(6);
-    q.bind(7, e.timeNs > 0 ? e.timeNs : nowNs());
+    q.bind(7, row.createdAt > 0 ? row.createdAt : nowNs());
     return q.run();
+}
+
+Status insertRdrRecord(store::TraceStore& st, int64_t runId, const RdrExport& e) {
+    RdrRecordRow row;
+    row.runId = runId;
+    row.path = e.folder;
+    row.reason = e.reason;
+    row.failingOp = e.failingOp;
+    row.epoch = e.epoch;
+    row.step = e.step;
+    row.createdAt = e.timeNs;
+    return insertRdrRow(st, row);
 }
 
 Result<std::vector<RdrRecordRow>> readRdrRecords(store::TraceStore& st, int64_t runId) {

@@ -18,6 +18,9 @@ struct RdrRecordRow {
     int64_t epoch = -1, step = -1, createdAt = 0;
 };
 
+/// Inserts `row` (its id ignored; runId 0, epoch and step -1, failingOp "" as NULL;
+/// createdAt 0 as now).
+Status insertRdrRow(store::TraceStore& st, const RdrRecordRow& row);
 /// Inserts the row of export `e` (its folder, reason, failing op, epoch, step) for `runId`.
 Status insertRdrRecord(store::TraceStore& st, int64_t runId, const RdrExport& e);
 /// The rows of one run (runId 0: all), oldest first.

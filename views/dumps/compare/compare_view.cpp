@@ -20,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include "core/common/file_io.h"
+#include "core/debug/dump_source.h"
 #include "core/debug/tensor_difference.h"
 #include "views/common/job_tracker.h"
 #include "views/common/plot_theme.h"
@@ -37,17 +38,8 @@ struct CompareResult {
 CompareResult runCompare(const QString& a, const QString& b, const ts::debug::CompareThresholds& t,
                          const ts::debug::DumpPairOptions& how, ts::JobControl& jc) {
     CompareResult out;
-    auto fa = ts::h5::File::open(a.toStdString());
-    if (!fa) {
-        out.error = QObject::tr("A: %1").arg(QString::fromStdString(fa.error()));
-        return out;
-    }
-    auto fb = ts::h5::File::open(b.toStdString());
-    if (!fb) {
-        out.error = QObject::tr("B: %1").arg(QString::fromStdString(fb.error()));
-        return out;
-    }
-    auto rep = ts::debug::compareDumps(fa.value(), fb.value(), t, how, &jc);
+    // HDF5 dumps and MindSpore dump folders (or .npy files), in any combination.
+    auto rep = ts::debug::compareAnyDumps(a.toStdString(), b.toStdString(), t, how, &jc);
     if (!rep)
         out.error = QString::fromStdString(rep.error());
     else
@@ -59,9 +51,15 @@ QPushButton* browseButton(QWidget* parent, QLineEdit* target) {
     auto* b = new QPushButton(QObject::tr("…"), parent);
     b->setMaximumWidth(32);
     QObject::connect(b, &QPushButton::clicked, parent, [parent, target] {
-        const QString p =
+        // An HDF5 file, or a MindSpore dump folder (Cancel on the file dialog asks for one).
+        QString p =
             QFileDialog::getOpenFileName(parent, QObject::tr("Choose a dump"), target->text(),
                                          QObject::tr("HDF5 (*.h5 *.hdf5);;All files (*)"));
+        if (p.isEmpty())
+            p = QFileDialog::getExistingDirectory(
+                parent,
+                QObject::tr("Choose a MindSpore dump folder (rank_*/<net>/<graph>/<iteration>)"),
+                target->text());
         if (!p.isEmpty()) target->setText(p);
     });
     return b;
