@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -109,6 +110,13 @@ TEST(DataParallel, TwoRanksTrainOneModelWithIdenticalGradients) {
             << s;  // profiled like any op, once a step
     }
     EXPECT_EQ(count(s1, "SELECT count(*) FROM runs WHERE config LIKE '%\"rank\":1%'"), 1);
+    // The ranks share this machine: each its share of the cores (core/run/training_job.cpp).
+    const int perRank = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+    for (const std::string& s : {s0, s1})
+        EXPECT_EQ(count(s, "SELECT count(*) FROM runs WHERE config LIKE '%\"threads\":" +
+                               std::to_string(perRank) + "%'"),
+                  1)
+            << s;
     auto args =
         runCli({"query", s0,
                 "SELECT a.json FROM slices sl JOIN strings n ON n.id = sl.name_id JOIN args a ON "
