@@ -96,6 +96,7 @@ std::pair<double, double> peerRun(const std::string& model, int world, int batch
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it comes, also into a file
     std::vector<std::string> models;
     int seeds = 3, steps = 900, batch = 64;
     std::string bucketMb;
