@@ -1,20 +1,13 @@
 #include "core/engine/train/grad_buckets.h"
 
-#include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "core/dist/process_group.h"
+#include "core/engine/tensor/dispatcher.h"
 
 namespace ts::engine {
-
-namespace {
-int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-}  // namespace
 
 GradBuckets::GradBuckets(dist::ProcessGroup& group, std::vector<Tensor> params, int64_t bucketBytes)
     : m_group(group), m_params(std::move(params)) {
@@ -113,13 +106,13 @@ void GradBuckets::commLoop() {
             n = b.work.size();
             elements = b.elements;
         }
-        const int64_t start = nowNs();
+        const int64_t start = Dispatcher::nowNs();
         const Status s = m_group.allreduceSum(flat, n);
         if (s) {  // the mean (the vote stays a sum)
             const float inv = 1.0f / static_cast<float>(m_group.size());
             for (int64_t i = 0; i < elements; ++i) flat[i] *= inv;
         }
-        const int64_t took = nowNs() - start;
+        const int64_t took = Dispatcher::nowNs() - start;
         {
             std::lock_guard lock(m_mutex);
             Bucket& b = m_buckets[index];

@@ -82,6 +82,7 @@ std::function<void(const Tensor&)> Trainer::startGradientBuckets(RunContext& ctx
 
 void Trainer::allreduceGradients() {
     const std::string buckets = ",\"buckets\":" + std::to_string(m_buckets->buckets());
+    int64_t ownNs = 0;  // the collectives' own time, on the comm thread
     m_votes = m_buckets->finish([&](size_t bucket, int64_t bytes, const Tensor& flat,
                                     const std::function<void(int64_t*)>& wait) {
         // One op a bucket: what this thread waits for its sum (the rest of the collective ran
@@ -92,11 +93,16 @@ void Trainer::allreduceGradients() {
         m_dispatcher.run(
             "AllReduce", {flat},
             [&](const std::vector<Tensor>& in) {
-                wait(nullptr);
+                int64_t ns = 0;
+                wait(&ns);
+                ownNs += ns;
                 return std::vector<Tensor>{in[0]};
             },
             /*backward=*/false, attrs);
     });
+    TS_LOG(ENGINE, DEBUG) << "rank " << m_group->rank() << ": " << m_buckets->buckets()
+                          << " allreduce bucket(s), " << static_cast<double>(ownNs) / 1e6
+                          << " ms on the comm thread";
 }
 
 std::pair<float, float> Trainer::stopVote(RunContext& ctx) {
