@@ -77,6 +77,8 @@ engine::TrainConfig trainConfig(const Args& args) {
     c.lrStepEpochs = intOption(args, "lr-step-epochs", c.lrStepEpochs, {.min = 1});
     c.lrGamma = numberOption(args, "lr-gamma", c.lrGamma);
     c.clipNorm = numberOption(args, "clip-norm", c.clipNorm);
+    c.bucketMb = numberOption(args, "bucket-mb", c.bucketMb);
+    if (!(c.bucketMb > 0)) throw CliError{"--bucket-mb: a size above 0 (megabytes)"};
     c.seed =
         static_cast<uint64_t>(intOption(args, "seed", static_cast<int64_t>(c.seed), {.min = 0}));
     c.amp = args.valueOr("amp", c.amp);
@@ -224,6 +226,9 @@ TS_CLI_COMMAND(
      {"lr-step-epochs", true, "step schedule: decay every N epochs (default 1)"},
      {"lr-gamma", true, "step schedule: decay factor (default 0.1)"},
      {"clip-norm", true, "clip gradients to this global norm"},
+     {"bucket-mb", true,
+      "data parallel: gradients per allreduce bucket, in MB (default 25, as PyTorch DDP); "
+      "each bucket's allreduce starts while backward runs"},
      {"seed", true, "random seed (same seed, same loss curve)"},
      {"output", true, "(-o) session file to record the run in"},
      {"name", true, "run name (default '<model> on <dataset>')"},

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -109,6 +110,13 @@ TEST(DataParallel, TwoRanksTrainOneModelWithIdenticalGradients) {
             << s;  // profiled like any op, once a step
     }
     EXPECT_EQ(count(s1, "SELECT count(*) FROM runs WHERE config LIKE '%\"rank\":1%'"), 1);
+    // The ranks share this machine: each its share of the cores (core/run/training_job.cpp).
+    const int perRank = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+    for (const std::string& s : {s0, s1})
+        EXPECT_EQ(count(s, "SELECT count(*) FROM runs WHERE config LIKE '%\"threads\":" +
+                               std::to_string(perRank) + "%'"),
+                  1)
+            << s;
     auto args =
         runCli({"query", s0,
                 "SELECT a.json FROM slices sl JOIN strings n ON n.id = sl.name_id JOIN args a ON "
@@ -138,6 +146,55 @@ TEST(DataParallel, TwoRanksTrainOneModelWithIdenticalGradients) {
         EXPECT_TRUE(p["pass"].GetBool());
         EXPECT_EQ(p["max_abs"].GetDouble(), 0.0) << p["path"].GetString();
     }
+}
+
+// Gradient buckets (core/engine/train/grad_buckets.h): small buckets make several allreduces
+// a step, started while backward runs; the sums are the same as one bucket's, bit for bit, so
+// the two jobs end with the same loss; each bucket is its own AllReduce op with its bytes.
+TEST(DataParallel, SmallBucketsSumAsOneBucketAndEachIsAnOp) {
+    REQUIRE_GLOO();
+    const fs::path dir = ts::test::tempDir("dp_buckets");
+    auto job = [&](const std::string& name, std::vector<std::string> extra) {
+        std::vector<std::string> args = {"train",     "--nproc",
+                                         "2",         "--dataset",
+                                         "synthetic", "--synthetic-samples",
+                                         "512",       "--batch-size",
+                                         "16",        "--limit-steps",
+                                         "8",         "--eval-limit",
+                                         "128",       "--profile",
+                                         "-o",        (dir / name).string(),
+                                         "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto r = runCli(args);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return parse(r.out);
+    };
+    auto one = job("one", {});
+    auto many = job("many", {"--bucket-mb", "0.05"});  // 50 KB: the MLP's layers apart
+    ASSERT_TRUE(one.HasMember("final") && many.HasMember("final"));
+    EXPECT_EQ(one["final"]["loss"].GetDouble(), many["final"]["loss"].GetDouble());
+    EXPECT_EQ(one["eval"]["loss"].GetDouble(), many["eval"]["loss"].GetDouble());
+    const std::string s1 = (dir / "one" / "rank_0.tscope").string();
+    const std::string sN = (dir / "many" / "rank_1.tscope").string();
+    const std::string allreduce =
+        "SELECT count(*) FROM slices sl JOIN strings n ON n.id = sl.name_id JOIN args a ON "
+        "a.id = sl.arg_set_id WHERE n.str = 'AllReduce'";
+    EXPECT_EQ(count(s1, allreduce), 8);
+    EXPECT_EQ(count(s1, allreduce + " AND a.json LIKE '%\"buckets\":1,%'"), 8);
+    const int64_t buckets = count(sN, allreduce) / 8;
+    EXPECT_GT(buckets, 1);
+    EXPECT_EQ(count(sN, allreduce), 8 * buckets);
+    EXPECT_EQ(
+        count(sN, allreduce + " AND a.json LIKE '%\"buckets\":" + std::to_string(buckets) + ",%'"),
+        8 * buckets);
+    for (int64_t b = 0; b < buckets; ++b)
+        EXPECT_EQ(count(sN, allreduce + " AND a.json LIKE '%\"bucket\":" + std::to_string(b) +
+                                ",%' AND a.json LIKE '%\"bytes\":%'"),
+                  8)
+            << "bucket " << b;
+    auto bad = runCli({"train", "--nproc", "2", "--bucket-mb", "0", "-o", (dir / "bad").string()});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE((bad.out + bad.err).find("--bucket-mb"), std::string::npos) << bad.err;
 }
 
 TEST(DataParallel, AccuracyMatchesOneProcessWithTheSameGlobalBatch) {

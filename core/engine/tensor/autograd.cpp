@@ -7,8 +7,23 @@
 #include "core/engine/device/device.h"
 #include "core/engine/ops/ops.h"
 #include "core/engine/tensor/dispatcher.h"
+#include "core/engine/tensor/grad_ready.h"
 
 namespace ts::engine {
+
+namespace {
+thread_local const GradReadyFn* t_gradReady = nullptr;
+}  // namespace
+
+GradReadyHook::GradReadyHook(GradReadyFn fn) : m_fn(std::move(fn)), m_prev(t_gradReady) {
+    t_gradReady = &m_fn;
+}
+GradReadyHook::~GradReadyHook() {
+    t_gradReady = m_prev;
+}
+const GradReadyFn* GradReadyHook::current() {
+    return t_gradReady;
+}
 
 bool needsGrad(const std::vector<Tensor>& inputs) {
     if (!NoGradGuard::gradEnabled()) return false;
@@ -87,12 +102,29 @@ void Tensor::backward(float seed) const {
         return v;
     };
     slot(gradFn().get())[static_cast<size_t>(outputIndex())] = start;
+    // With a GradReadyHook: per leaf, the nodes still to run that take it; at 0 its gradient
+    // is final.
+    const GradReadyFn* onReady = GradReadyHook::current();
+    std::unordered_map<const TensorImpl*, int> waiting;
+    auto isLeaf = [](const Tensor& t) { return t.defined() && t.requiresGrad() && !t.gradFn(); };
+    if (onReady)
+        for (const auto& node : order)
+            for (const Tensor& in : node->inputs)
+                if (isLeaf(in)) ++waiting[in.impl()];
+    auto ran = [&](const Node& node) {
+        if (!onReady) return;
+        for (const Tensor& in : node.inputs)
+            if (isLeaf(in) && --waiting[in.impl()] == 0) (*onReady)(in);
+    };
     Dispatcher& d = Dispatcher::current();
     NoGradGuard noGrad;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const std::shared_ptr<Node>& node = *it;
         auto g = grads.find(node.get());
-        if (g == grads.end()) continue;
+        if (g == grads.end()) {
+            ran(*node);
+            continue;
+        }
         const std::vector<Tensor> gradOuts = std::move(g->second);
         grads.erase(g);
         d.setGradientScope(node->scope);
@@ -112,6 +144,7 @@ void Tensor::backward(float seed) const {
                     leaf.setGrad(ins[k]);
             }
         }
+        ran(*node);
     }
     d.setGradientScope({});
 }

@@ -88,6 +88,7 @@ const std::vector<Field>& fields() {
         i("eval_limit", &C::evalLimit),
         b("mem_reuse", &C::memReuse),
         i("threads", &C::threads),
+        r("bucket_mb", &C::bucketMb),
         s("resume", &C::resumeFrom),
         s("device", &C::device),
         b("cuda_graph", &C::cudaGraph),

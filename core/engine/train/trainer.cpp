@@ -11,6 +11,7 @@
 #include "core/engine/device/device.h"
 #include "core/engine/model/models.h"
 #include "core/engine/ops/ops.h"
+#include "core/engine/tensor/grad_ready.h"
 #include "core/engine/tensor/parallel.h"
 #include "core/engine/train/checkpoint.h"
 #include "core/engine/train/metrics.h"
@@ -98,10 +99,16 @@ Tensor Trainer::forwardBackward(std::vector<Tensor>& batch, RunContext& ctx, boo
 
     notifyPhase(Phase::Backward, true);
     m_opt->zeroGrad();
-    loss.backward(static_cast<float>(m_lossScale));
-    if (m_group) {  // data parallel: the mean gradient of every rank (trainer_parallel.cpp)
+    {
+        // Data parallel: each bucket's allreduce starts as backward finishes its gradients
+        // (trainer_parallel.cpp).
+        std::optional<GradReadyHook> hook;
+        if (m_group) hook.emplace(startGradientBuckets(ctx));
+        loss.backward(static_cast<float>(m_lossScale));
+    }
+    if (m_group) {  // the mean gradient of every rank
         ScopeGuard dp("DataParallel");
-        allreduceGradients(ctx);
+        allreduceGradients();
     }
     notifyPhase(Phase::Backward, false);
     return loss;

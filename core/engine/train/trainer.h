@@ -30,6 +30,7 @@ namespace ts::engine {
 
 class DeviceFeed;
 struct StepGraph;
+class GradBuckets;
 
 struct TrainConfig {
     std::string model = "mlp";          // mlp | lenet5 | resnet8 | shufflenetv2
@@ -67,6 +68,7 @@ struct TrainConfig {
     int64_t evalLimit = 0;       // evaluate on at most this many test samples (0 = all)
     bool memReuse = true;
     int threads = 0;             // intra-op threads (0 = the default, see intraOpThreads())
+    double bucketMb = 25.0;      // data parallel: MB of gradients an allreduce carries at most
     std::string resumeFrom;      // checkpoint to resume from
     std::string device = "cpu";  // cpu | cuda: where tensors live and ops run (docs/GPU.md)
     /// On a device: record the training step into a CUDA Graph once and replay it (where the
@@ -216,7 +218,11 @@ private:
     // Data parallel (trainer_parallel.cpp).
     void broadcastParameters();
     int64_t agreeOnBatches(int64_t local);
-    void allreduceGradients(RunContext& ctx);
+    /// Before backward: the step's buckets (made the first time) with this rank's stop vote;
+    /// returns the GradReadyHook that starts their allreduces during backward.
+    std::function<void(const Tensor&)> startGradientBuckets(RunContext& ctx);
+    /// After backward: every bucket summed, the mean in the gradients, the votes taken.
+    void allreduceGradients();
     std::pair<float, float> stopVote(RunContext& ctx);
     bool agreeToStop(RunContext& ctx);
     void notifyPhase(Phase p, bool begin);
@@ -254,11 +260,11 @@ private:
     TrainProgress m_progress;
     std::string m_stopReason;
     std::vector<std::string> m_resumeWarnings;
-    dist::ProcessGroup* m_group = nullptr;  // null: a single process
-    Tensor m_gradBuffer;                    // the flat gradients of one allreduce
-    std::string m_commAttrs;                // the AllReduce op's attributes for the profile
-    std::pair<float, float> m_votes{0, 0};  // the last allreduce's (stopping, failing) ranks
-    bool m_voted = false;                   // this rank said why it stops
+    dist::ProcessGroup* m_group = nullptr;   // null: a single process
+    std::unique_ptr<GradBuckets> m_buckets;  // the gradients' allreduce buckets
+    std::string m_commAttrs;                 // the AllReduce op's attributes for the profile
+    std::pair<float, float> m_votes{0, 0};   // the last allreduce's (stopping, failing) ranks
+    bool m_voted = false;                    // this rank said why it stops
     // Device runs (trainer_device.cpp).
     std::unique_ptr<DeviceFeed> m_feed;  // the training data on the device
     std::unique_ptr<StepGraph> m_graph;  // the step as a CUDA Graph

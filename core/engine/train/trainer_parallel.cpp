@@ -1,14 +1,14 @@
 // Trainer, data parallel (docs/DISTRIBUTED.md): every rank trains the same model on its shard;
-// rank 0's parameters are broadcast at the start; after backward the gradients of all ranks
-// are summed by one allreduce over a flat buffer (one bucket, after backward: not overlapped
-// with it) and divided by the world size, so each rank applies the same mean gradient; the
-// same allreduce carries each rank's vote on stopping, so a stop or a failure on one rank
-// (asked after step k) ends every rank after step k + 1, the same step, with that rank's
-// reason.
-#include <cstring>
+// rank 0's parameters are broadcast at the start; the gradients of all ranks are summed in
+// buckets (grad_buckets.h: 25 MB by default, as PyTorch DDP), each bucket's allreduce started on
+// a comm thread as soon as backward has finished its gradients, and divided by the world size,
+// so each rank applies the same mean gradient; the last bucket carries each rank's vote on
+// stopping, so a stop or a failure on one rank (asked after step k) ends every rank after step
+// k + 1, the same step, with that rank's reason.
 #include <stdexcept>
 
 #include "core/dist/process_group.h"
+#include "core/engine/train/grad_buckets.h"
 #include "core/engine/train/trainer.h"
 #include "core/log/logger.h"
 
@@ -63,51 +63,46 @@ int64_t Trainer::agreeOnBatches(int64_t local) {
     return static_cast<int64_t>(least);
 }
 
-void Trainer::allreduceGradients(RunContext& ctx) {
-    if (!m_group) return;
-    int64_t total = 0;
-    for (const auto& p : m_opt->params())
-        if (p.tensor.defined() && p.tensor.dtype() == DType::Float32) total += p.tensor.numel();
-    // Two more floats carry the stop vote (ranks stopping, ranks failing): one collective a
-    // step, not two.
-    if (!m_gradBuffer.defined() || m_gradBuffer.numel() != total + 2)
-        m_gradBuffer = Tensor::empty({total + 2});
-    const std::string attrs = "\"bytes\":" + std::to_string(total * 4) + "," + m_commAttrs;
-    const auto vote = stopVote(ctx);
-    m_dispatcher.run(
-        "AllReduce", {m_gradBuffer},
-        [&](const std::vector<Tensor>& in) {
-            float* flat = in[0].f32();
-            int64_t at = 0;
-            for (const auto& p : m_opt->params()) {
-                if (!p.tensor.defined() || p.tensor.dtype() != DType::Float32) continue;
-                const int64_t n = p.tensor.numel();
-                Tensor g = p.tensor.grad();
-                if (g.defined())
-                    std::memcpy(flat + at, g.f32(), static_cast<size_t>(n) * sizeof(float));
-                else
-                    std::memset(flat + at, 0, static_cast<size_t>(n) * sizeof(float));
-                at += n;
-            }
-            flat[total] = vote.first;
-            flat[total + 1] = vote.second;
-            if (auto s = m_group->allreduceSum(flat, static_cast<size_t>(total + 2)); !s)
-                throw std::runtime_error(s.error());
-            m_votes = {flat[total], flat[total + 1]};
-            const float inv = 1.0f / static_cast<float>(m_group->size());
-            for (int64_t i = 0; i < total; ++i) flat[i] *= inv;
-            at = 0;
-            for (const auto& p : m_opt->params()) {
-                if (!p.tensor.defined() || p.tensor.dtype() != DType::Float32) continue;
-                const int64_t n = p.tensor.numel();
-                Tensor g = p.tensor.grad();
-                if (g.defined())
-                    std::memcpy(g.f32(), flat + at, static_cast<size_t>(n) * sizeof(float));
-                at += n;
-            }
-            return std::vector<Tensor>{in[0]};
-        },
-        /*backward=*/false, attrs);
+std::function<void(const Tensor&)> Trainer::startGradientBuckets(RunContext& ctx) {
+    if (!m_buckets) {
+        std::vector<Tensor> params;
+        for (const auto& p : m_opt->params())
+            if (p.tensor.defined() && p.tensor.dtype() == DType::Float32)
+                params.push_back(p.tensor);
+        const auto bytes = static_cast<int64_t>(m_config.bucketMb * 1024 * 1024);
+        m_buckets = std::make_unique<GradBuckets>(*m_group, std::move(params), bytes);
+        TS_LOG(ENGINE, INFO) << "rank " << m_group->rank() << ": gradients in "
+                             << m_buckets->buckets() << " allreduce bucket(s) of at most "
+                             << m_config.bucketMb << " MB";
+    }
+    // The vote now, on this thread: it travels in the last bucket, which may start in backward.
+    m_buckets->beginStep(stopVote(ctx));
+    return [this](const Tensor& leaf) { m_buckets->ready(leaf); };
+}
+
+void Trainer::allreduceGradients() {
+    const std::string buckets = ",\"buckets\":" + std::to_string(m_buckets->buckets());
+    int64_t ownNs = 0;  // the collectives' own time, on the comm thread
+    m_votes = m_buckets->finish([&](size_t bucket, int64_t bytes, const Tensor& flat,
+                                    const std::function<void(int64_t*)>& wait) {
+        // One op a bucket: what this thread waits for its sum (the rest of the collective ran
+        // during backward) and the copy back; the attributes say which bucket and its bytes.
+        const std::string attrs = "\"bytes\":" + std::to_string(bytes) +
+                                  ",\"bucket\":" + std::to_string(bucket) + buckets + "," +
+                                  m_commAttrs;
+        m_dispatcher.run(
+            "AllReduce", {flat},
+            [&](const std::vector<Tensor>& in) {
+                int64_t ns = 0;
+                wait(&ns);
+                ownNs += ns;
+                return std::vector<Tensor>{in[0]};
+            },
+            /*backward=*/false, attrs);
+    });
+    TS_LOG(ENGINE, DEBUG) << "rank " << m_group->rank() << ": " << m_buckets->buckets()
+                          << " allreduce bucket(s), " << static_cast<double>(ownNs) / 1e6
+                          << " ms on the comm thread";
 }
 
 std::pair<float, float> Trainer::stopVote(RunContext& ctx) {

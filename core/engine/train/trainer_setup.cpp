@@ -6,6 +6,7 @@
 #include "core/engine/data/device_feed.h"
 #include "core/engine/model/models.h"
 #include "core/engine/train/checkpoint.h"
+#include "core/engine/train/grad_buckets.h"
 #include "core/engine/train/step_graph.h"
 #include "core/engine/train/trainer.h"
 #include "core/engine/train/trainer_context.h"
@@ -57,6 +58,7 @@ Trainer::Trainer(TrainConfig config) : m_config(std::move(config)), m_pool(m_con
 
 Trainer::~Trainer() {
     // Tensors allocated from m_pool (and m_devicePool) must go back before the pool dies.
+    m_buckets.reset();
     m_opt.reset();
     m_net.reset();
     m_train.reset();
