@@ -213,10 +213,11 @@ TEST(PickleReader, NestingIsBounded) {
 TEST(PickleReader, CyclesAndSelfReferencesDoNotLeakOrLoop) {
     // l = []; l.append(l) — protocol 2: ] q\x00 h\x00 a . (read, never printed: the
     // canonical text would recurse). The pool goes whole with the reader: no leak.
-    const std::string bytes("\x80\x02]q\x00"
-                            "h\x00"
-                            "a.",
-                            9);
+    const std::string bytes(
+        "\x80\x02]q\x00"
+        "h\x00"
+        "a.",
+        9);
     auto src = memorySource(bytes);  // reads `bytes` in place: it must outlive the source
     PickleReader reader(*src);
     auto v = reader.read();
