@@ -1,5 +1,7 @@
 #include "app/gui/main_window.h"
 
+#include <algorithm>
+
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -113,6 +115,11 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     statusBar()->addPermanentWidget(m_placeLabel);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& m) {
+        if (!m.isEmpty()) return;
+        m_said.clear();  // timed out, or cleared: its whole text goes too
+        statusBar()->setToolTip(QString());
+    });
     auto* timer = new QTimer(this);
     connect(timer, &QTimer::timeout, this, &MainWindow::updateProgress);
     timer->start(100);
@@ -133,27 +140,25 @@ MainWindow::MainWindow(QWidget* parent)
         addRecent(path);
         openDefaultViews();
         updatePlaceLabel();
-        if (statusBar()->currentMessage().isEmpty())
-            statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+        if (statusBar()->currentMessage().isEmpty()) say(tr("Opened %1").arg(path), 5000);
     });
     connect(m_doc, &SessionDocument::sessionCreated, this,
             [this](const QString& path, const QString& where) {
-                statusBar()->showMessage(
-                    tr("New session %1: %2 (File > New Sessions Are Kept to choose)")
+                say(tr("New session %1: %2 (File > New Sessions Are Kept to choose)")
                         .arg(QFileInfo(path).fileName(), where),
                     20000);
             });
     connect(m_doc, &SessionDocument::saved, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Session saved as %1").arg(path), 15000);
+        say(tr("Session saved as %1").arg(path), 15000);
         if (m_closeAfterSave) QTimer::singleShot(0, this, &QWidget::close);
     });
     connect(m_doc, &SessionDocument::importCancelled, this, [this](const QString& msg) {
-        statusBar()->showMessage(msg, 30000);
+        say(msg, 30000);
         if (!headless()) QMessageBox::information(this, tr("Import cancelled"), msg);
     });
     connect(m_doc, &SessionDocument::failed, this, [this](const QString& msg) {
         m_closeAfterSave = false;
-        statusBar()->showMessage(msg, 15000);
+        say(msg, 15000);
         if (!headless()) QMessageBox::warning(this, tr("TrainScope"), msg);
     });
     connect(m_doc, &SessionDocument::imported, this,
@@ -169,7 +174,7 @@ MainWindow::MainWindow(QWidget* parent)
                     if (!r.error.empty()) line += " — " + QString::fromStdString(r.error);
                     lines << line;
                 }
-                statusBar()->showMessage(lines.join(QStringLiteral("; ")), 15000);
+                say(lines.join(QStringLiteral("; ")), 15000);
                 bool anySlices = false;
                 for (const auto& r : reports) anySlices |= r.slices + r.asyncSlices > 0;
                 if (anySlices) showView(QStringLiteral("timeline"));
@@ -187,8 +192,7 @@ MainWindow::MainWindow(QWidget* parent)
             for (const auto& [fate, n] : result.fateCounts())
                 parts << tr("%1 %2").arg(n).arg(QString::fromLatin1(ts::importers::fateName(fate)));
             for (const auto& f : result.folders) folders << QString::fromStdString(f);
-            statusBar()->showMessage(
-                tr("Folder %1: %2")
+            say(tr("Folder %1: %2")
                     .arg(folders.join(QStringLiteral(", ")), parts.join(QStringLiteral(", "))),
                 15000);
             for (const auto& r : result.reports)
@@ -277,7 +281,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     m_onnxExport = new OnnxExportAction(m_ctx, this);
     connect(m_onnxExport, &OnnxExportAction::finished, this, [this](bool ok, const QString& msg) {
-        statusBar()->showMessage(msg, 15000);
+        say(msg, 15000);
         if (headless()) return;
         if (ok)
             QMessageBox::information(this, tr("Export ONNX"), msg);
@@ -453,7 +457,7 @@ bool MainWindow::runAction(const QString& action) {
 
 void MainWindow::saveSessionAsDialog() {
     if (m_ctx->sessionPath().isEmpty()) {
-        statusBar()->showMessage(tr("No session is open: nothing to save."), 10000);
+        say(tr("No session is open: nothing to save."), 10000);
         return;
     }
     const QString target = QFileDialog::getSaveFileName(
@@ -474,6 +478,7 @@ void MainWindow::updatePlaceLabel() {
         path.isEmpty()
             ? QString()
             : tr("The open session, kept %1:\n%2").arg(describeSessionPlace(path), path));
+    showSaid();
 }
 
 void MainWindow::openDefaultViews() {
@@ -518,7 +523,7 @@ void MainWindow::openPaths(const QStringList& paths) {
     for (const QString& raw : paths) {
         const QString path = QFileInfo(raw).absoluteFilePath();
         if (!QFileInfo::exists(path)) {
-            statusBar()->showMessage(tr("No such file: %1").arg(path), 10000);
+            say(tr("No such file: %1").arg(path), 10000);
             continue;
         }
         if (SessionDocument::isSessionFile(path)) {
@@ -658,4 +663,28 @@ void MainWindow::dropEvent(QDropEvent* e) {
         if (u.isLocalFile()) paths << u.toLocalFile();
     openPaths(paths);
     e->acceptProposedAction();
+}
+
+void MainWindow::say(const QString& message, int timeoutMs) {
+    m_said = message;
+    m_saidUntil = QDeadlineTimer(timeoutMs);
+    statusBar()->setToolTip(message);
+    showSaid();
+    QTimer::singleShot(0, this, &MainWindow::showSaid);  // once the labels hold their text
+}
+
+void MainWindow::showSaid() {
+    if (m_said.isEmpty() || m_saidUntil.hasExpired()) return;
+    int used = 0;
+    for (QWidget* w : {static_cast<QWidget*>(m_jobLabel), static_cast<QWidget*>(m_progress),
+                       static_cast<QWidget*>(m_cancel), static_cast<QWidget*>(m_placeLabel)})
+        if (!w->isHidden()) used += w->sizeHint().width() + 8;
+    const int room = std::max(120, statusBar()->width() - used - 24);
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_said, Qt::ElideRight, room),
+                             static_cast<int>(std::max<qint64>(1, m_saidUntil.remainingTime())));
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    showSaid();
 }

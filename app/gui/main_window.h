@@ -5,6 +5,7 @@
 // jobs, a Cancel button and where the open session is kept. It opens at a size that fits
 // the screen (down to 1280x720) and keeps its geometry and the theme with QSettings.
 // Closing a session the studio made that holds work asks before it is left behind.
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QStringList>
 
@@ -75,6 +76,12 @@ private:
     void saveSessionAsDialog();
     void find();
     void updatePlaceLabel();
+    /// A status-bar message elided to the room left of the permanent widgets (Qt cuts it
+    /// mid-word at the first of them); the whole text is the status bar's tooltip. Elided
+    /// again when the window or the place label changes size.
+    void say(const QString& message, int timeoutMs);
+    void showSaid();
+    void resizeEvent(QResizeEvent* event) override;
 
     SessionContext* m_ctx;
     SessionDocument* m_doc;
@@ -86,6 +93,8 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QLabel* m_placeLabel;
+    QString m_said;              // the whole text of the last say()
+    QDeadlineTimer m_saidUntil;  // when it goes
     OnnxExportAction* m_onnxExport = nullptr;
     CommandPalette* m_palette = nullptr;
     QList<QMenu*> m_menus;
