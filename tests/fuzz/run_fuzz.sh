@@ -18,6 +18,7 @@ shift 2
 declare -A ci_runs=([chrome_tokenizer]=60000 [chrome_import]=400 [nsys]=1500 [hdf5]=800
                     [log_lines]=15000 [tfevents]=1500 [checkpoint]=100000 [rdr]=1500
                     [session_open]=1000 [torch_memory]=3000 [json_readers]=1500
+                    [ascend_profiler]=200 [gpu_analysis]=300
                     [mindspore_summary]=800 [mindspore_lineage]=1500 [npy]=3000 [msdump]=1500
                     [msrdr]=1500)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,8 @@ corpus=${TRAINSCOPE_CORPUS:-$project/../shared/corpus}
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   targets=(chrome_tokenizer chrome_import nsys hdf5 log_lines tfevents checkpoint rdr session_open
-           torch_memory json_readers mindspore_summary mindspore_lineage npy msdump msrdr)
+           torch_memory json_readers ascend_profiler gpu_analysis mindspore_summary mindspore_lineage
+           npy msdump msrdr)
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
