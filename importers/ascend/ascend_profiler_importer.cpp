@@ -70,6 +70,24 @@ void cell(Writer& w, const std::string& s) {
 }
 
 /// A table kept as header + rows in the stats.
+/// After a table is read: the source its rows go into, unless the import was cancelled
+/// meanwhile (the report says which, and why not).
+bool beginTableSource(const std::string& path, store::TraceStore& store, const JobControl& control,
+                      ImportReport& report) {
+    if (control.cancelled()) {
+        report.status = store::SourceStatus::Cancelled;
+        report.error = "cancelled";
+        return false;
+    }
+    auto src = store.beginSource(path, "ascend_profiler");
+    if (!src) {
+        report.error = src.error();
+        return false;
+    }
+    report.sourceId = src.value();
+    return true;
+}
+
 ImportReport importTable(const std::string& path, AscendFile kind, store::TraceStore& store,
                          JobControl& control, ImportReport report) {
     auto lines = csv::readLines(path);
@@ -115,17 +133,7 @@ ImportReport importTable(const std::string& path, AscendFile kind, store::TraceS
     }
     w.EndArray();
     w.EndObject();
-    if (control.cancelled()) {
-        report.status = store::SourceStatus::Cancelled;
-        report.error = "cancelled";
-        return report;
-    }
-    auto src = store.beginSource(path, "ascend_profiler");
-    if (!src) {
-        report.error = src.error();
-        return report;
-    }
-    report.sourceId = src.value();
+    if (!beginTableSource(path, store, control, report)) return report;
     report.extraJson = std::string(buf.GetString(), buf.GetSize());
     if (report.events == 0) {
         report.status = store::SourceStatus::Failed;
@@ -197,17 +205,7 @@ ImportReport importKernels(const std::string& path, store::TraceStore& store, Jo
             {saturatingInt64(*t * tUnit), saturatingInt64(*d * dUnit), r.text(name), args.done()});
         ++report.events;
     }
-    if (control.cancelled()) {
-        report.status = store::SourceStatus::Cancelled;
-        report.error = "cancelled";
-        return report;
-    }
-    auto src = store.beginSource(path, "ascend_profiler");
-    if (!src) {
-        report.error = src.error();
-        return report;
-    }
-    report.sourceId = src.value();
+    if (!beginTableSource(path, store, control, report)) return report;
     store::StoreWriter w(store, report.sourceId);
     const int64_t cat = w.intern("kernel");
     std::map<std::string, int64_t> procs;
@@ -285,17 +283,7 @@ ImportReport importModuleMemory(const std::string& path, store::TraceStore& stor
         series[{r.text(dev), r.text(comp)}].emplace_back(saturatingInt64(*t * tUnit), *v * mUnit);
         ++report.events;
     }
-    if (control.cancelled()) {
-        report.status = store::SourceStatus::Cancelled;
-        report.error = "cancelled";
-        return report;
-    }
-    auto src = store.beginSource(path, "ascend_profiler");
-    if (!src) {
-        report.error = src.error();
-        return report;
-    }
-    report.sourceId = src.value();
+    if (!beginTableSource(path, store, control, report)) return report;
     store::StoreWriter w(store, report.sourceId);
     std::map<std::string, int64_t> procs;
     for (auto& [key, points] : series) {
