@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <cerrno>
@@ -169,6 +170,22 @@ Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes,
     ::close(fd);
     out.resize(got);
     return out;
+}
+
+Result<std::string> readMaybeGzipped(const std::string& path) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) return Error{"cannot open " + path};
+    std::string data;
+    char buf[1 << 16];
+    int n;
+    while ((n = gzread(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
+    int err = 0;
+    const char* msg = gzerror(f, &err);
+    const bool bad = n < 0 || (err != Z_OK && err != Z_STREAM_END);
+    const std::string why = bad && msg ? msg : "";
+    gzclose(f);
+    if (bad) return Error{path + ": damaged gzip data (" + why + ")"};
+    return data;
 }
 
 }  // namespace ts

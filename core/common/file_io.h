@@ -64,4 +64,8 @@ Status writeFileAtomically(const std::string& path, std::string_view bytes,
 Result<std::string> readRegularFile(const std::string& path, uint64_t maxBytes,
                                     std::string_view what, const std::string& insideDir = {});
 
+/// The whole of `path`, gunzipped when it is gzip data (read as it is otherwise); damaged
+/// gzip data is an error naming zlib's reason.
+Result<std::string> readMaybeGzipped(const std::string& path);
+
 }  // namespace ts

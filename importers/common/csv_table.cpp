@@ -1,10 +1,9 @@
 #include "importers/common/csv_table.h"
 
-#include <zlib.h>
-
 #include <charconv>
 #include <cmath>
 
+#include "core/common/file_io.h"
 #include "core/common/text.h"
 
 namespace ts::importers::csv {
@@ -19,14 +18,9 @@ std::optional<double> number(std::string_view s) {
 }
 
 Result<std::vector<std::string>> readLines(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return Error{"cannot open " + path};
-    std::string data;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
-    gzclose(f);
-    if (n < 0) return Error{path + ": read error"};
+    auto read = readMaybeGzipped(path);
+    if (!read) return Error{read.error()};
+    std::string data = std::move(read.value());
     if (data.rfind("\xEF\xBB\xBF", 0) == 0) data.erase(0, 3);
     std::vector<std::string> lines;
     size_t start = 0;

@@ -1,33 +1,17 @@
-// Dataset sources on disk: IDX (MNIST / Fashion-MNIST, gzip through zlib) and CSV.
-#include <zlib.h>
+// Dataset sources on disk: IDX (MNIST / Fashion-MNIST, gzipped or not) and CSV.
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/common/file_io.h"
 #include "core/engine/data/dataset.h"
 #include "core/log/logger.h"
 
 namespace ts::engine {
 
 namespace {
-
-Result<std::string> readGz(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return Error{"cannot open " + path};
-    std::string data;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
-    int err = 0;
-    const char* msg = gzerror(f, &err);
-    const bool bad = n < 0 || (err != Z_OK && err != Z_STREAM_END);
-    const std::string why = bad && msg ? msg : "";
-    gzclose(f);
-    if (bad) return Error{path + ": damaged gzip data (" + why + ")"};
-    return data;
-}
 
 uint32_t be32(const std::string& d, size_t off) {
     return (static_cast<uint32_t>(static_cast<uint8_t>(d[off])) << 24) |
@@ -39,9 +23,9 @@ uint32_t be32(const std::string& d, size_t off) {
 }  // namespace
 
 Result<ArrayDataset> readIdx(const std::string& imagesPath, const std::string& labelsPath) {
-    auto img = readGz(imagesPath);
+    auto img = readMaybeGzipped(imagesPath);
     if (!img) return Error{img.error()};
-    auto lab = readGz(labelsPath);
+    auto lab = readMaybeGzipped(labelsPath);
     if (!lab) return Error{lab.error()};
     const std::string& I = img.value();
     const std::string& L = lab.value();
