@@ -26,9 +26,12 @@ project=$(cd "$here/../.." && pwd)
 corpus=${TRAINSCOPE_CORPUS:-$project/../shared/corpus}
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
-  targets=(chrome_tokenizer chrome_import nsys hdf5 log_lines tfevents checkpoint rdr session_open
-           torch_memory json_readers ascend_profiler gpu_analysis mindspore_summary mindspore_lineage
-           npy msdump msrdr)
+  # Every target BUILD has (tests/fuzz/CMakeLists.txt builds one per registered body), so a new
+  # target is run without a second list to keep (a hand-kept one lost two in a merge).
+  for exe in "$build"/tests/fuzz/fuzz_*; do
+    if [[ -f $exe && -x $exe ]]; then targets+=("${exe##*/fuzz_}"); fi
+  done
+  [[ ${#targets[@]} -gt 0 ]] || { echo "run_fuzz: no fuzz target in $build/tests/fuzz" >&2; exit 2; }
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -59,7 +62,10 @@ for t in "${targets[@]}"; do
   log=$build/fuzz/$t.log
   start=$(date +%s)
   budget=(-max_total_time="$seconds")
-  if [[ $seconds == ci ]]; then budget=(-runs="${ci_runs[$t]}" -max_total_time=30); fi
+  if [[ $seconds == ci ]]; then
+    [[ -n ${ci_runs[$t]:-} ]] || { echo "run_fuzz: $t has no fixed-input count in ci_runs" >&2; exit 2; }
+    budget=(-runs="${ci_runs[$t]}" -max_total_time=30)
+  fi
   if ! "$exe" "${budget[@]}" -seed=1 -timeout=30 -rss_limit_mb=3072 \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" > "$log" 2>&1; then
     tail -n 60 "$log"
