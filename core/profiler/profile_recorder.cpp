@@ -235,6 +235,15 @@ void ProfileRecorder::setAttrs(int64_t token, std::string_view attrs) {
     m_slices[token].attrs = intern(attrs);
 }
 
+void ProfileRecorder::addAttrs(int64_t token, std::string_view attrs) {
+    if (token < 0 || token >= static_cast<int64_t>(m_slices.size()) || attrs.empty()) return;
+    const uint32_t before = m_slices[token].attrs;
+    if (before == UINT32_MAX) return setAttrs(token, attrs);
+    std::string both = m_strings[before];  // a copy: intern() may grow m_strings
+    both.append(1, ',').append(attrs);
+    m_slices[token].attrs = intern(both);
+}
+
 void ProfileRecorder::opEnd(int64_t token, int64_t allocBytes, int64_t freeBytes,
                             int64_t steadyNs) {
     if (token < 0 || token >= static_cast<int64_t>(m_slices.size())) return;

@@ -77,6 +77,8 @@ public:
     /// The op's attributes (members of a JSON object, e.g. a collective's bytes and
     /// algorithm), written into its args.
     void setAttrs(int64_t token, std::string_view attrs);
+    /// More attributes of the same form after those set (an op's OpEvent::endAttrs).
+    void addAttrs(int64_t token, std::string_view attrs);
     /// Older form: shapes and dtypes at once; a backward op links to the forward op with
     /// seqid `forwardSeqId` (>= 0) of the same step.
     int64_t opBegin(std::string_view opType, std::string_view scope, int64_t seqid, bool backward,

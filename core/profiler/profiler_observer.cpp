@@ -126,6 +126,7 @@ void ProfilerObserver::onOpEnd(const engine::OpEvent& op) {
             ++k;
         }
     }
+    if (!op.endAttrs.empty()) m_rec.addAttrs(f.token, op.endAttrs);
     m_rec.opEnd(f.token, m_allocated - f.allocated, m_freed - f.freed, op.endNs);
 }
 

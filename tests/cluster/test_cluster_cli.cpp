@@ -153,8 +153,12 @@ TEST(ClusterCli, FolderOfEngineRankSessions) {
         EXPECT_GT(rk["compute_ms"].GetDouble(), 0);
     }
     EXPECT_EQ(d["slowest_rank"].GetInt(), 2);
-    ASSERT_GT(d["stragglers"].Size(), 0u);
-    for (const auto& g : d["stragglers"].GetArray()) EXPECT_EQ(g["rank"].GetInt(), 2);
+    // Rank 2 does 32x the work in every step; the ranks ran one after another, so a step of
+    // rank 0 or 1 slowed by the machine's load may be a straggler too, but never most of them.
+    int slow = 0, others = 0;
+    for (const auto& g : d["stragglers"].GetArray()) (g["rank"].GetInt() == 2 ? slow : others)++;
+    EXPECT_GE(slow, 6) << "rank 2 is a straggler in most of its 12 steps";
+    EXPECT_GT(slow, others);
 }
 
 TEST(ClusterCli, Errors) {

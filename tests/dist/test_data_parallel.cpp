@@ -181,6 +181,8 @@ TEST(DataParallel, SmallBucketsSumAsOneBucketAndEachIsAnOp) {
         "a.id = sl.arg_set_id WHERE n.str = 'AllReduce'";
     EXPECT_EQ(count(s1, allreduce), 8);
     EXPECT_EQ(count(s1, allreduce + " AND a.json LIKE '%\"buckets\":1,%'"), 8);
+    // The collective's own time on the comm thread, known once it ran (an end attribute).
+    EXPECT_EQ(count(s1, allreduce + " AND json_extract(a.json, '$.comm_ns') > 0"), 8);
     const int64_t buckets = count(sN, allreduce) / 8;
     EXPECT_GT(buckets, 1);
     EXPECT_EQ(count(sN, allreduce), 8 * buckets);

@@ -42,6 +42,10 @@ struct Recorder : OpObserver {
         seq.push_back(ev.seqId);
     }
 };
+struct EndAttrs : OpObserver {
+    std::vector<std::string> seen;
+    void onOpEnd(const OpEvent& ev) override { seen.emplace_back(ev.endAttrs); }
+};
 struct Loader : OpObserver {
     void onOpBegin(OpEvent& ev) override {
         if (ev.opType == "ReLU") (*ev.inputs)[0] = Tensor::full((*ev.inputs)[0].shape(), 2.f);
@@ -90,6 +94,27 @@ TEST(Dispatcher, LoadModeSubstitutesInputs) {
     Tensor y = ops::relu(Tensor::full({3}, -1.f));
     Dispatcher::install(nullptr);
     EXPECT_FLOAT_EQ(y.item(0), 2.f);
+}
+
+// A kernel's end attributes reach onOpEnd of its own op only: the next op sees none, and one
+// set while nothing observes is dropped rather than given to a later op.
+TEST(Dispatcher, EndAttributesBelongToTheOpThatSetThem) {
+    Dispatcher d;
+    auto kernel = [&](const std::string& attrs) {
+        return [&d, attrs](const std::vector<Tensor>& in) {
+            if (!attrs.empty()) d.setEndAttrs(attrs);
+            return in;
+        };
+    };
+    const Tensor x = Tensor::full({2}, 1.f);
+    d.run("Unobserved", {x}, kernel("\"comm_ns\":1"));
+    EndAttrs obs;
+    d.addObserver(&obs);
+    d.run("AllReduce", {x}, kernel("\"comm_ns\":42"));
+    d.run("Plain", {x}, kernel(""));
+    ASSERT_EQ(obs.seen.size(), 2u);
+    EXPECT_EQ(obs.seen[0], "\"comm_ns\":42");
+    EXPECT_EQ(obs.seen[1], "");
 }
 
 TEST(Models, ParameterCounts) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/engine/tensor/op_observer.h"
@@ -60,8 +61,17 @@ public:
         }
         ev.endNs = nowNs();
         ev.outputs = &outputs;
+        ev.endAttrs = m_endAttrs;
         for (OpObserver* o : m_observers) o->onOpEnd(ev);
+        m_endAttrs.clear();
         return outputs;
+    }
+
+    /// From inside a kernel, after its last nested op: attributes of the running op known only
+    /// once it ran (members of a JSON object), which observers see as OpEvent::endAttrs.
+    /// Ignored when nothing observes.
+    void setEndAttrs(std::string attrs) {
+        if (!m_observers.empty()) m_endAttrs = std::move(attrs);
     }
 
     /// Scope: cells push their "<name>-<Type>" on entry and pop on exit.
@@ -93,6 +103,7 @@ private:
     std::string m_scope = "Default";
     std::vector<size_t> m_scopeMarks;
     std::string m_gradScope;
+    std::string m_endAttrs;
     int64_t m_seq = 0;
     int64_t m_fwdIndex = 0;
     int64_t m_bwdIndex = 0;

@@ -34,6 +34,9 @@ struct OpEvent {
     /// The op's attributes as members of a JSON object ("bytes":400,"algorithm":"ring"),
     /// empty for most ops; collectives carry theirs (the profile shows them as args).
     std::string_view attrs;
+    /// onOpEnd only: attributes the kernel learnt while it ran (Dispatcher::setEndAttrs), in
+    /// the same form, e.g. a collective's own time on the comm thread; usually empty.
+    std::string_view endAttrs;
 };
 
 /// Training phases a step splits into.

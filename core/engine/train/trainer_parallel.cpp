@@ -96,6 +96,7 @@ void Trainer::allreduceGradients() {
                 int64_t ns = 0;
                 wait(&ns);
                 ownNs += ns;
+                m_dispatcher.setEndAttrs("\"comm_ns\":" + std::to_string(ns));
                 return std::vector<Tensor>{in[0]};
             },
             /*backward=*/false, attrs);
