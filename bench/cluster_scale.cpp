@@ -32,6 +32,16 @@ using ts::analysis::RankSummaries;
 
 namespace {
 
+/// CPU seconds of the process, every thread.
+double cpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto sec = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
+    return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
 double peakRssMb() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -60,13 +70,17 @@ void bigRank(const fs::path& dir, int64_t events) {
     if (!store) fail(store.error());
     ts::JobControl jc;
     auto t = Clock::now();
+    double cpu = cpuSeconds();
     if (auto st = importOne(files.front(), *store.value(), jc); !st) fail(st.error());
-    const double importS = secondsSince(t);
-    std::printf("one rank: %.0f MB, %lld events imported in %.2f s (%.0f MB/s), peak RSS %.0f MB\n",
-                mb, static_cast<long long>(events), importS, mb / importS, peakRssMb());
+    const double importS = secondsSince(t), importCpu = cpuSeconds() - cpu;
+    std::printf(
+        "one rank: %.0f MB, %lld events imported in %.2f s (%.0f MB/s), %.2f s of CPU; peak RSS "
+        "%.0f MB\n",
+        mb, static_cast<long long>(events), importS, mb / importS, importCpu, peakRssMb());
     t = Clock::now();
+    cpu = cpuSeconds();
     auto n = ts::analysis::summarizeSessionRanks(*store.value(), session.string());
-    const double sumS = secondsSince(t);
+    const double sumS = secondsSince(t), sumCpu = cpuSeconds() - cpu;
     if (!n) fail(n.error());
     auto bytesQuery =
         store.value()->db().queryInt("SELECT COALESCE(sum(length(data)), 0) FROM rank_summaries");
@@ -76,10 +90,22 @@ void bigRank(const fs::path& dir, int64_t events) {
     std::error_code ec;
     const double diskMb = static_cast<double>(fs::file_size(session, ec)) / 1e6;
     std::printf(
-        "one rank: summary computed from its slices and stored in %.2f s; %lld bytes for %lld "
-        "steps; session %.0f MB on disk (%.2f x the JSON); peak RSS %.0f MB\n",
-        sumS, static_cast<long long>(bytes), static_cast<long long>(steps), diskMb, diskMb / mb,
-        peakRssMb());
+        "one rank: summary computed from its slices and stored in %.2f s (%.2f s of CPU); %lld "
+        "bytes for %lld steps; session %.0f MB on disk (%.2f x the JSON); peak RSS %.0f MB\n",
+        sumS, sumCpu, static_cast<long long>(bytes), static_cast<long long>(steps), diskMb,
+        diskMb / mb, peakRssMb());
+    // The rank as `cluster` reads it: from its slices, and from its summary.
+    for (const auto mode : {RankSummaries::Ignore, RankSummaries::Read}) {
+        double best = 1e9;
+        for (int run = 0; run < 3; ++run) {
+            t = Clock::now();
+            auto c = ts::analysis::analyzeClusterPaths({session.string()}, 1, nullptr, mode);
+            if (!c) fail(c.error());
+            best = std::min(best, secondsSince(t));
+        }
+        std::printf("one rank: cluster of it from its %-9s %.4f s (best of 3)\n",
+                    mode == RankSummaries::Read ? "summary:" : "slices:", best);
+    }
 }
 
 void cluster(const fs::path& dir, int ranks, int64_t events) {

@@ -42,14 +42,20 @@ Result<ClusterSummary> analyzeCluster(std::vector<RankInput> ranks, int threads,
     std::mutex errorLock;
     std::string error;
     auto worker = [&] {
-        std::map<std::string, std::unique_ptr<store::TraceStore>> open;
+        // One session open per thread at a time (a session's ranks come one after another):
+        // 1,024 sessions held open at once kept each connection's page cache alive.
+        std::string openPath;
+        std::unique_ptr<store::TraceStore> store;
         for (size_t i = next++; i < ranks.size() && !stop; i = next++) {
             if (job && job->cancelled()) {
                 stop = true;
                 break;
             }
             const RankInput& in = ranks[i];
-            auto& store = open[in.sessionPath];
+            if (in.sessionPath != openPath) {
+                store.reset();
+                openPath = in.sessionPath;
+            }
             std::string failure;
             if (!store) {
                 auto s = store::TraceStore::open(in.sessionPath, store::TraceStore::Mode::ReadOnly);
