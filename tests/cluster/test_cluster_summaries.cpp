@@ -221,6 +221,31 @@ TEST(RankSummary, AClusterFromSummariesReadsNoSlice) {
                 clusterSummaryJson(fromSlices.value()) != clusterSummaryJson(before.value()));
 }
 
+TEST(RankSummary, ADamagedSummaryIsMeasuredAgain) {
+    const fs::path dir = ts::test::tempDir("rank_summaries_damaged");
+    const fs::path trace = dir / "rank0.pt.trace.json";
+    writeTrace(trace, rankTrace(0, false, 0));
+    const auto sessions = checkImportedCluster({{trace.string()}}, dir);
+    ASSERT_EQ(sessions.size(), 1u);
+    {
+        auto s = ts::store::TraceStore::open(sessions[0], ts::store::TraceStore::Mode::ReadWrite);
+        ASSERT_TRUE(s) << s.error();
+        ASSERT_TRUE(s.value()->db().exec("UPDATE rank_summaries SET data = x'01ff'"));
+    }
+    auto damaged = analyzeClusterPaths(sessions, 1, nullptr, RankSummaries::Read);
+    ASSERT_TRUE(damaged) << damaged.error();
+    EXPECT_EQ(damaged.value().ranksFromSummaries, 0u);
+    auto truth = analyzeClusterPaths(sessions, 1, nullptr, RankSummaries::Ignore);
+    ASSERT_TRUE(truth) << truth.error();
+    expectSameCluster(damaged.value(), truth.value());
+    // Use replaces it; the next cluster reads it.
+    ASSERT_TRUE(analyzeClusterPaths(sessions, 1));
+    auto again = analyzeClusterPaths(sessions, 1, nullptr, RankSummaries::Read);
+    ASSERT_TRUE(again) << again.error();
+    EXPECT_EQ(again.value().ranksFromSummaries, 1u);
+    expectSameCluster(again.value(), truth.value());
+}
+
 TEST(RankSummary, AReimportedSourceMakesItsSummaryStale) {
     const fs::path dir = ts::test::tempDir("rank_summaries_stale");
     const fs::path fast = dir / "rank0.fast.pt.trace.json", slow = dir / "rank0.slow.pt.trace.json";
