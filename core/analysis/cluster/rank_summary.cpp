@@ -12,14 +12,18 @@ namespace ts::analysis {
 namespace {
 
 using store::Statement;
+using store::unzigzag;
+using store::zigzag;
 
 constexpr const char* kAscendOrigin = "cluster_step_trace_time.csv";
 
-uint64_t zigzag(int64_t v) {
-    return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+// Wrapping difference and sum: deltas of any int64 values round-trip, and damaged data never
+// overflows a signed add.
+int64_t minus(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
 }
-int64_t unzigzag(uint64_t u) {
-    return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+int64_t plus(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 
 class Out {
@@ -117,7 +121,7 @@ std::string encodeRankProfile(const RankProfile& p) {
     int64_t prevTs = 0;
     for (const RankStep& s : p.steps) {
         o.s(s.number);
-        o.s(s.ts - prevTs);
+        o.s(minus(s.ts, prevTs));
         prevTs = s.ts;
         o.s(s.dur);
         o.s(s.sliceId);
@@ -158,9 +162,9 @@ std::string encodeRankProfile(const RankProfile& p) {
         int64_t prev = 0;
         for (const auto& c : f->collectives) {
             o.u(keys[c.key]);
-            o.s(c.start - prev);
+            o.s(minus(c.start, prev));
             prev = c.start;
-            o.s(c.end - c.start);
+            o.s(minus(c.end, c.start));
         }
         // The matched figures are filled by matchCollectives for the ranks of one cluster.
     }
@@ -182,7 +186,7 @@ Result<RankProfile> decodeRankProfile(std::string_view data, const RankInput& in
     int64_t prevTs = 0;
     for (RankStep& s : p.steps) {
         s.number = in.s();
-        s.ts = prevTs + in.s();
+        s.ts = plus(prevTs, in.s());
         prevTs = s.ts;
         s.dur = in.s();
         s.sliceId = in.s();
@@ -219,9 +223,9 @@ Result<RankProfile> decodeRankProfile(std::string_view data, const RankInput& in
             const uint64_t k = in.u();
             if (k >= keys.size()) return Error{"damaged rank summary"};
             c.key = keys[k];
-            c.start = prev + in.s();
+            c.start = plus(prev, in.s());
             prev = c.start;
-            c.end = c.start + in.s();
+            c.end = plus(c.start, in.s());
         }
         p.deviceFigures = std::move(f);
     }
