@@ -120,6 +120,8 @@ void printText(const ClusterSummary& s) {
             " its wait %.3f ms, the others' %.3f ms)\n",
             static_cast<long long>(g.rank), static_cast<long long>(g.step), g.workMs,
             g.medianWorkMs, g.stepMs, g.medianMs, g.waitMs, g.othersWaitMs);
+    std::printf("ranks read from stored summaries: %zu of %zu\n", s.ranksFromSummaries,
+                s.rankCount());
     for (const auto& w : s.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
@@ -199,7 +201,9 @@ int runCluster(const Args& args) {
         if (!imported) throw CliError{imported.error()};
         paths.insert(paths.end(), imported.value().begin(), imported.value().end());
     }
-    auto summary = analyzeClusterPaths(paths, threads);
+    auto summary =
+        analyzeClusterPaths(paths, threads, nullptr,
+                            args.has("from-slices") ? RankSummaries::Ignore : RankSummaries::Use);
     if (!summary) throw CliError{summary.error()};
     const ClusterSummary& s = summary.value();
     std::optional<OpComparison> ops;
@@ -232,9 +236,12 @@ int runCluster(const Args& args) {
 TS_CLI_COMMAND("cluster",
                "every rank of a data-parallel job: step time, compute, communication, overlap, "
                "idle, stragglers",
-               "PATH... [--threads N] [--keep DIR] [--ops RANK [--top N]] [--json]",
+               "PATH... [--threads N] [--keep DIR] [--from-slices] [--ops RANK [--top N]] [--json]",
                {{"threads", true, "threads that import and read ranks (default: the cores)"},
                 {"keep", true, "keep the sessions imported from trace files in DIR"},
+                {"from-slices", false,
+                 "measure every rank from its slices, not from the summaries stored in its "
+                 "session"},
                 {"ops", true, "op statistics of RANK against the median rank"},
                 {"top", true, "rows of --ops (default 15)"}},
                &runCluster, 1, -1);

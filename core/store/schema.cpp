@@ -281,7 +281,21 @@ CREATE TABLE run_params(
   value REAL, text TEXT, PRIMARY KEY(run_id, kind, key));
 )SQL";
 
-constexpr std::array<Migration, 8> kMigrations = {{
+// v9: a per-rank summary of a session's trace, so the cluster view of many ranks reads one small
+// row per rank instead of every slice (docs/DISTRIBUTED.md, "A 1,024-rank job").
+constexpr std::string_view kV9 = R"SQL(
+-- The figures the cluster view takes from one rank (core/analysis/cluster/rank_summary.h):
+-- its steps with compute, communication, overlap and idle, its device figures and its
+-- collective kernels. sources: the rank's source ids as the cluster reads them ("3,5");
+-- fingerprint: what those sources were when it was computed (their rows, the count and
+-- last id of their tracks and chunks, the summary format): a summary whose fingerprint no
+-- longer matches is stale and computed again from the slices. data: the summary, varint-coded.
+CREATE TABLE rank_summaries(
+  sources TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, computed_at INTEGER NOT NULL,
+  data BLOB NOT NULL);
+)SQL";
+
+constexpr std::array<Migration, 9> kMigrations = {{
     {1, "trace tables", kV1},
     {2, "runs, scalars, logs", kV2},
     {3, "dumps, overflow findings, RDR records", kV3},
@@ -290,6 +304,7 @@ constexpr std::array<Migration, 8> kMigrations = {{
     {6, "run kinds, sources produced by runs", kV6},
     {7, "stack samples, clock syncs", kV7},
     {8, "summary values, run parameters", kV8},
+    {9, "per-rank summaries", kV9},
 }};
 
 // Indexes: time-range queries on instants and counters of one track, flows by slice.

@@ -14,12 +14,6 @@ constexpr int kStreams = 8;  // id, ts, dur, depth, name, cat, args, flags
 // Stream index of each SliceColumn (-1: not in the BLOB).
 constexpr std::array<int, kSliceColumnCount> kStreamOf = {0, -1, 1, 2, 3, 4, 5, 6, 7};
 
-uint64_t zigzag(int64_t v) {
-    return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t unzigzag(uint64_t u) {
-    return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
-}
 // Wrapping difference and sum, so deltas of any int64 values round-trip.
 int64_t minus(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));

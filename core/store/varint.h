@@ -5,6 +5,14 @@
 
 namespace ts::store {
 
+/// Signed values as unsigned, small magnitudes small: 0, -1, 1, -2 -> 0, 1, 2, 3.
+inline uint64_t zigzag(int64_t v) {
+    return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t unzigzag(uint64_t u) {
+    return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+}
+
 inline void putVarint(std::string& out, uint64_t v) {
     char buf[10];
     int n = 0;

@@ -159,6 +159,19 @@ TEST(ClusterCli, FolderOfEngineRankSessions) {
     for (const auto& g : d["stragglers"].GetArray()) (g["rank"].GetInt() == 2 ? slow : others)++;
     EXPECT_GE(slow, 6) << "rank 2 is a straggler in most of its 12 steps";
     EXPECT_GT(slow, others);
+    // The first `cluster` stored each rank's summary in its session: the next one reads the
+    // summaries, and says so, with the figures the slices give.
+    auto text = runCli({"cluster", dir.string()});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("ranks read from stored summaries: 3 of 3"), std::string::npos)
+        << text.out;
+    auto fromSummaries = runCli({"cluster", dir.string(), "--json"});
+    auto fromSlices = runCli({"cluster", dir.string(), "--from-slices", "--json"});
+    ASSERT_EQ(fromSlices.exitCode, 0) << fromSlices.err;
+    EXPECT_EQ(fromSummaries.out, fromSlices.out);
+    text = runCli({"cluster", dir.string(), "--from-slices"});
+    EXPECT_NE(text.out.find("ranks read from stored summaries: 0 of 3"), std::string::npos)
+        << text.out;
 }
 
 TEST(ClusterCli, Errors) {

@@ -86,6 +86,24 @@ TEST(ClusterGpu, CollectivesWaitAndTransferAcrossRanksAndHtaPerRank) {
     // rank 0, none of it under the GEMM (50-400 us).
     EXPECT_NEAR(r0["studio_per_step"]["comm_comp_overlap_pct"].GetDouble(), 0.0, 1e-9);
 
+    // The sessions kept: each stored its rank's summary after its import, and the cluster
+    // read from those (collective kernels included) is the cluster read from the slices.
+    const auto kept = dir / "kept";
+    const std::string t0 = (dir / "rank0.pt.trace.json").string(),
+                      t1 = (dir / "rank1.pt.trace.json").string();
+    ASSERT_EQ(ts::test::runCli({"cluster", t0, t1, "--keep", kept.string()}).exitCode, 0);
+    const std::string s0 = (kept / "0.rank0.pt.trace.json.tscope").string(),
+                      s1 = (kept / "1.rank1.pt.trace.json.tscope").string();
+    const auto fromSummaries = ts::test::runCli({"cluster", s0, s1, "--json"});
+    const auto fromSlices = ts::test::runCli({"cluster", s0, s1, "--from-slices", "--json"});
+    ASSERT_EQ(fromSummaries.exitCode, 0) << fromSummaries.err;
+    EXPECT_EQ(fromSummaries.out, fromSlices.out);
+    ASSERT_FALSE(doc.Parse(fromSummaries.out.c_str()).HasParseError());
+    EXPECT_EQ(doc["ranks"][0]["collectives"]["matched"].GetInt64(), 2);
+    EXPECT_NE(
+        ts::test::runCli({"cluster", s0, s1}).out.find("ranks read from stored summaries: 2 of 2"),
+        std::string::npos);
+
     // One rank's collective: 4 MiB a call, 400 us each on rank 0.
     const auto session = dir / "r0.tscope";
     ASSERT_EQ(

@@ -38,7 +38,7 @@ TEST(TraceStore, CreatesAndReopensWithCurrentSchema) {
     { create(path); }
     auto s = TraceStore::open(path, TraceStore::Mode::ReadOnly);
     ASSERT_TRUE(s.ok()) << s.error();
-    EXPECT_EQ(s.value()->schemaVersion(), 8);
+    EXPECT_EQ(s.value()->schemaVersion(), 9);
     EXPECT_TRUE(s.value()->sources().value().empty());
     EXPECT_FALSE(s.value()->timeRange().value().has_value());
 }

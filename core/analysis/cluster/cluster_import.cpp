@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/analysis/cluster/rank_summary.h"
 #include "core/store/trace_store.h"
 
 namespace ts::analysis {
@@ -41,6 +42,10 @@ Result<std::vector<std::string>> importRankTraces(
                 for (size_t f = 0; s && failure.empty() && f < groups[i].size(); ++f)
                     if (Status st = importOne(groups[i][f], *s.value(), own); !st)
                         failure = groups[i][f] + ": " + st.error();
+                // The rank's summary, while its session is open: a rank the analysis cannot
+                // measure gets none and says why when the cluster is analysed.
+                if (s && failure.empty())
+                    (void)summarizeSessionRanks(*s.value(), sessions[i], &own);
             }
             if (!failure.empty()) {
                 std::lock_guard g(lock);

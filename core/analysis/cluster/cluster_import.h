@@ -23,7 +23,8 @@ using TraceImportFn =
 
 /// Imports the files of `groups[i]` (one rank's traces, see groupTracesByRank) into
 /// `dir`/<i>.<first file's name>.tscope, the groups on `threads` threads, and returns those
-/// session paths in the order of `groups`. The first failure ends it (its message names the
+/// session paths in the order of `groups`. Each session gets its ranks' summaries
+/// (summarizeSessionRanks) once its files are in. The first failure ends it (its message names the
 /// file); cancelled -> error "cancelled".
 Result<std::vector<std::string>> importRankTraces(
     const std::vector<std::vector<std::string>>& groups, const std::string& dir, int threads,

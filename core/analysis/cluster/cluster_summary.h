@@ -59,6 +59,8 @@ struct ClusterSummary {
     size_t medianRankIndex = 0;         // row of the rank with the median median-work
     std::vector<Straggler> stragglers;  // by step, then rank
     std::vector<std::string> warnings;
+    /// Ranks read from their stored summaries instead of their slices (rank_summary.h).
+    size_t ranksFromSummaries = 0;
 
     size_t rankCount() const { return ranks.size(); }
     size_t stepCount() const { return stepNumbers.size(); }
