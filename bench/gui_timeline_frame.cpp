@@ -1,9 +1,10 @@
-// Benchmark: open a 10-million-slice session and draw timeline frames offscreen into a
+// Benchmark: open a 10-million-slice session (or SLICES) and draw timeline frames offscreen into a
 // 1920x1080 QImage: open + first frame (cold: from the slices table; warm: from the timeline
 // cache), then frame times fully zoomed out, zoomed to 1 ms, and over 100 random zoom/pan
 // positions (p50/p95/max wall time, and p95 of the drawing thread's CPU time, which does not
 // grow when other processes share the machine). Prints figures; not a test.
-//   gui_timeline_frame [SESSION]   (generated under /tmp when missing)
+// Ends with the process's peak RSS (the model and the window).
+//   gui_timeline_frame [SESSION [SLICES]]   (generated when missing: 10 M slices unless SLICES)
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
@@ -14,6 +15,9 @@
 #include <ctime>
 #include <filesystem>
 #include <random>
+#include <string>
+
+#include <sys/resource.h>
 
 #include "app/gui/main_window.h"
 #include "bench/bench_clock.h"
@@ -75,12 +79,18 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const std::string path = argc > 1 ? argv[1] : "/tmp/trainscope_bench_10m.tscope";
     if (!std::filesystem::exists(path)) {
-        std::printf("generating 10M slices into %s ...\n", path.c_str());
-        auto n = writeSyntheticTrace(path, SyntheticTraceSpec{});
+        SyntheticTraceSpec spec;
+        if (argc > 2) spec.slices = std::stoll(argv[2]);
+        std::printf("generating %lld slices into %s ...\n", static_cast<long long>(spec.slices),
+                    path.c_str());
+        const auto t = Clock::now();
+        auto n = writeSyntheticTrace(path, spec);
         if (!n) {
             std::fprintf(stderr, "error: %s\n", n.error().c_str());
             return 1;
         }
+        std::printf("generated in %.1f s, %.2f GB on disk\n", msSince(t) / 1000.0,
+                    static_cast<double>(std::filesystem::file_size(path)) / 1e9);
     }
     QImage img(1920, 1080, QImage::Format_RGB32);
     TimelineCanvas canvas;
@@ -147,5 +157,8 @@ int main(int argc, char** argv) {
         ms.push_back(drawFrame(canvas, img));
     }
     report("100 random zoom/pan positions:", ms);
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("peak RSS %.0f MiB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
     return 0;
 }
