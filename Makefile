@@ -2,8 +2,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 # Debug info as line tables (-g1): backtraces, crash records and perf keep function and
-# file:line; the build takes about half the disk and a third less compile time than -g
-# (docs/BUILD.md, "Disk and time"). CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo" for full -g.
+# file:line; the build takes a third of the disk of -g and less compile time (docs/BUILD.md,
+# "How long a cold build takes"). Full -g: CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo".
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINSCOPE_WERROR=ON \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
 XVFB = xvfb-run -a -s "-screen 0 1920x1080x24"
