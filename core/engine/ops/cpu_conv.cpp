@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/engine/ops/conv_direct.h"
+#include "core/engine/ops/conv_dnnl.h"
 #include "core/engine/ops/cpu_kernels.h"
 #include "core/engine/tensor/parallel.h"
 
@@ -108,6 +109,7 @@ direct::Geometry directGeometry(const ConvGeom& g) {
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
+    if (Tensor out = dnnlconv::conv2d(x, w, bias, g); out.defined()) return out;
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     Tensor out = Tensor::empty({g.N, g.O, g.OH, g.OW});
     const int parts = sampleParts(g);
@@ -154,6 +156,7 @@ Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGe
 
 /// dW[O, C*KH*KW] = sum_n dy_n[O, OHW] x col_n^T.
 Tensor conv2dFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
+    if (Tensor dw = dnnlconv::conv2dFilter(dy, x, g); dw.defined()) return dw;
     const int64_t ckk = g.ckk(), ohw = g.ohw(), wsize = g.O * ckk;
     const int parts = sampleParts(g);
     const direct::Geometry dg = directGeometry(g);
@@ -238,6 +241,7 @@ Tensor backpropInputWide(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
 
 /// dx_n = col2im(W^T[C*KH*KW, O] x dy_n[O, OHW]).
 Tensor conv2dInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
+    if (Tensor dx = dnnlconv::conv2dInput(dy, w, g); dx.defined()) return dx;
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     if (pointwise(g)) {  // dx_n = W^T dy_n, no column matrix
         Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});
