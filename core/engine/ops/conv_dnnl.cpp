@@ -248,12 +248,18 @@ bool plansOf(Kind kind, const ConvGeom& g, const Split& s, std::vector<const Pla
     return true;
 }
 
-bool wanted(const ConvGeom& g) {
+/// Auto's rule, from bench/conv_kernels (docs/PERFORMANCE.md, "Training engine: ResNet and
+/// ShuffleNet"): oneDNN was 1.4-8x faster on every one-group convolution of ResNet-8 and
+/// ShuffleNet V2 but two kinds, which stay with the engine's kernels.
+bool wanted(const ConvGeom& g, Kind kind) {
     if (mode() == Mode::Engine || g.groups != 1) return false;
     if (mode() == Mode::Dnnl) return true;
-    // Auto: 1x1 stride-1 convolutions are one GEMM per sample in the engine, with no column
-    // matrix to build; oneDNN pays reorders for them.
-    return !detail::pointwise(g);
+    // The input gradient of a stem convolution (one input channel): 2-4x slower in oneDNN.
+    if (kind == Kind::Input && g.C < 8) return false;
+    // 1x1 stride-1 convolutions whose channels do not fill oneDNN's 16-channel blocks
+    // (ShuffleNet's 24-channel ones: 0.5-0.8x); the engine's is one GEMM per sample.
+    if (detail::pointwise(g) && (g.C % 16 != 0 || g.O % 16 != 0)) return false;
+    return true;
 }
 
 /// Runs reorder r from `from` into `to` (or copies nothing when r is empty: `from` is used).
@@ -359,19 +365,19 @@ std::string forwardImplementation(const ConvGeom& g, bool bias) {
 }
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
-    if (!wanted(g)) return {};
+    if (!wanted(g, Kind::Forward)) return {};
     return runForwardLike(bias.defined() ? Kind::ForwardBias : Kind::Forward, x, w, bias, g,
                           g.chw(), {g.N, g.O, g.OH, g.OW}, g.O * g.ohw());
 }
 
 Tensor conv2dInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
-    if (!wanted(g)) return {};
+    if (!wanted(g, Kind::Input)) return {};
     return runForwardLike(Kind::Input, dy, w, Tensor(), g, g.O * g.ohw(), {g.N, g.C, g.H, g.W},
                           g.chw());
 }
 
 Tensor conv2dFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
-    if (!wanted(g)) return {};
+    if (!wanted(g, Kind::Filter)) return {};
     const Split s = splitOf(g);
     std::vector<const Plan*> plans;
     oneThread();
