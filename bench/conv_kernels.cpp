@@ -1,5 +1,5 @@
-// The one-group Conv2D kernels of ResNet-8 and ShuffleNet V2 x0.5 (batch 64), each run by the
-// engine's own kernels (cpu_conv.cpp) and by oneDNN (conv_dnnl.h) in the same process,
+// The one-group Conv2D kernels of LeNet-5, ResNet-8 and ShuffleNet V2 x0.5 (batch 64), each run by
+// the engine's own kernels (cpu_conv.cpp) and by oneDNN (conv_dnnl.h) in the same process,
 // alternating: the median time per call of the forward, the filter gradient and the input
 // gradient, and oneDNN's speed-up. The measurement behind TRAINSCOPE_CONV=auto's rule
 // (docs/ENGINE.md, "CPU kernels and threads"; docs/PERFORMANCE.md).
@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
     }
     const int64_t N = 64;
     const std::vector<Layer> layers{
+        {"lenet5 conv1 1->6 5x5 28x28", 1, 28, 6, 5, 1, 2},
+        {"lenet5 conv2 6->16 5x5 14x14", 6, 14, 16, 5, 1, 0},
         {"resnet8 conv1 1->16 28x28", 1, 28, 16, 3, 1, 1},
         {"resnet8 layer1 16->16 28x28", 16, 28, 16, 3, 1, 1},
         {"resnet8 layer2 16->32 s2", 16, 28, 32, 3, 2, 1},

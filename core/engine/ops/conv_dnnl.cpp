@@ -249,13 +249,14 @@ bool plansOf(Kind kind, const ConvGeom& g, const Split& s, std::vector<const Pla
 }
 
 /// Auto's rule, from bench/conv_kernels (docs/PERFORMANCE.md, "Training engine: ResNet and
-/// ShuffleNet"): oneDNN was 1.4-8x faster on every one-group convolution of ResNet-8 and
-/// ShuffleNet V2 but two kinds, which stay with the engine's kernels.
+/// ShuffleNet"): oneDNN was 1.1-6x faster on every one-group convolution of LeNet-5, ResNet-8
+/// and ShuffleNet V2 but two kinds, which stay with the engine's kernels.
 bool wanted(const ConvGeom& g, Kind kind) {
     if (mode() == Mode::Engine || g.groups != 1) return false;
     if (mode() == Mode::Dnnl) return true;
-    // The input gradient of a stem convolution (one input channel): 2-4x slower in oneDNN.
-    if (kind == Kind::Input && g.C < 8) return false;
+    // The input gradient of a stem convolution (one input channel: 2-9x slower in oneDNN;
+    // 1.8x faster with LeNet's 6).
+    if (kind == Kind::Input && g.C < 4) return false;
     // 1x1 stride-1 convolutions whose channels do not fill oneDNN's 16-channel blocks
     // (ShuffleNet's 24-channel ones: 0.5-0.8x); the engine's is one GEMM per sample.
     if (detail::pointwise(g) && (g.C % 16 != 0 || g.O % 16 != 0)) return false;
