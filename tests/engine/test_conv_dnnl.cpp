@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 #include "core/engine/ops/conv_dnnl.h"
 #include "core/engine/ops/cpu_kernels.h"
@@ -12,6 +11,7 @@
 #include "core/engine/tensor/parallel.h"
 #include "core/engine/train/callbacks.h"
 #include "core/engine/train/trainer.h"
+#include "tests/engine/gradcheck_util.h"
 
 using namespace ts::engine;
 using detail::ConvGeom;
@@ -31,14 +31,6 @@ struct ModeGuard {
         setIntraOpThreads(threads);
     }
 };
-
-Tensor randomTensor(const Shape& shape, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    Tensor t = Tensor::empty(shape);
-    for (int64_t i = 0; i < t.numel(); ++i) t.f32()[i] = u(rng);
-    return t;
-}
 
 /// Largest |a - b| relative to the largest |a| (at least 1).
 double relativeError(const Tensor& a, const Tensor& b) {
@@ -94,15 +86,12 @@ TEST(ConvDnnl, ForwardAndBothGradientsMatchTheEngineKernels) {
                          << "threads " << threads << " N" << c.n << " C" << c.c << " " << c.h << "x"
                          << c.w << " O" << c.o << " k" << c.k << " s" << c.stride << " p" << c.pad
                          << (c.same ? " same" : ""));
-            const Tensor x = randomTensor({c.n, c.c, c.h, c.w}, 1);
-            const Tensor w = randomTensor({c.o, c.c, c.k, c.k}, 2);
-            const Tensor bias = randomTensor({c.o}, 3);
-            ops::Conv2dOptions opt;
-            opt.strideH = opt.strideW = c.stride;
-            opt.padH = opt.padW = c.pad;
-            opt.padSame = c.same;
-            const ConvGeom g = detail::convGeometry("Conv2D", x, w, opt);
-            const Tensor dy = randomTensor({c.n, c.o, g.OH, g.OW}, 4);
+            const Tensor x = ts::test::randn({c.n, c.c, c.h, c.w}, 1);
+            const Tensor w = ts::test::randn({c.o, c.c, c.k, c.k}, 2);
+            const Tensor bias = ts::test::randn({c.o}, 3);
+            const ConvGeom g =
+                detail::convGeometry("Conv2D", x, w, ts::test::convOpt(c.stride, c.pad, 1, c.same));
+            const Tensor dy = ts::test::randn({c.n, c.o, g.OH, g.OW}, 4);
             dnnlconv::setMode(dnnlconv::Mode::Engine);
             const Results ref = runAll(x, w, bias, dy, g);
             dnnlconv::setMode(dnnlconv::Mode::Dnnl);
@@ -137,7 +126,7 @@ TEST(ConvDnnl, ResNetLayersRunOneDnnJitKernels) {
     const std::string impl = dnnlconv::forwardImplementation(g, false);
     EXPECT_FALSE(impl.empty());
     EXPECT_EQ(impl.find("ref"), std::string::npos) << impl;
-    const Tensor x = randomTensor({64, 16, 28, 28}, 1), w = randomTensor({16, 16, 3, 3}, 2);
+    const Tensor x = ts::test::randn({64, 16, 28, 28}, 1), w = ts::test::randn({16, 16, 3, 3}, 2);
     dnnlconv::setMode(dnnlconv::Mode::Auto);
     EXPECT_TRUE(dnnlconv::conv2d(x, w, Tensor(), g).defined());
     dnnlconv::setMode(dnnlconv::Mode::Engine);

@@ -249,7 +249,7 @@ bool plansOf(Kind kind, const ConvGeom& g, const Split& s, std::vector<const Pla
 }
 
 /// Auto's rule, from bench/conv_kernels (docs/PERFORMANCE.md, "Training engine: ResNet and
-/// ShuffleNet"): oneDNN was 1.1-6x faster on every one-group convolution of LeNet-5, ResNet-8
+/// ShuffleNet"): oneDNN was 1.1-4.4x faster on every one-group convolution of LeNet-5, ResNet-8
 /// and ShuffleNet V2 but two kinds, which stay with the engine's kernels.
 bool wanted(const ConvGeom& g, Kind kind) {
     if (mode() == Mode::Engine || g.groups != 1) return false;
