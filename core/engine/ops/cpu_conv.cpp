@@ -5,7 +5,8 @@
 // rebuild the columns from x instead of keeping a batch-sized matrix alive between forward
 // and backward. Small convolutions take the direct kernels of conv_direct.h instead. Every
 // kernel is deterministic: parts cover fixed sample ranges and partial sums are added in
-// part order.
+// part order. Each kernel first offers the convolution to oneDNN (conv_dnnl.h) and runs its own
+// code when that declines (no oneDNN in the build, TRAINSCOPE_CONV, or the shape).
 #include <algorithm>
 #include <cstring>
 
