@@ -18,6 +18,8 @@ PACKAGES=(
   zlib1g-dev
   rapidjson-dev
   libopenblas-dev
+  # the engine's convolutions through oneDNN's JIT kernels (optional: TRAINSCOPE_WITH_DNNL)
+  libdnnl-dev
   # data-parallel training's collectives (docs/DISTRIBUTED.md)
   libgloo-dev
   xvfb xauth fonts-dejavu-core fonts-wqy-zenhei

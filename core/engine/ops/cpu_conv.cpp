@@ -5,11 +5,13 @@
 // rebuild the columns from x instead of keeping a batch-sized matrix alive between forward
 // and backward. Small convolutions take the direct kernels of conv_direct.h instead. Every
 // kernel is deterministic: parts cover fixed sample ranges and partial sums are added in
-// part order.
+// part order. Each kernel first offers the convolution to oneDNN (conv_dnnl.h) and runs its own
+// code when that declines (no oneDNN in the build, TRAINSCOPE_CONV, or the shape).
 #include <algorithm>
 #include <cstring>
 
 #include "core/engine/ops/conv_direct.h"
+#include "core/engine/ops/conv_dnnl.h"
 #include "core/engine/ops/cpu_kernels.h"
 #include "core/engine/tensor/parallel.h"
 
@@ -108,6 +110,7 @@ direct::Geometry directGeometry(const ConvGeom& g) {
 }  // namespace
 
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGeom& g) {
+    if (Tensor out = dnnlconv::conv2d(x, w, bias, g); out.defined()) return out;
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     Tensor out = Tensor::empty({g.N, g.O, g.OH, g.OW});
     const int parts = sampleParts(g);
@@ -154,6 +157,7 @@ Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvGe
 
 /// dW[O, C*KH*KW] = sum_n dy_n[O, OHW] x col_n^T.
 Tensor conv2dFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
+    if (Tensor dw = dnnlconv::conv2dFilter(dy, x, g); dw.defined()) return dw;
     const int64_t ckk = g.ckk(), ohw = g.ohw(), wsize = g.O * ckk;
     const int parts = sampleParts(g);
     const direct::Geometry dg = directGeometry(g);
@@ -238,6 +242,7 @@ Tensor backpropInputWide(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
 
 /// dx_n = col2im(W^T[C*KH*KW, O] x dy_n[O, OHW]).
 Tensor conv2dInput(const Tensor& dy, const Tensor& w, const ConvGeom& g) {
+    if (Tensor dx = dnnlconv::conv2dInput(dy, w, g); dx.defined()) return dx;
     const int64_t ckk = g.ckk(), ohw = g.ohw();
     if (pointwise(g)) {  // dx_n = W^T dy_n, no column matrix
         Tensor dx = Tensor::empty({g.N, g.C, g.H, g.W});

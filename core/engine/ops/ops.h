@@ -48,8 +48,9 @@ struct Conv2dOptions {
     /// of C), with its own kernels and op type DepthwiseConv2dNative.
     int groups = 1;
 };
-/// x[N,C,H,W] * w[O,C/groups,KH,KW] (+ bias[O] when defined). groups 1: im2col + GEMM or the
-/// direct kernels (cpu_conv.cpp); depthwise and grouped: cpu_conv_grouped.cpp.
+/// x[N,C,H,W] * w[O,C/groups,KH,KW] (+ bias[O] when defined). groups 1: oneDNN where it is
+/// faster (conv_dnnl.h), else im2col + GEMM or the direct kernels (cpu_conv.cpp); depthwise and
+/// grouped: cpu_conv_grouped.cpp.
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& bias, const Conv2dOptions& opt);
 Tensor maxPool2d(const Tensor& x, int kernel, int stride);
 Tensor avgPool2d(const Tensor& x, int kernel, int stride);
