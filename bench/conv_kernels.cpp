@@ -17,6 +17,8 @@
 
 using namespace ts::engine;
 
+using ts::bench::median;
+
 namespace {
 
 struct Layer {
@@ -31,11 +33,6 @@ Tensor randomTensor(const Shape& shape, uint32_t seed) {
     Tensor t = Tensor::empty(shape);
     for (int64_t i = 0; i < t.numel(); ++i) t.f32()[i] = u(rng);
     return t;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 }  // namespace

@@ -23,6 +23,8 @@
 
 using ts::bench::threadCpuMs;
 
+using ts::bench::median;
+
 namespace {
 
 ts::engine::TrainConfig mlp(int64_t steps, const std::string& dataset) {
@@ -36,11 +38,6 @@ ts::engine::TrainConfig mlp(int64_t steps, const std::string& dataset) {
     c.limitSteps = steps;
     c.evalAtEnd = false;
     return c;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
 }
 
 // Attaches `obs` on odd steps, detaches it on even ones, and times every step.

@@ -16,8 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_clock.h"
 #include "importers/chrome_trace/chrome_json_reader.h"
 #include "importers/common/input_stream.h"
+
+using ts::bench::median;
 
 namespace {
 
@@ -127,11 +130,6 @@ Timing runRapidJson(const std::string& path, size_t& bytes) {
     if (!r) std::fprintf(stderr, "rapidjson: error at %zu\n", r.Offset());
     bytes = stream.Tell();
     return t;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 }  // namespace

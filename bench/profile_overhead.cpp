@@ -34,17 +34,13 @@
 
 using ts::bench::threadCpuMs;
 
+using ts::bench::median;
+
 namespace {
 
 enum class Mode { Off, Window, Profiled };
 const char* modeName(Mode m) {
     return m == Mode::Off ? "off" : m == Mode::Window ? "window" : "profiled";
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /// Step times of one mode: wall clock, and CPU time of the training thread (which a shared
