@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <unordered_map>
 
@@ -272,24 +273,50 @@ void* reordered(const std::optional<dnnl::reorder>& r, const memory::desc& fromD
     return to;
 }
 
-/// Per-part buffers: reordered activations, the primitive's output, its scratchpad. Made by
-/// the thread that runs the part, from that thread's memory pool (MemoryPool::current() is per
-/// thread), so each pool thread reuses blocks warm in its own core's cache: made on the calling
-/// thread from the op's pool instead, ResNet-8 trained 18 % slower (3,050 against 3,700
-/// samples/s in bench/train_op_breakdown). The parts that run on pool workers are therefore not
-/// in the training's memory figures.
-struct PartBuffers {
-    Tensor act, act2, out, scratch;
-    explicit PartBuffers(const Plan& p) {
-        auto make = [](const memory::desc& d, bool need) {
-            return need && d.get_size() > 0 ? Tensor::empty({floatsOf(d)}) : Tensor();
-        };
-        act = make(p.act, p.actIn.has_value());
-        act2 = make(p.act2, p.act2In.has_value());
-        out = make(p.out, p.outOut.has_value());
-        scratch = make(p.scratch, true);
+/// A 64-byte aligned buffer that only grows; freed with the thread that owns it.
+class Arena {
+public:
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+    ~Arena() { std::free(m_p); }
+    void* get(size_t bytes) {
+        if (bytes > m_size) {
+            const size_t rounded = (bytes + 63) / 64 * 64;
+            void* p = std::aligned_alloc(64, rounded);
+            if (!p) throw std::bad_alloc();
+            std::free(m_p);
+            m_p = p;
+            m_size = rounded;
+        }
+        return m_p;
     }
-    static void* ptr(const Tensor& t) { return t.defined() ? t.raw() : nullptr; }
+
+private:
+    void* m_p = nullptr;
+    size_t m_size = 0;
+};
+
+/// Per-part buffers: reordered activations, the primitive's output in its blocked layout, its
+/// scratchpad. They live in arenas of the thread that runs the part, reused from op to op
+/// (each pool thread keeps blocks warm in its own core's cache) and freed when the thread
+/// ends. Taken from the op's memory pool on the calling thread instead, ResNet-8 trained 18 %
+/// slower (3,050 against 3,700 samples/s in bench/train_op_breakdown); taken from each
+/// thread's own pool, a pool worker's blocks outlived it (LeakSanitizer). Like oneDNN's own
+/// scratch in PyTorch, they are not in the training's memory figures.
+struct PartBuffers {
+    void *act = nullptr, *act2 = nullptr, *out = nullptr, *scratch = nullptr;
+    /// `outDesc`: what the primitive writes (dst, diff_src or diff_weights).
+    PartBuffers(const Plan& p, const memory::desc& outDesc) {
+        thread_local Arena arenas[4];
+        auto make = [](Arena& a, const memory::desc& d, bool need) {
+            return need && d.get_size() > 0 ? a.get(d.get_size()) : nullptr;
+        };
+        act = make(arenas[0], p.act, p.actIn.has_value());
+        act2 = make(arenas[1], p.act2, p.act2In.has_value());
+        out = make(arenas[2], outDesc, p.outOut.has_value());
+        scratch = make(arenas[3], p.scratch, true);
+    }
 };
 
 /// Weights in each distinct plan's layout (the weights change every optimizer step, so they
@@ -332,15 +359,14 @@ Tensor runForwardLike(Kind kind, const Tensor& act, const Tensor& w, const Tenso
         oneThread();
         const Plan& p = *plans[static_cast<size_t>(part)];
         dnnl::stream& st = threadStream();
-        PartBuffers b(p);
+        PartBuffers b(p, p.out);
         const int64_t n0 = s.begin(part, g.N);
-        void* a = reordered(p.actIn, p.actPlain, act.f32() + n0 * actPerSample, p.act,
-                            PartBuffers::ptr(b.act), st);
+        void* a = reordered(p.actIn, p.actPlain, act.f32() + n0 * actPerSample, p.act, b.act, st);
         float* dst = out.f32() + n0 * outPerSample;
-        void* o = p.outOut ? b.out.raw() : dst;
+        void* o = p.outOut ? b.out : dst;
         memory ma(p.act, cpuEngine(), a),
             mw(p.weights, cpuEngine(), weights[static_cast<size_t>(part)].raw());
-        memory mo(p.out, cpuEngine(), o), ms(p.scratch, cpuEngine(), PartBuffers::ptr(b.scratch));
+        memory mo(p.out, cpuEngine(), o), ms(p.scratch, cpuEngine(), b.scratch);
         std::unordered_map<int, memory> args{{DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_SCRATCHPAD, ms}};
         if (kind == Kind::Input) {
             args.emplace(DNNL_ARG_DIFF_DST, ma);
@@ -394,20 +420,17 @@ Tensor conv2dFilter(const Tensor& dy, const Tensor& x, const ConvGeom& g) {
         oneThread();
         const Plan& p = *plans[static_cast<size_t>(part)];
         dnnl::stream& st = threadStream();
-        PartBuffers b(p);
+        PartBuffers b(p, p.weights);
         const int64_t n0 = s.begin(part, g.N);
-        void* xs = reordered(p.actIn, p.actPlain, x.f32() + n0 * g.chw(), p.act,
-                             PartBuffers::ptr(b.act), st);
-        void* dys = reordered(p.act2In, p.act2Plain, dy.f32() + n0 * g.O * g.ohw(), p.act2,
-                              PartBuffers::ptr(b.act2), st);
+        void* xs = reordered(p.actIn, p.actPlain, x.f32() + n0 * g.chw(), p.act, b.act, st);
+        void* dys =
+            reordered(p.act2In, p.act2Plain, dy.f32() + n0 * g.O * g.ohw(), p.act2, b.act2, st);
         float* dst = partial.f32() + part * wsize;
-        Tensor blocked = p.outOut ? Tensor::empty({floatsOf(p.weights)}) : Tensor();
-        void* o = p.outOut ? blocked.raw() : dst;
+        void* o = p.outOut ? b.out : dst;
         p.prim.execute(st, {{DNNL_ARG_SRC, memory(p.act, cpuEngine(), xs)},
                             {DNNL_ARG_DIFF_DST, memory(p.act2, cpuEngine(), dys)},
                             {DNNL_ARG_DIFF_WEIGHTS, memory(p.weights, cpuEngine(), o)},
-                            {DNNL_ARG_SCRATCHPAD,
-                             memory(p.scratch, cpuEngine(), PartBuffers::ptr(b.scratch))}});
+                            {DNNL_ARG_SCRATCHPAD, memory(p.scratch, cpuEngine(), b.scratch)}});
         reordered(p.outOut, p.weights, o, p.weightsPlain, dst, st);
     });
     Tensor dw = Tensor::empty({g.O, g.C, g.KH, g.KW});
