@@ -14,14 +14,6 @@ constexpr int kStreams = 8;  // id, ts, dur, depth, name, cat, args, flags
 // Stream index of each SliceColumn (-1: not in the BLOB).
 constexpr std::array<int, kSliceColumnCount> kStreamOf = {0, -1, 1, 2, 3, 4, 5, 6, 7};
 
-// Wrapping difference and sum, so deltas of any int64 values round-trip.
-int64_t minus(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-int64_t plus(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-
 bool fail(std::string* why, const char* what) {
     if (why) *why = what;
     return false;
@@ -64,20 +56,20 @@ std::string encodeSorted(std::span<const StoredSlice> rows, ChunkSummary& sum,
         sum.firstId = rows.front().id;
         sum.lastId = rows.back().id;
         sum.minId = sum.maxId = rows.front().id;
-        sum.maxEnd = plus(rows.front().row.ts, std::max<int64_t>(0, rows.front().row.dur));
+        sum.maxEnd = wrappingPlus(rows.front().row.ts, std::max<int64_t>(0, rows.front().row.dur));
     }
     scratch.resize(n * 10 * kStreams + 16);
     std::array<char*, kStreams> begin, end;
     for (int k = 0; k < kStreams; ++k) begin[k] = end[k] = scratch.data() + n * 10 * k;
     int64_t prevId = 0, prevTs = 0;
     for (const StoredSlice& r : rows) {  // id, ts (deltas) and the summary
-        end[0] = putVarintAt(end[0], zigzag(minus(r.id, prevId)));
-        end[1] = putVarintAt(end[1], zigzag(minus(r.row.ts, prevTs)));
+        end[0] = putVarintAt(end[0], zigzag(wrappingMinus(r.id, prevId)));
+        end[1] = putVarintAt(end[1], zigzag(wrappingMinus(r.row.ts, prevTs)));
         prevId = r.id;
         prevTs = r.row.ts;
         sum.minId = std::min(sum.minId, r.id);
         sum.maxId = std::max(sum.maxId, r.id);
-        sum.maxEnd = std::max(sum.maxEnd, plus(r.row.ts, std::max<int64_t>(0, r.row.dur)));
+        sum.maxEnd = std::max(sum.maxEnd, wrappingPlus(r.row.ts, std::max<int64_t>(0, r.row.dur)));
     }
     for (const StoredSlice& r : rows) end[2] = putVarintAt(end[2], zigzag(r.row.dur));
     for (const StoredSlice& r : rows) end[3] = putVarintAt(end[3], zigzag(r.row.depth));
@@ -88,7 +80,7 @@ std::string encodeSorted(std::span<const StoredSlice> rows, ChunkSummary& sum,
         if (r.row.argSetId == 0) {
             *end[6]++ = 0;
         } else {
-            end[6] = putVarintAt(end[6], 1 + zigzag(minus(r.row.argSetId, prevArgs)));
+            end[6] = putVarintAt(end[6], 1 + zigzag(wrappingMinus(r.row.argSetId, prevArgs)));
             prevArgs = r.row.argSetId;
         }
     }
@@ -208,7 +200,7 @@ bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out
         int64_t prev = 0;
         bool firstRow = true;
         ok = ok && decodeStream(reader(kStreamOf[kSliceId]), n, out.id, [&](uint64_t u) {
-                 prev = firstRow ? unzigzag(u) : plus(prev, unzigzag(u));
+                 prev = firstRow ? unzigzag(u) : wrappingPlus(prev, unzigzag(u));
                  firstRow = false;
                  return prev;
              });
@@ -217,7 +209,7 @@ bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out
         int64_t prev = 0;
         bool firstRow = true;
         ok = ok && decodeStream(reader(kStreamOf[kSliceTs]), n, out.ts, [&](uint64_t u) {
-                 prev = firstRow ? unzigzag(u) : plus(prev, unzigzag(u));
+                 prev = firstRow ? unzigzag(u) : wrappingPlus(prev, unzigzag(u));
                  firstRow = false;
                  return prev;
              });
@@ -234,7 +226,7 @@ bool decodeSliceChunk(std::string_view blob, uint32_t columns, SliceColumns& out
         int64_t prev = 0;
         ok = ok && decodeStream(reader(kStreamOf[kSliceArgs]), n, out.argSetId, [&](uint64_t u) {
                  if (u == 0) return int64_t{0};
-                 prev = plus(prev, unzigzag(u - 1));
+                 prev = wrappingPlus(prev, unzigzag(u - 1));
                  return prev;
              });
     }

@@ -13,6 +13,15 @@ inline int64_t unzigzag(uint64_t u) {
     return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
 }
 
+/// Wrapping difference and sum, so deltas of any int64 values round-trip and damaged data
+/// never overflows a signed add.
+inline int64_t wrappingMinus(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+inline int64_t wrappingPlus(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 inline void putVarint(std::string& out, uint64_t v) {
     char buf[10];
     int n = 0;

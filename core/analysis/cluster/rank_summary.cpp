@@ -13,18 +13,11 @@ namespace {
 
 using store::Statement;
 using store::unzigzag;
+using store::wrappingMinus;
+using store::wrappingPlus;
 using store::zigzag;
 
 constexpr const char* kAscendOrigin = "cluster_step_trace_time.csv";
-
-// Wrapping difference and sum: deltas of any int64 values round-trip, and damaged data never
-// overflows a signed add.
-int64_t minus(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
-int64_t plus(int64_t a, int64_t b) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
 
 class Out {
 public:
@@ -121,7 +114,7 @@ std::string encodeRankProfile(const RankProfile& p) {
     int64_t prevTs = 0;
     for (const RankStep& s : p.steps) {
         o.s(s.number);
-        o.s(minus(s.ts, prevTs));
+        o.s(wrappingMinus(s.ts, prevTs));
         prevTs = s.ts;
         o.s(s.dur);
         o.s(s.sliceId);
@@ -162,9 +155,9 @@ std::string encodeRankProfile(const RankProfile& p) {
         int64_t prev = 0;
         for (const auto& c : f->collectives) {
             o.u(keys[c.key]);
-            o.s(minus(c.start, prev));
+            o.s(wrappingMinus(c.start, prev));
             prev = c.start;
-            o.s(minus(c.end, c.start));
+            o.s(wrappingMinus(c.end, c.start));
         }
         // The matched figures are filled by matchCollectives for the ranks of one cluster.
     }
@@ -186,7 +179,7 @@ Result<RankProfile> decodeRankProfile(std::string_view data, const RankInput& in
     int64_t prevTs = 0;
     for (RankStep& s : p.steps) {
         s.number = in.s();
-        s.ts = plus(prevTs, in.s());
+        s.ts = wrappingPlus(prevTs, in.s());
         prevTs = s.ts;
         s.dur = in.s();
         s.sliceId = in.s();
@@ -223,9 +216,9 @@ Result<RankProfile> decodeRankProfile(std::string_view data, const RankInput& in
             const uint64_t k = in.u();
             if (k >= keys.size()) return Error{"damaged rank summary"};
             c.key = keys[k];
-            c.start = plus(prev, in.s());
+            c.start = wrappingPlus(prev, in.s());
             prev = c.start;
-            c.end = plus(c.start, in.s());
+            c.end = wrappingPlus(c.start, in.s());
         }
         p.deviceFigures = std::move(f);
     }
@@ -258,8 +251,7 @@ Result<std::string> rankFingerprint(store::TraceStore& store, const RankInput& i
             fp += ":gone";
             continue;
         }
-        for (int c = 0; c < 7; ++c) fp += ":" + std::string(src.textView(c));
-        fp += ":" + std::string(src.textView(7)) + ":" + std::string(src.textView(8));
+        for (int c = 0; c < 9; ++c) fp += ":" + std::string(src.textView(c));
         for (Statement* q : {&tracks, &chunks, &args}) {
             q->reset();
             q->bind(1, id);
