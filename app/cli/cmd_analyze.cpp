@@ -11,6 +11,7 @@
 
 #include "app/cli/session_open.h"
 #include "core/analysis/profile/profile_report.h"
+#include "core/common/units.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {
@@ -20,12 +21,6 @@ using timeline::formatDuration;
 
 std::string d(int64_t ns) {
     return formatDuration(static_cast<double>(ns));
-}
-
-std::string pct(double share) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", share * 100.0);
-    return b;
 }
 
 void printAscend(const analysis::gpu::AscendTables& t) {
@@ -57,9 +52,10 @@ void printGpu(const analysis::gpu::GpuReport& g) {
               << " linked to their launch\n";
     for (const auto& dev : o.devices) {
         std::cout << "  device " << dev.device << (dev.name.empty() ? "" : " (" + dev.name + ")")
-                  << ": GPU utilisation " << pct(dev.utilization);
-        if (dev.smEfficiency) std::cout << ", est. SM efficiency " << pct(*dev.smEfficiency);
-        if (dev.occupancy) std::cout << ", est. achieved occupancy " << pct(*dev.occupancy);
+                  << ": GPU utilisation " << formatShare(dev.utilization);
+        if (dev.smEfficiency)
+            std::cout << ", est. SM efficiency " << formatShare(*dev.smEfficiency);
+        if (dev.occupancy) std::cout << ", est. achieved occupancy " << formatShare(*dev.occupancy);
         std::cout << "\n";
     }
     int64_t total = 0;
@@ -69,26 +65,28 @@ void printGpu(const analysis::gpu::GpuReport& g) {
                   << " steps (TensorBoard plugin's overview):";
         for (size_t i = 0; i < gpu::kSplitRoles; ++i)
             std::cout << " " << gpu::splitRoleLabel(static_cast<gpu::SplitRole>(i)) << " "
-                      << pct(static_cast<double>(o.splitTotal[i]) / static_cast<double>(total));
+                      << formatShare(static_cast<double>(o.splitTotal[i]) /
+                                     static_cast<double>(total));
         std::cout << "\n";
     }
     const auto& tc = o.tensorCores;
     if (tc.kernelTime > 0)
         std::cout << "  Tensor Cores: "
-                  << pct(static_cast<double>(tc.tensorCoreTime) /
-                         static_cast<double>(tc.kernelTime))
+                  << formatShare(static_cast<double>(tc.tensorCoreTime) /
+                                 static_cast<double>(tc.kernelTime))
                   << " of kernel time"
-                  << (tc.eligibleOpTime > 0 ? ", " +
-                                                  pct(static_cast<double>(tc.eligibleOpTcTime) /
-                                                      static_cast<double>(tc.eligibleOpTime)) +
-                                                  " of eligible ops' kernel time"
-                                            : "")
+                  << (tc.eligibleOpTime > 0
+                          ? ", " +
+                                formatShare(static_cast<double>(tc.eligibleOpTcTime) /
+                                            static_cast<double>(tc.eligibleOpTime)) +
+                                " of eligible ops' kernel time"
+                          : "")
                   << "\n";
     std::cout << "  top kernels:\n";
     for (size_t i = 0; i < g.kernelTable.rows.size() && i < 5; ++i) {
         const auto& r = g.kernelTable.rows[i];
-        std::cout << "    " << d(r.totalNs) << "  " << pct(r.share) << "  " << r.calls << "x  "
-                  << (r.tensorCore ? "TC  " : "    ") << r.name.substr(0, 90)
+        std::cout << "    " << d(r.totalNs) << "  " << formatShare(r.share) << "  " << r.calls
+                  << "x  " << (r.tensorCore ? "TC  " : "    ") << r.name.substr(0, 90)
                   << (r.op.empty() ? "" : "  <- " + r.op) << "\n";
     }
     const auto& h = g.hta;
@@ -101,20 +99,22 @@ void printGpu(const analysis::gpu::GpuReport& g) {
         if (h.commCompOverlapPct)
             std::cout << "    comm-comp overlap: " << *h.commCompOverlapPct << "%\n";
         for (const auto& s : h.idle)
-            std::cout << "    idle on stream " << s.stream << ": host wait " << pct(s.hostWaitRatio)
-                      << ", kernel wait " << pct(s.kernelWaitRatio) << ", other "
-                      << pct(s.otherRatio) << "\n";
+            std::cout << "    idle on stream " << s.stream << ": host wait "
+                      << formatShare(s.hostWaitRatio) << ", kernel wait "
+                      << formatShare(s.kernelWaitRatio) << ", other " << formatShare(s.otherRatio)
+                      << "\n";
     }
     const auto& st = o.deviceTotal;
     int64_t span = 0;
     for (const auto& s : o.steps) span += s.duration();
     if (span > 0)
         std::cout << "  studio per step (every joined step, the last too): idle "
-                  << pct(static_cast<double>(st.idle) / static_cast<double>(span)) << ", compute "
-                  << pct(static_cast<double>(st.compute) / static_cast<double>(span))
+                  << formatShare(static_cast<double>(st.idle) / static_cast<double>(span))
+                  << ", compute "
+                  << formatShare(static_cast<double>(st.compute) / static_cast<double>(span))
                   << ", non-compute "
-                  << pct(static_cast<double>(st.nonCompute) / static_cast<double>(span)) << " of "
-                  << d(span) << "\n";
+                  << formatShare(static_cast<double>(st.nonCompute) / static_cast<double>(span))
+                  << " of " << d(span) << "\n";
     for (const auto& c : g.communication.collectives)
         std::cout << "  " << c.name << " (" << c.processGroup << ", " << c.dtype << ", "
                   << c.bytesPerCall << " B): " << c.calls << " calls, " << d(c.timeNs) << ", algbw "

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/cli/command.h"
+#include "app/cli/session_open.h"
 #include "core/analysis/cluster/cluster_analysis.h"
 #include "core/analysis/cluster/cluster_import.h"
 #include "core/analysis/cluster/cluster_input.h"
@@ -33,15 +34,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace ts::analysis;
 
-bool isSession(const std::string& path) {
-    if (path.ends_with(".tscope")) return true;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char head[16] = {};
-    const size_t n = std::fread(head, 1, sizeof head, f);
-    std::fclose(f);
-    return n == 16 && std::string_view(head, 16) == std::string_view("SQLite format 3\0", 16) &&
-           !path.ends_with(".sqlite");
+bool isRankSession(const std::string& path) {
+    return path.ends_with(".tscope") || (isSqliteFile(path) && !path.ends_with(".sqlite"));
 }
 
 bool isTraceName(const std::string& name) {
@@ -89,7 +83,7 @@ void classify(const std::vector<std::string>& paths, std::vector<std::string>& s
                 throw CliError{p + ": a folder without rank_<r>.tscope files or trace files"};
             std::sort(found.begin(), found.end());
             traces.insert(traces.end(), found.begin(), found.end());
-        } else if (isSession(p)) {
+        } else if (isRankSession(p)) {
             sessions.push_back(p);
         } else {
             traces.push_back(p);

@@ -9,6 +9,7 @@
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
 #include "app/cli/interrupt.h"
+#include "app/cli/session_open.h"
 #include "core/analysis/diff/name_map.h"
 #include "core/common/file_io.h"
 #include "core/debug/dump_scan.h"
@@ -96,13 +97,6 @@ int runStats(const Args& args) {
     return 0;
 }
 
-bool isSession(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char head[16] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == 16 && std::string(head, 15) == "SQLite format 3";
-}
-
 // Findings a training run recorded (overflow check) in a session, as `dump overflow` prints
 // a dump's, plus step, scope, origin and the overflow dump file holding the tensor.
 int runSessionOverflow(const Args& args, const std::string& path) {
@@ -176,7 +170,7 @@ int runSessionOverflow(const Args& args, const std::string& path) {
 
 int runOverflow(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
-    if (isSession(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
+    if (isSqliteFile(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
     JobControl control;
     CancelOnInterrupt interrupts(&control);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "app/cli/dump_ranks.h"
+#include "app/cli/session_open.h"
 #include "core/analysis/diff/name_map.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
@@ -13,13 +14,6 @@
 
 namespace ts::cli {
 namespace {
-
-bool isSessionFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char head[16] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == 16 && std::string(head, 15) == "SQLite format 3";
-}
 
 /// The first finding of each run of a session (one rank per run).
 void sessionFirsts(const std::string& path, std::vector<debug::RankFirstFinding>& out) {
@@ -82,7 +76,7 @@ int runDumpRanks(const Args& args) {
     std::vector<debug::RankFirstFinding> firsts;
     for (size_t k = 1; k < args.positional.size(); ++k) {
         const std::string& p = args.positional[k];
-        if (isSessionFile(p))
+        if (isSqliteFile(p))
             sessionFirsts(p, firsts);
         else
             firsts.push_back(dumpFirst(p, static_cast<int64_t>(k - 1)));

@@ -9,18 +9,13 @@
 
 #include "app/cli/session_open.h"
 #include "core/analysis/gpu/gpu_report.h"
+#include "core/common/units.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::cli {
 namespace {
 
 namespace gpu = analysis::gpu;
-
-std::string pct(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", v * 100.0);
-    return b;
-}
 
 int runKernels(const Args& args) {
     std::optional<int64_t> source;
@@ -72,10 +67,11 @@ int runKernels(const Args& args) {
         const auto& r = t.rows[i];
         std::snprintf(line, sizeof line, "%12s %7s %7lld %10s %10s %6s %3s  ",
                       timeline::formatDuration(static_cast<double>(r.totalNs)).c_str(),
-                      pct(r.share).c_str(), static_cast<long long>(r.calls),
+                      formatShare(r.share).c_str(), static_cast<long long>(r.calls),
                       timeline::formatDuration(r.meanNs).c_str(),
                       timeline::formatDuration(static_cast<double>(r.maxNs)).c_str(),
-                      r.occupancy ? pct(*r.occupancy).c_str() : "-", r.tensorCore ? "yes" : "");
+                      r.occupancy ? formatShare(*r.occupancy).c_str() : "-",
+                      r.tensorCore ? "yes" : "");
         std::cout << line << r.name.substr(0, 100);
         if (!r.grid.empty())
             std::cout << "  grid " << r.grid << " block " << r.block << " regs " << r.registers

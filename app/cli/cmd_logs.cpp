@@ -16,17 +16,10 @@
 namespace ts::cli {
 namespace {
 
-bool isSessionFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char magic[16] = {0};
-    in.read(magic, sizeof magic);
-    return in.gcount() == 16 && std::string_view(magic, 15) == "SQLite format 3";
-}
-
 std::vector<log::LogRecord> readRecords(const std::string& path, const log::LogFilter& filter,
                                         const log::LogMatcher& matcher) {
     std::vector<log::LogRecord> out;
-    if (isSessionFile(path)) {
+    if (isSqliteFile(path)) {
         auto store = openSession(path, store::TraceStore::Mode::ReadOnly);
         log::LogQuery q;
         q.filter = filter;

@@ -18,7 +18,7 @@ namespace {
 
 std::atomic<int> g_interrupts{0};
 
-extern "C" void onInterrupt(int) {
+extern "C" void onRunInterrupt(int) {
     g_interrupts.fetch_add(1);
 }
 
@@ -90,7 +90,7 @@ int runCommandRun(const Args& args, run::LaunchSpec spec, const std::string& ver
         };
     }
     struct sigaction sa {};
-    sa.sa_handler = onInterrupt;
+    sa.sa_handler = onRunInterrupt;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 

@@ -7,16 +7,10 @@
 #include <fstream>
 
 #include "core/checkpoint_info/proto_wire_reader.h"
+#include "core/common/text.h"
 
 namespace ts::checkpoint_info {
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 Status readTensor(ProtoWireReader& r, ParamInfo& p) {
     while (!r.atEnd()) {
@@ -154,7 +148,7 @@ bool isTrainableName(std::string_view name) {
 }
 
 int dtypeSize(std::string_view dtype) {
-    const std::string d = lower(dtype);
+    const std::string d = asciiLower(dtype);
     if (d == "float32" || d == "int32" || d == "uint32" || d == "float" || d == "int") return 4;
     if (d == "float16" || d == "bfloat16" || d == "int16" || d == "uint16" || d == "half") return 2;
     if (d == "float64" || d == "int64" || d == "uint64" || d == "double") return 8;

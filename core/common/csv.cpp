@@ -32,4 +32,14 @@ std::vector<std::string> splitCsvLine(std::string_view line) {
     return out;
 }
 
+std::string csvField(std::string_view s) {
+    if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
 }  // namespace ts

@@ -10,4 +10,8 @@ namespace ts {
 
 std::vector<std::string> splitCsvLine(std::string_view line);
 
+/// `s` as one field of a CSV line that tables written by us hold: in double quotes, with
+/// quotes doubled, when it holds a comma, a quote or a line break; as it is otherwise.
+std::string csvField(std::string_view s);
+
 }  // namespace ts

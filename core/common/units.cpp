@@ -47,6 +47,12 @@ std::string formatDuration(double ns, int significant) {
     return formatNumber(ns, significant) + " ns";
 }
 
+std::string formatShare(double share) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", share * 100.0);
+    return b;
+}
+
 std::string formatBytes(double bytes, int significant) {
     if (!std::isfinite(bytes)) return formatNumber(bytes) + " B";
     static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -14,6 +14,9 @@ std::string formatNumber(double v, int significant = 4);
 /// "830 ns", "1.5 µs", "1.235 ms", "2.5 s", "16.5 min", "3.25 h", "21645 d".
 std::string formatDuration(double ns, int significant = 4);
 
+/// A share of a whole (0.123) as a percentage with one decimal: "12.3%".
+std::string formatShare(double share);
+
 /// "512 B", "3.4 KiB", "12.5 MiB", "1.21 GiB" (1 KiB = 1024 B); negative sizes keep the sign.
 std::string formatBytes(double bytes, int significant = 3);
 

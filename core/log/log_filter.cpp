@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include "core/common/text.h"
 
 namespace ts::log {
 namespace {
 
 std::string upper(std::string s) {
     for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -31,7 +28,7 @@ Result<LogMatcher> LogMatcher::create(const LogFilter& filter) {
                 return Error{"invalid regular expression '" + filter.text + "': " + e.what()};
             }
         } else {
-            m.m_textLower = filter.caseSensitive ? filter.text : lower(filter.text);
+            m.m_textLower = filter.caseSensitive ? filter.text : asciiLower(filter.text);
         }
     }
     return m;
@@ -41,7 +38,7 @@ bool LogMatcher::matchesText(const std::string& s) const {
     if (m_filter.text.empty()) return true;
     if (m_regex) return std::regex_search(s, *m_regex);
     if (m_filter.caseSensitive) return s.find(m_filter.text) != std::string::npos;
-    return lower(s).find(m_textLower) != std::string::npos;
+    return asciiLower(s).find(m_textLower) != std::string::npos;
 }
 
 bool LogMatcher::matches(const LogRecord& r) const {

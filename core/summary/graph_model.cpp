@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/common/text.h"
 #include "core/proto/mindinsight_anf_ir.pb.h"
 #include "core/summary/protobuf_log.h"
 #include "core/summary/summary_values.h"
@@ -86,12 +87,6 @@ std::string cut(std::string s) {
         s += "...";
     }
     return s;
-}
-
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
 }
 
 }  // namespace
@@ -185,13 +180,13 @@ std::vector<ScopeTreeNode> buildScopeTree(const GraphModel& g) {
 }
 
 std::vector<size_t> searchGraph(const GraphModel& g, std::string_view text) {
-    const std::string needle = lower(text);
+    const std::string needle = asciiLower(text);
     std::vector<size_t> out;
     if (needle.empty()) return out;
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const GraphNode& n = g.nodes[i];
-        if (lower(n.displayPath()).find(needle) != std::string::npos ||
-            lower(n.opType).find(needle) != std::string::npos || lower(n.name) == needle)
+        if (asciiLower(n.displayPath()).find(needle) != std::string::npos ||
+            asciiLower(n.opType).find(needle) != std::string::npos || asciiLower(n.name) == needle)
             out.push_back(i);
     }
     return out;

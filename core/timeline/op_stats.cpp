@@ -11,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/common/csv.h"
 #include "core/common/json_read.h"
 #include "core/store/slice_scan.h"
 #include "core/store/trace_store.h"
@@ -312,14 +313,7 @@ Result<OpStats> computeOpStats(const std::string& path, const OpStatsOptions& o,
     return computeOpStats(*opened.value(), o, job);
 }
 
-namespace {
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-}  // namespace
+namespace {}  // namespace
 
 std::string opStatsCsv(const OpStats& st) {
     std::string out =

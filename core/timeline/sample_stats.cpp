@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/csv.h"
 #include "core/common/pair_hash.h"
 #include "core/store/trace_store.h"
 
@@ -14,13 +15,6 @@ namespace {
 struct Frame {
     int64_t parent = 0, nameId = 0, catId = 0;
 };
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
 
 }  // namespace
 

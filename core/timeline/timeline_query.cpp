@@ -6,6 +6,7 @@
 #include <queue>
 #include <regex>
 #include <unordered_map>
+#include "core/common/text.h"
 
 namespace ts::timeline {
 
@@ -82,13 +83,6 @@ SliceRef hitTest(const TimelineModel& m, int track, int level, double t, double 
     return {track, level, static_cast<int64_t>(best)};
 }
 
-namespace {
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-}  // namespace
-
 Result<SearchResults> searchSlices(const TimelineModel& m, const std::string& pattern, bool regex,
                                    JobControl* job) {
     SearchResults r;
@@ -104,9 +98,9 @@ Result<SearchResults> searchSlices(const TimelineModel& m, const std::string& pa
         for (size_t id = 0; id < m.strings.size(); ++id)
             r.nameMatches[id] = !m.strings[id].empty() && std::regex_search(m.strings[id], re);
     } else {
-        const std::string needle = lower(pattern);
+        const std::string needle = asciiLower(pattern);
         for (size_t id = 0; id < m.strings.size(); ++id)
-            r.nameMatches[id] = lower(m.strings[id]).find(needle) != std::string::npos;
+            r.nameMatches[id] = asciiLower(m.strings[id]).find(needle) != std::string::npos;
     }
     // Matches of each level come in start order; a k-way merge puts them in global order.
     std::vector<std::vector<SliceRef>> perLevel;

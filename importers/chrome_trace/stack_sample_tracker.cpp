@@ -28,9 +28,8 @@ void StackSampleTracker::frame(const ChromeEvent& e) {
 // with other stacks that start the same way; the index of its leaf, kNone when empty.
 uint32_t StackSampleTracker::stackLeaf(const std::string& stackJson) {
     rapidjson::Document d;
-    const auto parsed =
-        json::parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseTrailingCommasFlag>(
-            d, stackJson);
+    const auto parsed = ts::json::parse<rapidjson::kParseNumbersAsStringsFlag |
+                                        rapidjson::kParseTrailingCommasFlag>(d, stackJson);
     if (!parsed || !d.IsArray()) return kNone;
     uint32_t leaf = kNone;
     for (const auto& v : d.GetArray()) {

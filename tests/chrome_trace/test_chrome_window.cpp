@@ -70,7 +70,7 @@ ts::test::CommandResult importWith(const fs::path& file, const std::string& sess
                          file.string(), "-o", session, "--json"});
 }
 
-std::string rows(const std::string& session, const std::string& sql) {
+std::string windowRows(const std::string& session, const std::string& sql) {
     return ts::test::runCli({"query", session, sql, "--timeout", "0"}).out;
 }
 
@@ -98,7 +98,7 @@ TEST(ChromeWindow, ATinyWindowWritesWhatHoldingEverythingWrites) {
         "SELECT json_extract(stats, '$.extra.memory.held_peak'), "
         "json_extract(stats, '$.extra.memory.spilled_runs'), "
         "json_extract(stats, '$.extra.memory.spilled_slices') FROM sources";
-    EXPECT_EQ(rows(held, mem),
+    EXPECT_EQ(windowRows(held, mem),
               "json_extract(stats, '$.extra.memory.held_peak')\t"
               "json_extract(stats, '$.extra.memory.spilled_runs')\t"
               "json_extract(stats, '$.extra.memory.spilled_slices')\n" +
@@ -120,7 +120,7 @@ TEST(ChromeWindow, ATinyWindowWritesWhatHoldingEverythingWrites) {
           "SELECT track_id, name_id, count, total_dur, min_dur, max_dur FROM slice_name_stats "
           "ORDER BY track_id, name_id",
           "SELECT key, count(*) FROM import_log GROUP BY key ORDER BY key"}) {
-        const std::string x = rows(held, sql), y = rows(spilled, sql);
+        const std::string x = windowRows(held, sql), y = windowRows(spilled, sql);
         EXPECT_GT(x.size(), 10u) << sql;
         EXPECT_TRUE(x == y) << sql << "\nheld: " << x.substr(0, 400)
                             << "\nspilled: " << y.substr(0, 400);

@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kEndless =
     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n";
 
-std::string makeSession(const std::string& tag) {
+std::string makeQuerySession(const std::string& tag) {
     const std::string path = (tempDir(tag) / "s.tscope").string();
     auto s = store::TraceStore::open(path, store::TraceStore::Mode::Create);
     EXPECT_TRUE(s) << s.error();
@@ -27,7 +27,7 @@ std::string makeSession(const std::string& tag) {
 }
 
 TEST(CliQuery, RefusesWhatCouldWriteOrEscape) {
-    const std::string session = makeSession("cliq_refuse");
+    const std::string session = makeQuerySession("cliq_refuse");
     const std::string outside = (std::filesystem::path(session).parent_path() / "x.db").string();
     for (const std::string& sql :
          {std::string("ATTACH '") + outside + "' AS x",
@@ -42,7 +42,7 @@ TEST(CliQuery, RefusesWhatCouldWriteOrEscape) {
 }
 
 TEST(CliQuery, TimeoutStopsTheQuery) {
-    const std::string session = makeSession("cliq_timeout");
+    const std::string session = makeQuerySession("cliq_timeout");
     // The query never ends by itself: that it returns, saying why, is the timeout's doing.
     auto r = runCli({"query", session, kEndless, "--timeout", "0.3", "--json"});
     EXPECT_EQ(r.exitCode, 1);
@@ -52,7 +52,7 @@ TEST(CliQuery, TimeoutStopsTheQuery) {
 }
 
 TEST(CliQuery, CtrlCStopsTheQueryWithExit130) {
-    const std::string session = makeSession("cliq_sigint");
+    const std::string session = makeQuerySession("cliq_sigint");
     int out[2];
     ASSERT_EQ(::pipe(out), 0);
     const std::string cli = cliPath();
@@ -83,7 +83,7 @@ TEST(CliQuery, CtrlCStopsTheQueryWithExit130) {
 
 // Issue 25, case 18: a PRAGMA as a table-valued function passed the allow-list.
 TEST(CliQuery, TableValuedPragmasPassTheSameAllowList) {
-    const std::string session = makeSession("cliq_pragma_tvf");
+    const std::string session = makeQuerySession("cliq_pragma_tvf");
     for (const char* sql :
          {"SELECT * FROM pragma_optimize(0x10002)", "SELECT * FROM pragma_foreign_key_check",
           "SELECT * FROM pragma_integrity_check", "SELECT * FROM main.pragma_optimize",
@@ -104,7 +104,7 @@ TEST(CliQuery, TableValuedPragmasPassTheSameAllowList) {
 // now has a memory limit (and a time limit) unless lifted; this one takes memory fast (an
 // ever longer string) and is stopped by the limit it was given.
 TEST(CliQuery, AMemoryLimitStopsARunawayQuery) {
-    const std::string session = makeSession("cliq_memory");
+    const std::string session = makeQuerySession("cliq_memory");
     const std::string hungry =
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
         "SELECT length(group_concat(hex(zeroblob(100)))) FROM n";
@@ -120,7 +120,7 @@ TEST(CliQuery, AMemoryLimitStopsARunawayQuery) {
 // --json writes rows as they come: a query stopped midway still gives the rows it had, in one
 // valid object that ends with the error.
 TEST(CliQuery, JsonIsStreamedAndAStoppedQueryEndsItWithTheError) {
-    const std::string session = makeSession("cliq_stream");
+    const std::string session = makeQuerySession("cliq_stream");
     auto r = runCli({"query", session,
                      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i "
                      "FROM n",

@@ -72,7 +72,7 @@ TEST(RendezvousIdentity, AStoreThatNeverAnswersCannotHoldARank) {
 
 namespace {
 
-ts::test::CommandResult rank(int r, int port, const std::string& job, const fs::path& out) {
+ts::test::CommandResult rankProcess(int r, int port, const std::string& job, const fs::path& out) {
     return ts::test::runProgram(
         "/usr/bin/env",
         {"RANK=" + std::to_string(r), "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
@@ -88,10 +88,10 @@ TEST(RendezvousIdentity, TwoJobsOnOnePortDoNotMix) {
     const fs::path dir = ts::test::tempDir("two_jobs");
     const int port = ts::run::pickFreePort("127.0.0.1");
     ts::test::CommandResult a0, a1, b1;
-    std::thread t0([&] { a0 = rank(0, port, "A", dir / "a"); });
-    std::this_thread::sleep_for(1s);     // A's rank 0 serves the store
-    b1 = rank(1, port, "B", dir / "b");  // B's rank 1 finds A's store
-    std::thread t1([&] { a1 = rank(1, port, "A", dir / "a"); });
+    std::thread t0([&] { a0 = rankProcess(0, port, "A", dir / "a"); });
+    std::this_thread::sleep_for(1s);            // A's rank 0 serves the store
+    b1 = rankProcess(1, port, "B", dir / "b");  // B's rank 1 finds A's store
+    std::thread t1([&] { a1 = rankProcess(1, port, "A", dir / "a"); });
     t0.join();
     t1.join();
     EXPECT_NE(b1.exitCode, 0) << "job B's rank joined job A: " << b1.out;

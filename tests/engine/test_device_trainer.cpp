@@ -18,7 +18,7 @@ using namespace ts::engine;
 namespace ts::test {
 namespace {
 
-TrainConfig small(const std::string& model, const std::string& device) {
+TrainConfig smallDeviceConfig(const std::string& model, const std::string& device) {
     TrainConfig c;
     c.model = model;
     c.dataset = "synthetic";
@@ -33,14 +33,14 @@ TrainConfig small(const std::string& model, const std::string& device) {
     return c;
 }
 
-struct Losses : Callback {
+struct DeviceLosses : Callback {
     std::vector<double> values;
     void stepEnd(RunContext& ctx) override { values.push_back(ctx.originalArgs().net_outputs); }
 };
 
 std::vector<double> curve(const TrainConfig& c, TrainResult* out = nullptr) {
     Trainer t(c);
-    auto cb = std::make_shared<Losses>();
+    auto cb = std::make_shared<DeviceLosses>();
     t.addCallback(cb);
     TrainResult r = t.run();
     EXPECT_EQ(r.status, "completed") << r.reason;
@@ -59,8 +59,8 @@ class DeviceTrainer : public DeviceTest {};
 TEST_P(DeviceTrainer, MlpAndLenetFollowTheCpuCurve) {
     for (const char* model : {"mlp", "lenet5"}) {
         TrainResult cpuRun, devRun;
-        const auto cpu = curve(small(model, "cpu"), &cpuRun);
-        const auto dev = curve(small(model, "cuda"), &devRun);
+        const auto cpu = curve(smallDeviceConfig(model, "cpu"), &cpuRun);
+        const auto dev = curve(smallDeviceConfig(model, "cuda"), &devRun);
         expectSameCurve(cpu, dev, 2e-4);
         EXPECT_NEAR(cpuRun.eval.at("accuracy"), devRun.eval.at("accuracy"), 0.02) << model;
         EXPECT_GT(devRun.peakBytes, 0);
@@ -68,7 +68,7 @@ TEST_P(DeviceTrainer, MlpAndLenetFollowTheCpuCurve) {
 }
 
 TEST_P(DeviceTrainer, AdamLossScalingAndClipping) {
-    TrainConfig c = small("mlp", "cpu");
+    TrainConfig c = smallDeviceConfig("mlp", "cpu");
     c.optimizer = "adam";
     c.amp = "O1";  // fp16 rounding and a dynamic loss scale: the finite check and unscale
     c.clipNorm = 0.5;
@@ -78,7 +78,7 @@ TEST_P(DeviceTrainer, AdamLossScalingAndClipping) {
 }
 
 TEST_P(DeviceTrainer, RunsOnTheDeviceWithItsPoolsFigures) {
-    Trainer t(small("mlp", "cuda"));
+    Trainer t(smallDeviceConfig("mlp", "cuda"));
     ASSERT_TRUE(t.prepare()) << "prepare";
     EXPECT_EQ(t.device(), Device::CUDA);
     for (const NamedParam& p : t.network()->parameters())
@@ -94,10 +94,10 @@ TEST_P(DeviceTrainer, RunsOnTheDeviceWithItsPoolsFigures) {
 
 TEST_P(DeviceTrainer, CheckpointsOfDeviceParametersLoadOnTheCpu) {
     const std::string path = (tempDir("device_ckpt") / "mlp.ckpt").string();
-    Trainer dev(small("mlp", "cuda"));
+    Trainer dev(smallDeviceConfig("mlp", "cuda"));
     ASSERT_EQ(dev.run().status, "completed");
     ASSERT_TRUE(dev.saveCheckpoint(path).ok());
-    Trainer cpu(small("mlp", "cpu"));
+    Trainer cpu(smallDeviceConfig("mlp", "cpu"));
     ASSERT_TRUE(cpu.prepare());
     auto rep = loadCheckpoint(path, *cpu.network(), cpu.optimizer());
     ASSERT_TRUE(rep.ok()) << rep.error();
@@ -109,7 +109,7 @@ TEST_P(DeviceTrainer, CheckpointsOfDeviceParametersLoadOnTheCpu) {
             ASSERT_EQ(h.f32()[k], b[i].tensor.f32()[k]) << a[i].name << " " << k;
     }
     // And back onto a device run (resume): the parameters arrive on the device.
-    TrainConfig again = small("mlp", "cuda");
+    TrainConfig again = smallDeviceConfig("mlp", "cuda");
     again.resumeFrom = path;
     Trainer resumed(again);
     ASSERT_TRUE(resumed.prepare());
@@ -121,12 +121,12 @@ TS_DEVICE_TESTS(DeviceTrainer);
 
 TEST(DeviceTrainerRefusals, UnknownOrMissingDeviceAndDataParallel) {
     setCudaBackendForTesting(nullptr);
-    Trainer unknown(small("mlp", "tpu"));
+    Trainer unknown(smallDeviceConfig("mlp", "tpu"));
     auto s = unknown.prepare();
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.error().find("unknown device 'tpu' (cpu or cuda)"), std::string::npos);
     if (auto b = cudaBackend(); !b) {  // this machine: no GPU, the reason is the run's
-        Trainer none(small("mlp", "cuda"));
+        Trainer none(smallDeviceConfig("mlp", "cuda"));
         auto e = none.prepare();
         ASSERT_FALSE(e.ok());
         EXPECT_EQ(e.error().rfind("no CUDA device: ", 0), 0u) << e.error();
@@ -135,7 +135,7 @@ TEST(DeviceTrainerRefusals, UnknownOrMissingDeviceAndDataParallel) {
         EXPECT_EQ(r.reason, e.error());
     }
     setCudaBackendForTesting(emulatedDevice());
-    TrainConfig dp = small("mlp", "cuda");
+    TrainConfig dp = smallDeviceConfig("mlp", "cuda");
     dp.worldSize = 2;
     Trainer parallel(dp);
     auto p = parallel.prepare();

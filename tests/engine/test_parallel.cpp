@@ -16,7 +16,7 @@ using namespace ts::engine;
 
 namespace {
 
-Tensor randn(const Shape& s, uint64_t seed) {
+Tensor normalTensor(const Shape& s, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::normal_distribution<float> d(0.f, 1.f);
     Tensor t = Tensor::empty(s);
@@ -27,10 +27,10 @@ Tensor randn(const Shape& s, uint64_t seed) {
 /// Forward output and input/weight gradients of a conv + ReLU + max pool + matmul chain.
 std::vector<Tensor> chain(int threads) {
     setIntraOpThreads(threads);
-    Tensor x = randn({5, 3, 12, 12}, 1).setRequiresGrad(true);
-    Tensor w = randn({4, 3, 3, 3}, 2).setRequiresGrad(true);
-    Tensor b = randn({4}, 3).setRequiresGrad(true);
-    Tensor fc = randn({7, 4 * 6 * 6}, 4).setRequiresGrad(true);
+    Tensor x = normalTensor({5, 3, 12, 12}, 1).setRequiresGrad(true);
+    Tensor w = normalTensor({4, 3, 3, 3}, 2).setRequiresGrad(true);
+    Tensor b = normalTensor({4}, 3).setRequiresGrad(true);
+    Tensor fc = normalTensor({7, 4 * 6 * 6}, 4).setRequiresGrad(true);
     ops::Conv2dOptions same;
     same.padSame = true;
     Tensor y = ops::maxPool2d(ops::relu(ops::conv2d(x, w, b, same)), 2, 2);
@@ -70,7 +70,7 @@ TEST(Parallel, SameThreadCountSameBitsEveryTime) {
 
 TEST(Parallel, LargeGemmSplitMatchesSerial) {
     const int before = intraOpThreads();
-    Tensor a = randn({64, 300}, 5), w = randn({200, 300}, 6);
+    Tensor a = normalTensor({64, 300}, 5), w = normalTensor({200, 300}, 6);
     setIntraOpThreads(1);
     Tensor serial = ops::matmul(a, w, false, true);
     setIntraOpThreads(2);

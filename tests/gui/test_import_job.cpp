@@ -24,7 +24,7 @@ using ts::store::TraceStore;
 
 namespace {
 
-void ensureApp() {
+void ensureImportApp() {
     static int argc = 1;
     static char name[] = "test_gui";
     static char* argv[] = {name, nullptr};
@@ -37,7 +37,7 @@ void ensureApp() {
 }
 
 /// A Chrome trace of `events` X events on 4 threads (about 100 bytes each).
-std::string writeTrace(const std::string& name, int events) {
+std::string writeImportTrace(const std::string& name, int events) {
     const std::string path = (ts::test::tempDir("gui_import") / name).string();
     FILE* f = std::fopen(path.c_str(), "w");
     std::fputs("[", f);
@@ -52,7 +52,7 @@ std::string writeTrace(const std::string& name, int events) {
 
 /// Processes events until `done()` or `ms` pass; false on timeout. (QTRY_* macros return
 /// from the test body on a timeout, which GoogleTest would report as a pass.)
-bool waitFor(const std::function<bool()>& done, int ms) {
+bool waitUntil(const std::function<bool()>& done, int ms) {
     QElapsedTimer t;
     t.start();
     while (!done()) {
@@ -77,9 +77,9 @@ Snapshot snapshot(const std::string& session) {
 }
 
 TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
-    ensureApp();
-    const std::string small = writeTrace("small.json", 1000);
-    const std::string big = writeTrace("big.json", 400000);  // ~30 MB: many progress steps
+    ensureImportApp();
+    const std::string small = writeImportTrace("small.json", 1000);
+    const std::string big = writeImportTrace("big.json", 400000);  // ~30 MB: many progress steps
     const std::string session = (ts::test::tempDir("gui_import_s") / "s.tscope").string();
     {
         auto s = TraceStore::open(session, TraceStore::Mode::Create);
@@ -101,10 +101,11 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
         if (job.title.startsWith("Importing")) control = job.control;
     ASSERT_TRUE(control);
     // Wait until the second file is being read (progress reported), then press Cancel.
-    ASSERT_TRUE(waitFor([&] { return control->total() > 1000000 && control->done() > 0; }, 60000));
+    ASSERT_TRUE(
+        waitUntil([&] { return control->total() > 1000000 && control->done() > 0; }, 60000));
     EXPECT_FALSE(control->done() >= control->total());  // really midway
     jobs->cancelAll();
-    ASSERT_TRUE(waitFor([&] { return jobs->idle(); }, 60000));
+    ASSERT_TRUE(waitUntil([&] { return jobs->idle(); }, 60000));
     QTest::qWait(50);
     EXPECT_EQ(imported.count(), 0);
     EXPECT_EQ(snapshot(session), before);
@@ -118,14 +119,14 @@ TEST(ImportJob, CancelLeavesTheSessionAsItWas) {
 }
 
 TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {
-    ensureApp();
-    const std::string a = writeTrace("rank0.json", 200);
-    const std::string b = writeTrace("rank1.json", 300);
+    ensureImportApp();
+    const std::string a = writeImportTrace("rank0.json", 200);
+    const std::string b = writeImportTrace("rank1.json", 300);
     MainWindow w;
     w.show();
     QSignalSpy imported(w.document(), &SessionDocument::imported);
     w.openPaths({QString::fromStdString(a), QString::fromStdString(b)});
-    ASSERT_TRUE(waitFor([&] { return imported.count() == 1; }, 60000));
+    ASSERT_TRUE(waitUntil([&] { return imported.count() == 1; }, 60000));
     QStringList tabs;
     for (int i = 0; i < w.tabs()->count(); ++i) tabs << w.tabs()->tabText(i);
     EXPECT_TRUE(tabs.contains(QObject::tr("Timeline"))) << tabs.join(",").toStdString();
@@ -138,7 +139,7 @@ TEST(ImportJob, FinishedImportShowsTimelineAndStatsAndLabelsSources) {
                             "name LIKE 'rank1: %'")
                   .value(),
               2);
-    ASSERT_TRUE(waitFor([&] { return w.context()->jobs()->idle(); }, 60000));
+    ASSERT_TRUE(waitUntil([&] { return w.context()->jobs()->idle(); }, 60000));
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-QApplication* app() {
+QApplication* rdrApp() {
     static int argc = 1;
     static char name[] = "test_gui";
     static char* argv[] = {name, nullptr};
@@ -74,7 +74,7 @@ View* waitForView(MainWindow& w) {
 }  // namespace
 
 TEST(RdrLogsGui, ViewsAreRegistered) {
-    app();
+    rdrApp();
     bool rdr = false, logs = false;
     for (const ViewInfo& v : allViews()) {
         rdr = rdr || (v.name == "rdr" && v.accepts);
@@ -85,7 +85,7 @@ TEST(RdrLogsGui, ViewsAreRegistered) {
 }
 
 TEST(RdrLogsGui, FailedRunOpensItsCrashRecord) {
-    app();
+    rdrApp();
     const fs::path dir = ts::test::tempDir("gui_rdr_auto");
     const QString exported = nanRunExport(dir);
     ASSERT_FALSE(exported.isEmpty());
@@ -105,7 +105,7 @@ TEST(RdrLogsGui, FailedRunOpensItsCrashRecord) {
 }
 
 TEST(RdrLogsGui, LogFileOpensInTheLogView) {
-    app();
+    rdrApp();
     MainWindow w;
     const std::string sample =
         (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests/data/logs/plog.log").string();

@@ -47,7 +47,7 @@ with h5py.File(sys.argv[1], 'r') as f:
 json.dump(out, sys.stdout)
 )";
 
-rapidjson::Document parse(const std::string& s) {
+rapidjson::Document parseReport(const std::string& s) {
     rapidjson::Document d;
     d.Parse(s.c_str());
     return d;
@@ -73,18 +73,18 @@ TEST(DumpStatsCli, EveryCorpusFileAgreesWithNumpy) {
         auto r = ts::test::runCli({"dump", "stats", file.string(), "--json"});
         if (file.filename() == "notahdf5file.h5") {
             EXPECT_EQ(r.exitCode, 1);
-            EXPECT_TRUE(parse(r.out).HasMember("error"));
+            EXPECT_TRUE(parseReport(r.out).HasMember("error"));
             continue;
         }
         ASSERT_EQ(r.exitCode, 0) << file << r.err;
-        auto ours = parse(r.out);
+        auto ours = parseReport(r.out);
         ASSERT_TRUE(ours.IsObject() && ours.HasMember("datasets")) << file;
         const std::string cmd = py + " " + (dir / "stats.py").string() + " " + file.string() +
                                 " > " + (dir / "np.json").string();
         ASSERT_EQ(std::system(cmd.c_str()), 0) << file;
         std::ifstream in(dir / "np.json");
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        auto np = parse(text);
+        auto np = parseReport(text);
         ASSERT_TRUE(np.IsObject()) << file;
         ASSERT_EQ(ours["datasets"].Size(), np.MemberCount()) << file;
         for (const auto& d : ours["datasets"].GetArray()) {

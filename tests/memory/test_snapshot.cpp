@@ -22,7 +22,7 @@ using namespace ts::memory;
 
 namespace {
 
-constexpr const char* kPython = "/usr/bin/python3";
+constexpr const char* kSnapshotPython = "/usr/bin/python3";
 
 fs::path dataDir() {
     return fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "data" / "torch_memory";
@@ -30,7 +30,7 @@ fs::path dataDir() {
 std::string script(const char* name) {
     return (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "memory" / name).string();
 }
-std::string slurp(const fs::path& p) {
+std::string readSnapshotFile(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
     std::stringstream ss;
     ss << f.rdbuf();
@@ -40,7 +40,8 @@ std::string slurp(const fs::path& p) {
 /// snapshot_reference.py's figures for `file`.
 rapidjson::Document reference(const fs::path& file) {
     rapidjson::Document d;
-    auto r = ts::test::runProgram(kPython, {script("snapshot_reference.py"), file.string()});
+    auto r =
+        ts::test::runProgram(kSnapshotPython, {script("snapshot_reference.py"), file.string()});
     EXPECT_EQ(r.exitCode, 0) << r.err;
     d.Parse(r.out.c_str());
     EXPECT_FALSE(d.HasParseError()) << r.out;
@@ -98,7 +99,7 @@ TEST(RealSnapshot, TrainingRunMatchesTorchAndTheReference) {
     const DeviceReport& d = r.devices[0];
     // torch's memory_viz stats of this file: "total_reserved: 242.0MiB",
     // "total_allocated: 106.4MiB", "segments: 10".
-    const std::string stats = slurp(dataDir() / "train_memory_viz_stats.txt");
+    const std::string stats = readSnapshotFile(dataDir() / "train_memory_viz_stats.txt");
     EXPECT_NE(stats.find("total_reserved: " + sizeText(d.atEnd.reserved)), std::string::npos);
     EXPECT_NE(stats.find("total_allocated: " + sizeText(d.atEnd.allocated)), std::string::npos);
     EXPECT_NE(stats.find("segments: " + std::to_string(d.atEnd.segments.size())),
@@ -130,7 +131,7 @@ TEST(RealSnapshot, TrainingRunMatchesTorchAndTheReference) {
     EXPECT_TRUE(leakAtPeak);
     EXPECT_TRUE(backwardAtPeak);
     EXPECT_TRUE(d.ooms.empty());
-    if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "train");
+    if (fs::exists(kSnapshotPython)) expectMatchesReference(s.value(), r, reference(file), "train");
 }
 
 TEST(RealSnapshot, FragmentationOomIsExplained) {
@@ -143,7 +144,7 @@ TEST(RealSnapshot, FragmentationOomIsExplained) {
     const OomAnswer& o = r.devices[0].ooms[0];
     // torch's message: "Tried to allocate 48.00 MiB ... 100.00 MiB is reserved by PyTorch but
     // unallocated" (tests/data/torch_memory/oom_facts.json).
-    const std::string facts = slurp(dataDir() / "oom_facts.json");
+    const std::string facts = readSnapshotFile(dataDir() / "oom_facts.json");
     EXPECT_NE(facts.find("Tried to allocate 48.00 MiB"), std::string::npos);
     EXPECT_NE(facts.find("100.00 MiB is reserved by PyTorch but unallocated"), std::string::npos);
     EXPECT_EQ(o.requested, 48 << 20);
@@ -156,7 +157,7 @@ TEST(RealSnapshot, FragmentationOomIsExplained) {
     EXPECT_GT(o.deviceFree, int64_t(100) << 30);  // the H200 itself had plenty
     ASSERT_FALSE(o.liveBySite.empty());
     EXPECT_EQ(o.liveBySite[0].count, 25);  // the 25 blocks of 4 MiB still alive
-    if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "oom");
+    if (fs::exists(kSnapshotPython)) expectMatchesReference(s.value(), r, reference(file), "oom");
 }
 
 TEST(RealSnapshot, ExpandableSegmentsMapAndUnmap) {
@@ -181,20 +182,21 @@ TEST(RealSnapshot, ExpandableSegmentsMapAndUnmap) {
     EXPECT_EQ(d.atEnd.reserved, 88080384);
     EXPECT_EQ(d.timeline.reserved.back(), 88080384);
     EXPECT_EQ(*std::max_element(d.timeline.reserved.begin(), d.timeline.reserved.end()), 195035136);
-    const std::string stats = slurp(dataDir() / "expandable_memory_viz_stats.txt");
+    const std::string stats = readSnapshotFile(dataDir() / "expandable_memory_viz_stats.txt");
     EXPECT_NE(stats.find("total_reserved: " + sizeText(d.atEnd.reserved)), std::string::npos);
     EXPECT_NE(stats.find("total_allocated: " + sizeText(d.atEnd.allocated)), std::string::npos);
     // The state at the peak, rebuilt through the unmaps: the mapped ranges were whole then.
     EXPECT_EQ(d.atPeak.reserved, d.timeline.peakReserved);
     EXPECT_EQ(d.atPeak.orphanBlocks, 0);
     EXPECT_TRUE(d.leaks.empty());  // the debug cache was cleared before the dump
-    if (fs::exists(kPython)) expectMatchesReference(s.value(), r, reference(file), "expandable");
+    if (fs::exists(kSnapshotPython))
+        expectMatchesReference(s.value(), r, reference(file), "expandable");
 }
 
 TEST(RealSnapshot, TheSameFileInEveryProtocol) {
     // PyTorch's own snapshot as pickle.dump writes it in protocols 2, 3 and 5 (Python 3.14's
     // default, which memory_viz refuses): the same answers.
-    if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " not found";
+    if (!fs::exists(kSnapshotPython)) GTEST_SKIP() << kSnapshotPython << " not found";
     const fs::path dir = ts::test::tempDir("protocols");
     auto ref = readSnapshot((dataDir() / "train_snapshot.pickle").string());
     ASSERT_TRUE(ref.ok());
@@ -202,7 +204,7 @@ TEST(RealSnapshot, TheSameFileInEveryProtocol) {
     for (int p : {2, 3, 5}) {
         const fs::path out = dir / ("p" + std::to_string(p) + ".pickle");
         auto run = ts::test::runProgram(
-            kPython,
+            kSnapshotPython,
             {"-c",
              "import pickle,sys; pickle.dump(pickle.load(open(sys.argv[1],'rb')), "
              "open(sys.argv[2],'wb'), protocol=int(sys.argv[3]))",
@@ -223,7 +225,7 @@ TEST(RealSnapshot, TheSameFileInEveryProtocol) {
 TEST(RealSnapshot, StreamsInsteadOfBuildingTheTree) {
     // After the read, the pickle's tree holds a few containers (the top level, the settings,
     // the annotations), not the 1,862 dicts and 886 lists the file builds.
-    const std::string bytes = slurp(dataDir() / "train_snapshot.pickle");
+    const std::string bytes = readSnapshotFile(dataDir() / "train_snapshot.pickle");
     auto src = memorySource(bytes);
     struct Counter : pickle::Consumer {
         ts::Result<pickle::Value> onListItem(pickle::Pool&, pickle::Value, pickle::Value item,
@@ -248,7 +250,7 @@ TEST(RealSnapshot, StreamsInsteadOfBuildingTheTree) {
 }
 
 TEST(GeneratedSnapshot, EveryLayoutAndProtocol) {
-    if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " not found";
+    if (!fs::exists(kSnapshotPython)) GTEST_SKIP() << kSnapshotPython << " not found";
     const fs::path dir = ts::test::tempDir("snapshots");
     for (const char* layout : {"2.11", "2.1", "2.0", "1.13"})
         for (int protocol = 2; protocol <= 5; ++protocol) {
@@ -257,15 +259,15 @@ TEST(GeneratedSnapshot, EveryLayoutAndProtocol) {
                 dir / ("s_" + std::string(layout) + "_" + std::to_string(protocol));
             const fs::path expect = fs::path(file.string() + ".json");
             auto run = ts::test::runProgram(
-                kPython, {script("make_snapshot.py"), file.string(), "--layout", layout,
-                          "--protocol", std::to_string(protocol), "--leak", "--devices", "2",
-                          "--expect", expect.string()});
+                kSnapshotPython, {script("make_snapshot.py"), file.string(), "--layout", layout,
+                                  "--protocol", std::to_string(protocol), "--leak", "--devices",
+                                  "2", "--expect", expect.string()});
             ASSERT_EQ(run.exitCode, 0) << run.err;
             auto s = readSnapshot(file.string());
             ASSERT_TRUE(s.ok()) << what << ": " << s.error();
             EXPECT_EQ(s->pickleProtocol, protocol) << what;
             rapidjson::Document e;
-            e.Parse(slurp(expect).c_str());
+            e.Parse(readSnapshotFile(expect).c_str());
             ASSERT_TRUE(e.IsObject()) << what;
             const SnapshotReport r = analyzeSnapshot(s.value());
             expectMatchesReference(s.value(), r, e["reference"], what);
@@ -296,12 +298,12 @@ TEST(GeneratedSnapshot, EveryLayoutAndProtocol) {
 }
 
 TEST(GeneratedSnapshot, NoLeakWhenNonePlanted) {
-    if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " not found";
+    if (!fs::exists(kSnapshotPython)) GTEST_SKIP() << kSnapshotPython << " not found";
     const fs::path file = ts::test::tempDir("noleak") / "s.pickle";
-    ASSERT_EQ(
-        ts::test::runProgram(kPython, {script("make_snapshot.py"), file.string(), "--steps", "12"})
-            .exitCode,
-        0);
+    ASSERT_EQ(ts::test::runProgram(kSnapshotPython,
+                                   {script("make_snapshot.py"), file.string(), "--steps", "12"})
+                  .exitCode,
+              0);
     auto s = readSnapshot(file.string());
     ASSERT_TRUE(s.ok()) << s.error();
     const SnapshotReport r = analyzeSnapshot(s.value());
@@ -310,11 +312,12 @@ TEST(GeneratedSnapshot, NoLeakWhenNonePlanted) {
 }
 
 TEST(GeneratedSnapshot, OomGzipAndStreamedFiles) {
-    if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " not found";
+    if (!fs::exists(kSnapshotPython)) GTEST_SKIP() << kSnapshotPython << " not found";
     const fs::path dir = ts::test::tempDir("snapshots2");
     const fs::path oom = dir / "oom.pickle";
     ASSERT_EQ(
-        ts::test::runProgram(kPython, {script("make_snapshot.py"), oom.string(), "--oom"}).exitCode,
+        ts::test::runProgram(kSnapshotPython, {script("make_snapshot.py"), oom.string(), "--oom"})
+            .exitCode,
         0);
     auto s = readSnapshot(oom.string());
     ASSERT_TRUE(s.ok()) << s.error();
@@ -324,7 +327,7 @@ TEST(GeneratedSnapshot, OomGzipAndStreamedFiles) {
     EXPECT_EQ(r.devices[0].ooms[0].requested, 48 << 20);
 
     // The same file gzipped reads the same.
-    const std::string bytes = slurp(oom);
+    const std::string bytes = readSnapshotFile(oom);
     const fs::path gz = dir / "oom.pickle.gz";
     gzFile g = gzopen(gz.string().c_str(), "wb");
     gzwrite(g, bytes.data(), static_cast<unsigned>(bytes.size()));
@@ -336,15 +339,16 @@ TEST(GeneratedSnapshot, OomGzipAndStreamedFiles) {
 
     // The benchmark's streamed writer (events before segments, protocol 4 by hand).
     const fs::path streamed = dir / "streamed.pickle";
-    ASSERT_EQ(ts::test::runProgram(kPython, {script("make_snapshot.py"), streamed.string(),
-                                             "--stream", "--target-bytes", "400000", "--leak",
-                                             "--expect", streamed.string() + ".json"})
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        ts::test::runProgram(kSnapshotPython, {script("make_snapshot.py"), streamed.string(),
+                                               "--stream", "--target-bytes", "400000", "--leak",
+                                               "--expect", streamed.string() + ".json"})
+            .exitCode,
+        0);
     auto t = readSnapshot(streamed.string());
     ASSERT_TRUE(t.ok()) << t.error();
     rapidjson::Document e;
-    e.Parse(slurp(streamed.string() + ".json").c_str());
+    e.Parse(readSnapshotFile(streamed.string() + ".json").c_str());
     r = analyzeSnapshot(t.value());
     expectMatchesReference(t.value(), r, e["reference"], "streamed");
     ASSERT_EQ(r.devices[0].leaks.size(), 1u);
@@ -364,7 +368,7 @@ TEST(GeneratedSnapshot, OtherPicklesAreNotSnapshots) {
     ASSERT_FALSE(b.ok());
     EXPECT_NE(b.error().find("holds a int"), std::string::npos) << b.error();
     EXPECT_FALSE(readSnapshot("/no/such/file.pickle").ok());
-    EXPECT_TRUE(
-        looksLikeSnapshotPickle(slurp(dataDir() / "train_snapshot.pickle").substr(0, 4096)));
+    EXPECT_TRUE(looksLikeSnapshotPickle(
+        readSnapshotFile(dataDir() / "train_snapshot.pickle").substr(0, 4096)));
     EXPECT_FALSE(looksLikeSnapshotPickle("{\"traceEvents\": []}"));
 }

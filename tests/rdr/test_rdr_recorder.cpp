@@ -47,7 +47,7 @@ RdrExport expectComplete(const fs::path& root) {
 TEST(RdrRecorder, OpExceptionNamesTheOp) {
     const fs::path root = ts::test::tempDir("rdr_exc");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     ASSERT_TRUE(r.exportNow(std::string(kReasonOpException) + ": shape mismatch in Add",
                             "Default/network/fc1/Add-op1"));
     RdrExport e = expectComplete(root);
@@ -64,7 +64,7 @@ TEST(RdrRecorder, OpExceptionNamesTheOp) {
 TEST(RdrRecorder, NanStopNamesLastOpByDefault) {
     const fs::path root = ts::test::tempDir("rdr_nan");
     RunningDataRecorder r;
-    const std::string last = test::recordSampleRun(r, root.string(), 1);
+    const std::string last = ts::rdr::test::recordSampleRun(r, root.string(), 1);
     r.setRunState(R"({"lr": 1e9})", 0, 2, std::nan(""), 1024.0);
     ASSERT_TRUE(r.onRunEnd(true, kReasonNanLoss, ""));
     RdrExport e = expectComplete(root);
@@ -77,7 +77,7 @@ TEST(RdrRecorder, NanStopNamesLastOpByDefault) {
 TEST(RdrRecorder, FailedAllocationIsInTheTable) {
     const fs::path root = ts::test::tempDir("rdr_alloc");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     r.recordOp(30, "Conv2D", "Default/network/conv1/Conv2D-op3", {{{32, 3, 224, 224}, "float32"}},
                {{32, 64, 112, 112}});
     r.recordAllocFailure("Default/network/conv1/Conv2D-op3:out0", uint64_t{1} << 40, 99999);
@@ -111,14 +111,14 @@ TEST(RdrReader, MemoryCurveFollowsAllocsAndFrees) {
 TEST(RdrRecorder, ModeOneSkipsNormalEndModeTwoExports) {
     const fs::path root1 = ts::test::tempDir("rdr_mode1");
     RunningDataRecorder r1;
-    test::recordSampleRun(r1, root1.string(), 1);
+    ts::rdr::test::recordSampleRun(r1, root1.string(), 1);
     ASSERT_TRUE(r1.onRunEnd(false, kReasonNormalEnd, ""));
     EXPECT_EQ(r1.exportCount(), 0);
     EXPECT_FALSE(fs::exists(root1 / "rank_0"));
 
     const fs::path root2 = ts::test::tempDir("rdr_mode2");
     RunningDataRecorder r2;
-    test::recordSampleRun(r2, root2.string(), 2);
+    ts::rdr::test::recordSampleRun(r2, root2.string(), 2);
     ASSERT_TRUE(r2.onRunEnd(false, kReasonNormalEnd, ""));
     EXPECT_EQ(r2.exportCount(), 1);
     RdrExport e = expectComplete(root2);
@@ -129,7 +129,7 @@ TEST(RdrRecorder, ModeOneSkipsNormalEndModeTwoExports) {
 TEST(RdrRecorder, DisabledNeverWrites) {
     const fs::path root = ts::test::tempDir("rdr_off");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 2);
+    ts::rdr::test::recordSampleRun(r, root.string(), 2);
     RdrConfig c = r.config();
     c.enable = false;
     r.configure(c);
@@ -174,7 +174,7 @@ TEST(RdrRecorder, RecordsAreBoundedAndKeepTheNewest) {
 TEST(RdrRecorder, IndexIsValidJsonWithEscapes) {
     const fs::path root = ts::test::tempDir("rdr_escape");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     ASSERT_TRUE(r.exportNow("op_exception: \"bad\" \\ value\n", "x"));
     std::ifstream in(root / "rank_0/rdr" / kIndexFile);
     std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -195,7 +195,7 @@ TEST(RdrReader, ErrorsAndFolderDiscovery) {
 
     const fs::path root = ts::test::tempDir("rdr_find");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     ASSERT_TRUE(r.exportNow("x", ""));
     const fs::path dir = root / "rank_0/rdr";
     EXPECT_EQ(findRdrFolders(root.string()), std::vector<std::string>{dir.string()});
@@ -216,7 +216,7 @@ TEST(RdrReader, ErrorsAndFolderDiscovery) {
 TEST(RdrCli, PrintsSummaryJsonAndErrors) {
     const fs::path root = ts::test::tempDir("rdr_cli");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     ASSERT_TRUE(r.exportNow(kReasonNanLoss, ""));
     auto res = ts::test::runCli({"rdr", root.string(), "--json"});
     ASSERT_EQ(res.exitCode, 0) << res.err;
@@ -263,7 +263,7 @@ TEST(RdrReader, MemoryCurveLiftedToThePoolsBytesInUse) {
 TEST(RdrRecorder, FailingOpFoundInThePreviousStepAndDetailKept) {
     const fs::path root = ts::test::tempDir("rdr_prev");
     RunningDataRecorder r;
-    test::recordSampleRun(r, root.string(), 1);
+    ts::rdr::test::recordSampleRun(r, root.string(), 1);
     r.beginStep(0, 3);
     r.recordOp(30, "Cast", "Default/network/Cast-op0", std::string_view("[32,10]:Float32"), "");
     r.setLastOpOutputs("[32,10]:Float16");

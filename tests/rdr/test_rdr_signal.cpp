@@ -43,7 +43,7 @@ int runCrashingChild(const fs::path& root, int sig) {
     if (pid == 0) {
         noCoreFile();
         RunningDataRecorder r;
-        test::recordSampleRun(r, root.string(), 1);
+        ts::rdr::test::recordSampleRun(r, root.string(), 1);
         r.installFatalSignalHandlers();
         r.recordOp(99, "Crash", "Default/network/Crash-op9", {{{4}, "int32"}}, {{4}});
         crash(sig);

@@ -25,7 +25,7 @@ rapidjson::Document parse(const std::string& out) {
     return d;
 }
 
-bool alive(pid_t pid) {
+bool launchedAlive(pid_t pid) {
     return ts::test::processRunning(pid);
 }
 
@@ -96,7 +96,7 @@ TEST(CliLaunch, KilledLauncherLeavesNoOrphanAndAnInterruptedRun) {
         if (child == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ASSERT_GT(child, 0);
-    EXPECT_TRUE(alive(child));
+    EXPECT_TRUE(launchedAlive(child));
     {  // While the launcher lives, the run is running for anyone who opens the session.
         auto s = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
         ASSERT_TRUE(s.ok()) << s.error();
@@ -106,9 +106,9 @@ TEST(CliLaunch, KilledLauncherLeavesNoOrphanAndAnInterruptedRun) {
     for (int i = 0; i < 300 && !cli.value()->poll(); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_TRUE(cli.value()->ended());
-    for (int i = 0; i < 300 && alive(child); ++i)
+    for (int i = 0; i < 300 && launchedAlive(child); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    EXPECT_FALSE(alive(child)) << "the command outlived its launcher";
+    EXPECT_FALSE(launchedAlive(child)) << "the command outlived its launcher";
     auto s = ts::store::TraceStore::open(session, ts::store::TraceStore::Mode::ReadWrite);
     ASSERT_TRUE(s.ok()) << s.error();
     auto runs = s.value()->runs().value();

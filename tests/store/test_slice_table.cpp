@@ -44,7 +44,7 @@ void put(SqliteDb& db, SliceChunkWriter& w, std::vector<StoredSlice> rows,
     ASSERT_TRUE(w.write(rows.front().row.trackId, rows).ok());
 }
 
-Fixture build() {
+Fixture buildSlices() {
     Fixture f;
     const std::string path = (test::tempDir("slice_table") / "s.tscope").string();
     f.store = TraceStore::open(path, TraceStore::Mode::Create).value();
@@ -102,18 +102,18 @@ Fixture build() {
     return f;
 }
 
-std::vector<std::string> rows(SqliteDb& db, const std::string& sql) {
+std::vector<std::string> sliceRows(SqliteDb& db, const std::string& sql) {
     return test::sqlRows(db, sql);
 }
 
 const char* kCols = "id, track_id, ts, dur, depth, name_id, cat_id, arg_set_id, flags";
 
 TEST(SliceTable, ScansComeOutInTrackTsIdOrderWithEveryRow) {
-    Fixture f = build();
+    Fixture f = buildSlices();
     SqliteDb& db = f.store->db();
-    const auto got = rows(db, std::string("SELECT ") + kCols + " FROM slices");
-    const auto want =
-        rows(db, std::string("SELECT ") + kCols + " FROM ref_slices ORDER BY track_id, ts, id");
+    const auto got = sliceRows(db, std::string("SELECT ") + kCols + " FROM slices");
+    const auto want = sliceRows(
+        db, std::string("SELECT ") + kCols + " FROM ref_slices ORDER BY track_id, ts, id");
     EXPECT_EQ(got.size(), f.all.size());
     EXPECT_EQ(got, want);
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices").value(),
@@ -123,7 +123,7 @@ TEST(SliceTable, ScansComeOutInTrackTsIdOrderWithEveryRow) {
 }
 
 TEST(SliceTable, ConstraintsOfEveryTypeAnswerLikeAPlainTable) {
-    Fixture f = build();
+    Fixture f = buildSlices();
     SqliteDb& db = f.store->db();
     const std::vector<std::string> values = {"0",
                                              "1",
@@ -160,10 +160,11 @@ TEST(SliceTable, ConstraintsOfEveryTypeAnswerLikeAPlainTable) {
         for (const auto& op : ops)
             for (const auto& v : values) {
                 const std::string where = " WHERE " + c + " " + op + " " + v;
-                const auto got = rows(db, std::string("SELECT ") + kCols + " FROM slices" + where +
-                                              " ORDER BY track_id, ts, id");
-                const auto want = rows(db, std::string("SELECT ") + kCols + " FROM ref_slices" +
-                                               where + " ORDER BY track_id, ts, id");
+                const auto got = sliceRows(db, std::string("SELECT ") + kCols + " FROM slices" +
+                                                   where + " ORDER BY track_id, ts, id");
+                const auto want =
+                    sliceRows(db, std::string("SELECT ") + kCols + " FROM ref_slices" + where +
+                                      " ORDER BY track_id, ts, id");
                 ASSERT_EQ(got, want) << where;
                 ++checked;
             }
@@ -176,16 +177,16 @@ TEST(SliceTable, ConstraintsOfEveryTypeAnswerLikeAPlainTable) {
           " WHERE track_id = 1 AND track_id = 2", " WHERE id > 10 AND id < 40 AND track_id = 1",
           " WHERE depth = 1 AND track_id = 1", " WHERE ts = 700",
           " WHERE id = 3 AND track_id = 2"}) {
-        const auto got = rows(db, std::string("SELECT ") + kCols + " FROM slices" + where +
-                                      " ORDER BY track_id, ts, id");
-        const auto want = rows(db, std::string("SELECT ") + kCols + " FROM ref_slices" + where +
-                                       " ORDER BY track_id, ts, id");
+        const auto got = sliceRows(db, std::string("SELECT ") + kCols + " FROM slices" + where +
+                                           " ORDER BY track_id, ts, id");
+        const auto want = sliceRows(db, std::string("SELECT ") + kCols + " FROM ref_slices" +
+                                            where + " ORDER BY track_id, ts, id");
         EXPECT_EQ(got, want) << where;
     }
 }
 
 TEST(SliceTable, JoinsAndOrderingsMatchAPlainTable) {
-    Fixture f = build();
+    Fixture f = buildSlices();
     SqliteDb& db = f.store->db();
     ASSERT_TRUE(db.exec("CREATE TABLE pairs(a INTEGER, b INTEGER);"
                         "INSERT INTO pairs VALUES(1, 160), (170, 151), (400, 2), (5, 5), "
@@ -207,7 +208,7 @@ TEST(SliceTable, JoinsAndOrderingsMatchAPlainTable) {
             for (size_t at; (at = s.find("%T")) != std::string::npos;) s.replace(at, 2, table);
             return s;
         };
-        EXPECT_EQ(rows(db, sub("slices")), rows(db, sub("ref_slices"))) << q;
+        EXPECT_EQ(sliceRows(db, sub("slices")), sliceRows(db, sub("ref_slices"))) << q;
     }
     // The virtual table's rowid is the slice id.
     EXPECT_EQ(db.queryInt("SELECT count(*) FROM slices WHERE rowid = id").value(),
@@ -215,7 +216,7 @@ TEST(SliceTable, JoinsAndOrderingsMatchAPlainTable) {
 }
 
 TEST(SliceTable, WritesAreRefusedAndDamageIsAnError) {
-    Fixture f = build();
+    Fixture f = buildSlices();
     SqliteDb& db = f.store->db();
     EXPECT_FALSE(db.exec("INSERT INTO slices(id, track_id, ts, dur, depth, name_id) "
                          "VALUES(1, 1, 1, 1, 0, 1)")

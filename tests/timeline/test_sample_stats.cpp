@@ -12,7 +12,7 @@
 namespace ts::timeline {
 namespace {
 
-const SampleStatsRow* row(const SampleStats& s, const std::string& name) {
+const SampleStatsRow* sampleRow(const SampleStats& s, const std::string& name) {
     for (const auto& r : s.rows)
         if (r.name == name) return &r;
     return nullptr;
@@ -28,10 +28,10 @@ TEST(SampleStats, SelfAndTotalPerFunction) {
     ASSERT_EQ(st.rows.size(), 4u);
     EXPECT_EQ(st.rows[0].name, "leaf");  // by self, descending
     EXPECT_EQ(st.rows[0].category, "libm");
-    const auto* leaf = row(st, "leaf");
-    const auto* loop = row(st, "loop");
-    const auto* recurse = row(st, "recurse");
-    const auto* main = row(st, "main");
+    const auto* leaf = sampleRow(st, "leaf");
+    const auto* loop = sampleRow(st, "loop");
+    const auto* recurse = sampleRow(st, "recurse");
+    const auto* main = sampleRow(st, "main");
     ASSERT_TRUE(leaf && loop && recurse && main);
     EXPECT_EQ(leaf->self, 3);
     EXPECT_EQ(leaf->total, 3);
@@ -54,9 +54,9 @@ TEST(SampleStats, TimeRange) {
     auto s = computeSampleStats(session, o);
     ASSERT_TRUE(s) << s.error();
     EXPECT_EQ(s.value().samples, 3);
-    ASSERT_NE(row(s.value(), "main"), nullptr);
-    EXPECT_EQ(row(s.value(), "main")->total, 3);
-    EXPECT_EQ(row(s.value(), "recurse"), nullptr);
+    ASSERT_NE(sampleRow(s.value(), "main"), nullptr);
+    EXPECT_EQ(sampleRow(s.value(), "main")->total, 3);
+    EXPECT_EQ(sampleRow(s.value(), "recurse"), nullptr);
 }
 
 TEST(SampleStats, Cli) {

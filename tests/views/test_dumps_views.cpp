@@ -41,7 +41,7 @@ QString corpus(const std::string& rel) {
 
 // Processes events until `done` holds and no job runs (or the timeout passes).
 template <class F>
-bool waitFor(SessionContext& ctx, F done, int ms = 20000) {
+bool waitDumps(SessionContext& ctx, F done, int ms = 20000) {
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < ms) {
@@ -86,7 +86,7 @@ TEST(Hdf5Inspector, LazyTreeStatsHeatmapAndValues) {
     view.resize(1400, 900);
     view.show();
     view.openFile(corpus("generated/hdf5/features.h5"));
-    ASSERT_TRUE(waitFor(ctx, [&] { return view.model()->rowCount() > 0; }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return view.model()->rowCount() > 0; }));
     // Only the root is listed: groups below are not until expanded.
     const QModelIndex curves = view.model()->indexOfPath("curves");
     ASSERT_TRUE(curves.isValid());
@@ -98,7 +98,7 @@ TEST(Hdf5Inspector, LazyTreeStatsHeatmapAndValues) {
 
     view.selectPath("chunked_gzip");
     DatasetPanel* panel = view.panel();
-    ASSERT_TRUE(waitFor(
+    ASSERT_TRUE(waitDumps(
         ctx, [&] { return panel->path() == "chunked_gzip" && panel->stats()->result().ok; }));
     const auto& st = panel->stats()->result().stats;
     EXPECT_EQ(st.count, 1048576u);
@@ -109,31 +109,31 @@ TEST(Hdf5Inspector, LazyTreeStatsHeatmapAndValues) {
     EXPECT_FALSE(panel->stats()->result().histogram.counts.empty());
     // A 2-D dataset opens on its heatmap; 1024 x 1024 fits without striding.
     EXPECT_EQ(panel->tabs()->currentIndex(), DatasetPanel::HeatmapTab);
-    ASSERT_TRUE(waitFor(ctx, [&] { return panel->heatmap()->cells() == QSize(1024, 1024); }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return panel->heatmap()->cells() == QSize(1024, 1024); }));
     // Values: the planted NaN at flat 0 and +Inf at flat 777 = [0, 777].
     ValuesTableModel* values = panel->values();
     values->data(values->index(0, 777));
-    ASSERT_TRUE(waitFor(ctx, [&] {
+    ASSERT_TRUE(waitDumps(ctx, [&] {
         return values->pendingBlocks() == 0 && values->data(values->index(0, 0)).toString() != "…";
     }));
     EXPECT_EQ(values->data(values->index(0, 0)).toString(), "nan");
     values->data(values->index(0, 777));
     ASSERT_TRUE(
-        waitFor(ctx, [&] { return values->data(values->index(0, 777)).toString() != "…"; }));
+        waitDumps(ctx, [&] { return values->data(values->index(0, 777)).toString() != "…"; }));
     EXPECT_EQ(values->data(values->index(0, 777)).toString(), "inf");
 
     // A nested path is listed on the way; the 1-D curve opens on its line plot.
     view.selectPath("curves/loss");
-    ASSERT_TRUE(waitFor(
+    ASSERT_TRUE(waitDumps(
         ctx, [&] { return panel->path() == "curves/loss" && panel->stats()->result().ok; }));
     EXPECT_EQ(panel->tabs()->currentIndex(), DatasetPanel::PlotTab);
     EXPECT_EQ(panel->stats()->result().stats.count, 1000u);
     // Compound: described, no statistics, values as text.
     view.selectPath("compound");
     ASSERT_TRUE(
-        waitFor(ctx, [&] { return panel->path() == "compound" && !panel->stats()->running(); }));
+        waitDumps(ctx, [&] { return panel->path() == "compound" && !panel->stats()->running(); }));
     EXPECT_FALSE(panel->stats()->result().ok);
-    ASSERT_TRUE(waitFor(ctx, [&] {
+    ASSERT_TRUE(waitDumps(ctx, [&] {
         return panel->values()->rowCount() == 2 &&
                panel->values()->data(panel->values()->index(0, 0)).toString().startsWith("{name");
     }));
@@ -156,12 +156,12 @@ TEST(Hdf5Inspector, BadFilesGiveClearErrors) {
         .write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 3));
     view.openFile(QString::fromStdString(cut.string()));
     // Either a clear error at open or a tree whose unreadable parts say so: never a crash.
-    ASSERT_TRUE(
-        waitFor(ctx, [&] { return !view.lastError().isEmpty() || view.model()->rowCount() > 0; }));
+    ASSERT_TRUE(waitDumps(
+        ctx, [&] { return !view.lastError().isEmpty() || view.model()->rowCount() > 0; }));
     if (view.lastError().isEmpty()) {
         for (int r = 0; r < view.model()->rowCount(); ++r) {
             view.selectPath(view.model()->index(r, 0).data(H5TreeModel::PathRole).toString());
-            waitFor(ctx, [] { return true; });
+            waitDumps(ctx, [] { return true; });
         }
     }
     EXPECT_TRUE(looksLikeHdf5(corpus("generated/hdf5/dump_gpu.h5")));
@@ -178,18 +178,18 @@ TEST(OverflowView, DumpFindingsInExecutionOrderFirstHighlighted) {
     QSignalSpy loaded(&view, &OverflowView::loaded);
     view.openFile(corpus("generated/hdf5/dump_npu.h5"));
     ASSERT_TRUE(
-        waitFor(ctx, [&] { return view.rows().size() == 6 && view.lastError().isEmpty(); }));
+        waitDumps(ctx, [&] { return view.rows().size() == 6 && view.lastError().isEmpty(); }));
     EXPECT_EQ(view.rows()[0].path, "Linear/0/output/0");
     EXPECT_EQ(view.rows()[5].path, "Add/0/output/0");
     EXPECT_TRUE(view.orderText().startsWith("creation")) << view.orderText().toStdString();
     EXPECT_TRUE(view.table()->item(0, 0)->text().contains("first"));
     EXPECT_EQ(view.table()->item(0, 0)->background().color(), QColor(255, 205, 210));
     // The first finding's statistics are shown below it.
-    ASSERT_TRUE(waitFor(ctx, [&] { return view.panel()->stats()->result().ok; }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return view.panel()->stats()->result().ok; }));
     EXPECT_EQ(view.panel()->path(), "Linear/0/output/0");
     EXPECT_EQ(view.panel()->stats()->result().stats.posinf, 1u);
     view.table()->selectRow(2);
-    ASSERT_TRUE(waitFor(ctx, [&] {
+    ASSERT_TRUE(waitDumps(ctx, [&] {
         return view.panel()->path() == "Softmax/0/output/0" && view.panel()->stats()->result().ok;
     }));
     EXPECT_EQ(view.panel()->stats()->result().stats.nan, 20u);
@@ -215,10 +215,10 @@ TEST(OverflowView, RunFindingsFromTheSession) {
     ctx.setSessionPath(QString::fromStdString(o.sessionPath));
     OverflowView view(&ctx);
     view.showRun(job.runId());
-    ASSERT_TRUE(waitFor(ctx, [&] { return !view.rows().empty(); }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return !view.rows().empty(); }));
     EXPECT_GT(view.rows()[0].step, 0);
     EXPECT_FALSE(view.rows()[0].file.isEmpty());
-    ASSERT_TRUE(waitFor(ctx, [&] { return view.panel()->stats()->result().ok; }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return view.panel()->stats()->result().ok; }));
     const auto& s = view.panel()->stats()->result().stats;
     EXPECT_GT(s.nan + s.posinf + s.neginf, 0u);
 }
@@ -230,7 +230,7 @@ TEST(CompareView, FirstDivergentAndThresholds) {
     CompareView view(&ctx);
     view.resize(1400, 900);
     view.compare(corpus("generated/hdf5/dump_npu.h5"), corpus("generated/hdf5/dump_gpu.h5"));
-    ASSERT_TRUE(waitFor(ctx, [&] { return view.model()->rowCount() == 35; }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return view.model()->rowCount() == 35; }));
     const int first = view.model()->firstDivergentRow();
     ASSERT_GE(first, 0);
     EXPECT_EQ(view.model()->report().pairs[static_cast<size_t>(first)].tensor.path,
@@ -255,14 +255,14 @@ TEST(CompareView, FirstDivergentAndThresholds) {
     H5FileRegistry::instance()->requestInspect(corpus("generated/hdf5/dump_npu.h5"),
                                                "Conv2d/1/output/0");
     Hdf5InspectorView inspector(&ctx);
-    ASSERT_TRUE(waitFor(ctx, [&] {
+    ASSERT_TRUE(waitDumps(ctx, [&] {
         return inspector.panel()->path() == "Conv2d/1/output/0" &&
                inspector.panel()->stats()->result().ok;
     }));
     EXPECT_TRUE(inspector.currentFile().endsWith("dump_npu.h5"));
     // A file that is not HDF5 is an error, not a crash.
     view.compare(corpus("real/hdf5/notahdf5file.h5"), corpus("generated/hdf5/dump_gpu.h5"));
-    ASSERT_TRUE(waitFor(ctx, [&] { return !view.lastError().isEmpty(); }));
+    ASSERT_TRUE(waitDumps(ctx, [&] { return !view.lastError().isEmpty(); }));
     EXPECT_EQ(view.model()->rowCount(), 0);
 }
 

@@ -41,7 +41,7 @@ QString dataFile(const char* name) {
         (fs::path(TRAINSCOPE_SOURCE_DIR) / "tests" / "data" / "torch_memory" / name).string());
 }
 
-void openAndWait(SnapshotView& v, const QString& path) {
+void openSnapshotAndWait(SnapshotView& v, const QString& path) {
     QSignalSpy loaded(&v, &SnapshotView::loaded);
     v.openFile(path);
     ASSERT_TRUE(loaded.wait(20000));
@@ -61,7 +61,7 @@ TEST(SnapshotView, TrainingSnapshotWithItsLeak) {
     ASSERT_NE(view, nullptr);
     view->resize(1400, 900);
     view->show();
-    openAndWait(*view, dataFile("train_snapshot.pickle"));
+    openSnapshotAndWait(*view, dataFile("train_snapshot.pickle"));
     ASSERT_TRUE(view->data());
     EXPECT_TRUE(view->summaryLabel()->text().contains("1 leak"))
         << view->summaryLabel()->text().toStdString();
@@ -112,7 +112,7 @@ TEST(SnapshotView, OomSnapshotOpensAtTheOom) {
     ts::test::ensureQtApp();
     SessionContext ctx;
     SnapshotView view(&ctx);
-    openAndWait(view, dataFile("oom_snapshot.pickle"));
+    openSnapshotAndWait(view, dataFile("oom_snapshot.pickle"));
     ASSERT_TRUE(view.data());
     EXPECT_TRUE(view.summaryLabel()->text().contains("caused by fragmentation"));
     EXPECT_EQ(view.momentBox()->count(), 3);
@@ -120,7 +120,7 @@ TEST(SnapshotView, OomSnapshotOpensAtTheOom) {
     EXPECT_EQ(view.segmentMap()->state().largestFree, 4 << 20);
     EXPECT_TRUE(view.answers()->toPlainText().contains("fragmentation: 100.0MiB was free"));
     // A file that is not a snapshot: a clear message.
-    openAndWait(view, dataFile("train_facts.json"));
+    openSnapshotAndWait(view, dataFile("train_facts.json"));
     EXPECT_TRUE(view.summaryLabel()->text().startsWith("Cannot read this snapshot"));
     QTRY_VERIFY(ctx.jobs()->idle());
 }
@@ -153,7 +153,7 @@ TEST(SnapshotView, ImportIntoSessionAndMemoryByOp) {
 
     // The snapshot view imports its file into the session: a second memory source.
     SnapshotView view(&ctx);
-    openAndWait(view, dataFile("train_snapshot.pickle"));
+    openSnapshotAndWait(view, dataFile("train_snapshot.pickle"));
     QSignalSpy changed(&ctx, &SessionContext::dataChanged);
     ASSERT_TRUE(view.importButton()->isEnabled());
     view.importButton()->click();

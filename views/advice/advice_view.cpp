@@ -9,16 +9,13 @@
 #include "core/timeline/time_axis.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 
 using namespace ts::analysis;
 
 namespace {
 
-QString dur(double ns) {
-    return QString::fromStdString(ts::timeline::formatDuration(ns));
-}
-
-QString pct(double part, double whole) {
+QString shareOf(double part, double whole) {
     return whole > 0 ? QString::number(100.0 * part / whole, 'f', 1) + QLatin1Char('%')
                      : QStringLiteral("-");
 }
@@ -36,24 +33,24 @@ QString AdviceView::costSummary(const ProfileReport& rep) {
         out += tr("<b>Steady steps</b> (%1, median %2): forward %3, backward %4, optimizer %5, "
                   "iteration gap %6, rest of tail %7.")
                    .arg(st.steps)
-                   .arg(dur(a.medianNs), pct(static_cast<double>(st.forward), T),
-                        pct(static_cast<double>(st.backward), T),
-                        pct(static_cast<double>(st.optimizer), T),
-                        pct(static_cast<double>(st.iterationGap), T),
-                        pct(static_cast<double>(st.tailRest), T));
+                   .arg(durationText(a.medianNs), shareOf(static_cast<double>(st.forward), T),
+                        shareOf(static_cast<double>(st.backward), T),
+                        shareOf(static_cast<double>(st.optimizer), T),
+                        shareOf(static_cast<double>(st.iterationGap), T),
+                        shareOf(static_cast<double>(st.tailRest), T));
     else if (st.steps > 0)
         out += tr("<b>Steady steps</b> (%1, median %2): data loading %3, CPU ops %4.")
                    .arg(st.steps)
-                   .arg(dur(a.medianNs), pct(static_cast<double>(st.iterationGap), T),
-                        pct(static_cast<double>(st.cpuOps), T));
+                   .arg(durationText(a.medianNs), shareOf(static_cast<double>(st.iterationGap), T),
+                        shareOf(static_cast<double>(st.cpuOps), T));
     if (!rep.ops.empty()) {
         int64_t all = 0;
         for (const auto& o : rep.ops) all += o.selfNs;
         const OpSelfTime& top = rep.ops.front();
         out += tr(" <b>Biggest op cost:</b> %1, %2 of op self time (%3 in %4 calls).")
                    .arg(QString::fromStdString(top.name).toHtmlEscaped(),
-                        pct(static_cast<double>(top.selfNs), static_cast<double>(all)),
-                        dur(static_cast<double>(top.selfNs)))
+                        shareOf(static_cast<double>(top.selfNs), static_cast<double>(all)),
+                        durationText(static_cast<double>(top.selfNs)))
                    .arg(top.calls);
     }
     return out;

@@ -21,7 +21,7 @@ int niceStep(double min) {
     return 1'000'000'000;
 }
 
-QString ms(double v) {
+QString msCell(double v) {
     return QString::number(v, 'f', v >= 100 ? 1 : v >= 10 ? 2 : 3) + QStringLiteral(" ms");
 }
 
@@ -193,7 +193,7 @@ QString ClusterHeatmap::cellToolTip(size_t row, size_t col) const {
     if (straggler) t += tr(" <span style='color:#d62728'>straggler</span>");
     auto line = [&](const QString& name, int64_t ns) {
         t += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>")
-                 .arg(name, ms(static_cast<double>(ns) / 1e6));
+                 .arg(name, msCell(static_cast<double>(ns) / 1e6));
     };
     t += QStringLiteral("<table>");
     line(tr("Step time"), s->dur);

@@ -53,7 +53,7 @@ int tagAt(const QModelIndex& index) {
 
 constexpr int kOpsDeltaColumn = 4;  // "Δ ms/step" of makeOpCompareModel
 
-QString ms(double v) {
+QString msLabel(double v) {
     return QString::number(v, 'f', v >= 100 ? 1 : 2) + QStringLiteral(" ms");
 }
 
@@ -252,22 +252,22 @@ void ClusterView::setSummary(std::shared_ptr<const ClusterSummary> summary,
         // Work (step time minus its wait) is what tells a straggler; step times are alike on
         // every rank, since the others wait for it: name which figure, as the Ranks table does.
         const int medRank = s.ranks[s.medianRankIndex].input.rank;
-        text +=
-            slow.stragglerSteps > 0
-                ? tr(" Slowest: <b>rank %1</b>, a straggler in %2 step(s): the others waited "
-                     "%3 for it in all. Its median work is %4 against %5 on rank %6, the "
-                     "median rank by work (\"Median work ms\" in the Ranks tab; their "
-                     "median steps: %7 and %8).")
-                      .arg(*s.slowestRank)
-                      .arg(slow.stragglerSteps)
-                      .arg(ms(slow.stragglerExcessMs), ms(slow.workMsMedian), ms(med.workMsMedian))
-                      .arg(medRank)
-                      .arg(ms(slow.stepMsMedian), ms(med.stepMsMedian))
-                : tr(" Slowest: rank %1, with the highest mean work per step, %2, against "
-                     "%3 on rank %4, the median rank by work.")
-                      .arg(*s.slowestRank)
-                      .arg(ms(slow.workMsMean), ms(med.workMsMean))
-                      .arg(medRank);
+        text += slow.stragglerSteps > 0
+                    ? tr(" Slowest: <b>rank %1</b>, a straggler in %2 step(s): the others waited "
+                         "%3 for it in all. Its median work is %4 against %5 on rank %6, the "
+                         "median rank by work (\"Median work ms\" in the Ranks tab; their "
+                         "median steps: %7 and %8).")
+                          .arg(*s.slowestRank)
+                          .arg(slow.stragglerSteps)
+                          .arg(msLabel(slow.stragglerExcessMs), msLabel(slow.workMsMedian),
+                               msLabel(med.workMsMedian))
+                          .arg(medRank)
+                          .arg(msLabel(slow.stepMsMedian), msLabel(med.stepMsMedian))
+                    : tr(" Slowest: rank %1, with the highest mean work per step, %2, against "
+                         "%3 on rank %4, the median rank by work.")
+                          .arg(*s.slowestRank)
+                          .arg(msLabel(slow.workMsMean), msLabel(med.workMsMean))
+                          .arg(medRank);
     }
     text += s.stragglers.empty()
                 ? tr(" No straggler.")

@@ -11,6 +11,9 @@ inline QString durationText(double ns, int significant = 4) {
 inline QString bytesText(double bytes, int significant = 3) {
     return QString::fromStdString(ts::formatBytes(bytes, significant));
 }
+inline QString shareText(double share) {
+    return QString::fromStdString(ts::formatShare(share));
+}
 inline QString numberText(double v, int significant = 4) {
     return QString::fromStdString(ts::formatNumber(v, significant));
 }

@@ -15,19 +15,14 @@
 #include "core/timeline/time_axis.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 
 namespace gpu = ts::analysis::gpu;
 
 namespace {
 
-QString dur(double ns) {
-    return QString::fromStdString(ts::timeline::formatDuration(ns));
-}
 QString durI(int64_t ns) {
-    return dur(static_cast<double>(ns));
-}
-QString pct(double share) {
-    return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%');
+    return durationText(static_cast<double>(ns));
 }
 
 // The plugin's colours for its overview roles, in role order.
@@ -199,18 +194,18 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
                  .arg(d.device)
                  .arg(d.name.empty() ? QString()
                                      : QStringLiteral(" (%1)").arg(QString::fromStdString(d.name)))
-                 .arg(pct(d.utilization));
-        if (d.smEfficiency) s += tr(", est. SM efficiency %1").arg(pct(*d.smEfficiency));
-        if (d.occupancy) s += tr(", est. achieved occupancy %1").arg(pct(*d.occupancy));
+                 .arg(shareText(d.utilization));
+        if (d.smEfficiency) s += tr(", est. SM efficiency %1").arg(shareText(*d.smEfficiency));
+        if (d.occupancy) s += tr(", est. achieved occupancy %1").arg(shareText(*d.occupancy));
     }
     if (o.tensorCores.kernelTime > 0)
         s += tr("<br>Tensor Cores: %1 of kernel time")
-                 .arg(pct(static_cast<double>(o.tensorCores.tensorCoreTime) /
-                          static_cast<double>(o.tensorCores.kernelTime)));
+                 .arg(shareText(static_cast<double>(o.tensorCores.tensorCoreTime) /
+                                static_cast<double>(o.tensorCores.kernelTime)));
     if (o.tensorCores.eligibleOpTime > 0)
         s += tr("; %1 of the kernel time of ops that can use them")
-                 .arg(pct(static_cast<double>(o.tensorCores.eligibleOpTcTime) /
-                          static_cast<double>(o.tensorCores.eligibleOpTime)));
+                 .arg(shareText(static_cast<double>(o.tensorCores.eligibleOpTcTime) /
+                                static_cast<double>(o.tensorCores.eligibleOpTime)));
     s +=
         tr("<br><i>GPU utilisation: time a kernel runs inside the overview steps / their span. "
            "Est. SM efficiency: the same, each instant weighted by min(1, blocks per SM of the "
@@ -264,13 +259,12 @@ void GpuOverviewView::show(const ts::analysis::ProfileReport& report) {
            "a step goes to the first of these that is active —");
     for (size_t role = 0; role < gpu::kSplitRoles; ++role) {
         const auto r = static_cast<gpu::SplitRole>(role);
-        help +=
-            QStringLiteral(" <span style='color:%1'>■</span> <b>%2</b> %3: %4;")
-                .arg(kRoleColours[role].name(), tr(gpu::splitRoleLabel(r)),
-                     total > 0
-                         ? pct(static_cast<double>(o.splitTotal[role]) / static_cast<double>(total))
-                         : QStringLiteral("–"),
-                     tr(gpu::splitRoleHelp(r)));
+        help += QStringLiteral(" <span style='color:%1'>■</span> <b>%2</b> %3: %4;")
+                    .arg(kRoleColours[role].name(), tr(gpu::splitRoleLabel(r)),
+                         total > 0 ? shareText(static_cast<double>(o.splitTotal[role]) /
+                                               static_cast<double>(total))
+                                   : QStringLiteral("–"),
+                         tr(gpu::splitRoleHelp(r)));
     }
     help +=
         tr(" Steps marked \"left out\" launched fewer kernels than the one before (the "
@@ -311,15 +305,17 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
         addSection(m_hta, tr("Idle time causes (per stream, gap < %1 is kernel wait)")
                               .arg(durI(h.consecutiveKernelDelayNs)));
         for (const auto& s : h.idle)
-            addRow(m_hta,
-                   {tr("stream %1").arg(s.stream),
-                    tr("host wait %1, kernel wait %2, other %3")
-                        .arg(pct(s.hostWaitRatio), pct(s.kernelWaitRatio), pct(s.otherRatio))});
+            addRow(m_hta, {tr("stream %1").arg(s.stream),
+                           tr("host wait %1, kernel wait %2, other %3")
+                               .arg(shareText(s.hostWaitRatio), shareText(s.kernelWaitRatio),
+                                    shareText(s.otherRatio))});
         addSection(m_hta, tr("Kernel launches"));
         addRow(m_hta, {tr("launches"), QString::number(h.launch.launches)});
-        addRow(m_hta, {tr("launch delay (median, HTA's formula)"), dur(h.launch.launchDelayNs.p50)},
-               tr("HTA's launch_delay = GPU start - CPU start + CPU duration, as HTA writes it."));
-        addRow(m_hta, {tr("launch latency (median, studio)"), dur(h.launch.latencyNs.p50)},
+        addRow(
+            m_hta,
+            {tr("launch delay (median, HTA's formula)"), durationText(h.launch.launchDelayNs.p50)},
+            tr("HTA's launch_delay = GPU start - CPU start + CPU duration, as HTA writes it."));
+        addRow(m_hta, {tr("launch latency (median, studio)"), durationText(h.launch.latencyNs.p50)},
                tr("GPU start - end of the launch call."));
         addRow(m_hta, {tr("runtime calls > 50 µs"), QString::number(h.launch.runtimeOutliers)});
         addRow(m_hta,
@@ -347,9 +343,10 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
     addSection(m_studio,
                tr("All %n step(s), the last included", nullptr, static_cast<int>(o.steps.size())));
     auto share = [&](int64_t v) {
-        return span > 0 ? QStringLiteral("%1 (%2)").arg(
-                              durI(v), pct(static_cast<double>(v) / static_cast<double>(span)))
-                        : durI(v);
+        return span > 0
+                   ? QStringLiteral("%1 (%2)").arg(
+                         durI(v), shareText(static_cast<double>(v) / static_cast<double>(span)))
+                   : durI(v);
     };
     addRow(m_studio, {tr("steps"), durI(span)});
     addRow(m_studio, {tr("GPU busy"), share(t.busy)});
@@ -359,10 +356,10 @@ void GpuOverviewView::fillTables(const gpu::GpuReport& g) {
     addRow(m_studio, {tr("non-compute"), share(t.nonCompute)},
            tr("Copies, sets and communication not under compute."));
     addRow(m_studio, {tr("communication"), share(t.communication)});
-    addRow(m_studio,
-           {tr("comm-comp overlap"), t.communication > 0 ? pct(static_cast<double>(t.overlap) /
+    addRow(m_studio, {tr("comm-comp overlap"), t.communication > 0
+                                                   ? shareText(static_cast<double>(t.overlap) /
                                                                static_cast<double>(t.communication))
-                                                         : tr("no communication")});
+                                                   : tr("no communication")});
     addSection(m_studio, tr("Per step: host | device span | joined | GPU busy | idle"));
     for (const auto& s : o.steps)
         addRow(m_studio, {QStringLiteral("#%1").arg(s.number),
@@ -396,10 +393,11 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
             addRow(m_ascend,
                    {tr("step %1").arg(QString::fromStdString(s.step)),
                     QStringLiteral("%1 | %2 | %3")
-                        .arg(dur(s.computing * 1e3), dur(s.commNotOverlapped * 1e3),
-                             dur(s.free * 1e3))},
+                        .arg(durationText(s.computing * 1e3),
+                             durationText(s.commNotOverlapped * 1e3), durationText(s.free * 1e3))},
                    tr("Overlapped %1, bubble %2, stage %3")
-                       .arg(dur(s.overlapped * 1e3), dur(s.bubble * 1e3), dur(s.stage * 1e3)));
+                       .arg(durationText(s.overlapped * 1e3), durationText(s.bubble * 1e3),
+                            durationText(s.stage * 1e3)));
     }
     for (bool cluster : {false, true}) {
         const auto comm = gpu::summarizeAscendComm(t, cluster);
@@ -416,8 +414,8 @@ void GpuOverviewView::fillAscend(const gpu::AscendTables& t) {
                    {QString::fromStdString(c.opType),
                     tr("%1 calls, %2; wait %3 (%4), transit %5;%6")
                         .arg(c.calls)
-                        .arg(dur(c.elapseMs * 1e6), dur(c.waitMs * 1e6), pct(c.waitRatio),
-                             dur(c.transitMs * 1e6), links)},
+                        .arg(durationText(c.elapseMs * 1e6), durationText(c.waitMs * 1e6),
+                             shareText(c.waitRatio), durationText(c.transitMs * 1e6), links)},
                    tr("Wait ratio = wait / (wait + transit), as msprof-analyze computes it; "
                       "bandwidth = MB / ms per link type."));
         }

@@ -1,18 +1,11 @@
 #include "views/kernels/kernel_table_model.h"
 
 #include "core/timeline/time_axis.h"
+#include "views/common/units_text.h"
 
 using ts::analysis::gpu::KernelRow;
 
 namespace {
-
-QString dur(double ns) {
-    return QString::fromStdString(ts::timeline::formatDuration(ns));
-}
-
-QString pct(double v) {
-    return QString::number(v * 100.0, 'f', 1) + QLatin1Char('%');
-}
 
 QString columnHelp(int c) {
     switch (c) {
@@ -123,7 +116,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     };
     auto optional = [&](const std::optional<double>& v) -> QVariant {
         if (!v) return sort ? QVariant(-1.0) : QVariant(QStringLiteral("–"));
-        return number(*v, pct(*v));
+        return number(*v, shareText(*v));
     };
     switch (c) {
         case Name:
@@ -133,15 +126,16 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         case Calls:
             return number(static_cast<double>(r.calls), QString::number(r.calls));
         case Total:
-            return number(static_cast<double>(r.totalNs), dur(static_cast<double>(r.totalNs)));
+            return number(static_cast<double>(r.totalNs),
+                          durationText(static_cast<double>(r.totalNs)));
         case Mean:
-            return number(r.meanNs, dur(r.meanNs));
+            return number(r.meanNs, durationText(r.meanNs));
         case Min:
-            return number(static_cast<double>(r.minNs), dur(static_cast<double>(r.minNs)));
+            return number(static_cast<double>(r.minNs), durationText(static_cast<double>(r.minNs)));
         case Max:
-            return number(static_cast<double>(r.maxNs), dur(static_cast<double>(r.maxNs)));
+            return number(static_cast<double>(r.maxNs), durationText(static_cast<double>(r.maxNs)));
         case Share:
-            return number(r.share, pct(r.share));
+            return number(r.share, shareText(r.share));
         case Occupancy:
             return optional(r.occupancy);
         case Theoretical:

@@ -28,10 +28,6 @@ namespace {
 const QColor kFinding(255, 224, 178), kFirst(255, 171, 145);
 constexpr uint64_t kAutoScanBytes = uint64_t{256} << 20;
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString opt(const std::optional<double>& v) {
     return v ? QString::number(*v, 'g', 7) : QStringLiteral("—");
 }
@@ -100,7 +96,7 @@ void MsDumpView::openFile(const QString& path) {
             Loaded out;
             auto t = ts::debug::msdump::scanTree(p);
             if (!t)
-                out.error = q(t.error());
+                out.error = QString::fromStdString(t.error());
             else
                 out.tree = std::move(t.value());
             return out;
@@ -119,12 +115,12 @@ void MsDumpView::openFile(const QString& path) {
                 m_iterations->addItem(it.iteration >= 0
                                           ? tr("rank %1 / %2 / graph %3 / iteration %4")
                                                 .arg(it.rank)
-                                                .arg(q(it.net))
+                                                .arg(QString::fromStdString(it.net))
                                                 .arg(it.graphId)
                                                 .arg(it.iteration)
                                           : tr("rank %1 / %2 / graph %3 / constants")
                                                 .arg(it.rank)
-                                                .arg(q(it.net))
+                                                .arg(QString::fromStdString(it.net))
                                                 .arg(it.graphId));
             m_iterations->blockSignals(false);
             emit treeLoaded(QString());
@@ -154,7 +150,7 @@ void MsDumpView::showIteration(int index) {
             Loaded out;
             auto it = ts::debug::msdump::readIteration(tree, ref);
             if (!it) {
-                out.error = q(it.error());
+                out.error = QString::fromStdString(it.error());
                 return out;
             }
             out.it = std::move(it.value());
@@ -171,16 +167,16 @@ void MsDumpView::showIteration(int index) {
             m_table->setRowCount(static_cast<int>(ts.size()));
             for (size_t i = 0; i < ts.size(); ++i) {
                 const auto& t = ts[i];
-                QString dtype = q(t.name.dtype);
+                QString dtype = QString::fromStdString(t.name.dtype);
                 QString shape;
                 if (t.stats) {
-                    if (dtype.isEmpty()) dtype = q(t.stats->dtype);
-                    shape = q(t.stats->shape);
+                    if (dtype.isEmpty()) dtype = QString::fromStdString(t.stats->dtype);
+                    shape = QString::fromStdString(t.stats->shape);
                 }
                 const QStringList cells = {QString::number(i),
-                                           q(t.name.opType),
-                                           q(t.fullName),
-                                           q(t.name.io),
+                                           QString::fromStdString(t.name.opType),
+                                           QString::fromStdString(t.fullName),
+                                           QString::fromStdString(t.name.io),
                                            QString::number(t.name.slot),
                                            dtype,
                                            shape,
@@ -209,7 +205,7 @@ void MsDumpView::fillSummary() {
     for (const auto& t : m_it.tensors) files += !t.file.empty();
     QString text =
         tr("<b>%1</b> — %2 tensor(s) of %3 op(s) in execution order; %4 .npy file(s)%5")
-            .arg(q(m_it.dir).toHtmlEscaped())
+            .arg(QString::fromStdString(m_it.dir).toHtmlEscaped())
             .arg(m_it.tensors.size())
             .arg([&] {
                 std::set<std::string> ops;
@@ -222,14 +218,15 @@ void MsDumpView::fillSummary() {
         std::map<std::string, int> reasons;
         for (const auto& s : m_it.skipped) ++reasons[s.reason];
         QStringList r;
-        for (const auto& [why, n] : reasons) r << tr("%1 × %2").arg(n).arg(q(why).toHtmlEscaped());
+        for (const auto& [why, n] : reasons)
+            r << tr("%1 × %2").arg(n).arg(QString::fromStdString(why).toHtmlEscaped());
         text += tr("<br><span style='color:#b26a00'>Skipped: %1</span>")
                     .arg(r.join(QStringLiteral("; ")));
     }
     if (!m_it.problems.empty()) {
         QStringList p;
         for (size_t i = 0; i < m_it.problems.size() && i < 5; ++i)
-            p << q(m_it.problems[i]).toHtmlEscaped();
+            p << QString::fromStdString(m_it.problems[i]).toHtmlEscaped();
         text += tr("<br><span style='color:#c62828'>%1</span>").arg(p.join(QStringLiteral("; ")));
     }
     if (m_findings > 0 && m_firstFinding >= 0)
@@ -237,8 +234,11 @@ void MsDumpView::fillSummary() {
             tr("<br><span style='color:#c62828'><b>%1 tensor(s) hold NaN/Inf; the first:</b> %2 %3 "
                "%4</span>")
                 .arg(m_findings)
-                .arg(q(m_it.tensors[static_cast<size_t>(m_firstFinding)].fullName).toHtmlEscaped(),
-                     q(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.io),
+                .arg(QString::fromStdString(
+                         m_it.tensors[static_cast<size_t>(m_firstFinding)].fullName)
+                         .toHtmlEscaped(),
+                     QString::fromStdString(
+                         m_it.tensors[static_cast<size_t>(m_firstFinding)].name.io),
                      QString::number(m_it.tensors[static_cast<size_t>(m_firstFinding)].name.slot));
     m_summary->setText(text);
 }
@@ -250,7 +250,8 @@ void MsDumpView::showTensor(int row) {
         // Statistics only: the row of statistic.csv.
         QString html =
             tr("<h3>%1</h3><p>%2 %3, slot %4 — statistics only (no tensor file)</p><table>")
-                .arg(q(t.fullName).toHtmlEscaped(), q(t.name.opType), q(t.name.io))
+                .arg(QString::fromStdString(t.fullName).toHtmlEscaped(),
+                     QString::fromStdString(t.name.opType), QString::fromStdString(t.name.io))
                 .arg(t.name.slot);
         auto row2 = [&html](const QString& k, const QString& v) {
             html += QStringLiteral(
@@ -259,8 +260,8 @@ void MsDumpView::showTensor(int row) {
         };
         if (t.stats) {
             const auto& s = *t.stats;
-            row2(tr("dtype"), q(s.dtype));
-            row2(tr("shape"), q(s.shape));
+            row2(tr("dtype"), QString::fromStdString(s.dtype));
+            row2(tr("shape"), QString::fromStdString(s.shape));
             row2(tr("bytes"), opt(s.dataSize));
             row2(tr("count"), opt(s.count));
             row2(tr("max"), opt(s.max));
@@ -271,7 +272,9 @@ void MsDumpView::showTensor(int row) {
             row2(tr("+Inf"), opt(s.posInf));
             row2(tr("−Inf"), opt(s.negInf));
             row2(tr("zeros"), opt(s.zero));
-            for (const auto& [k, v] : s.other) row2(q(k).toHtmlEscaped(), q(v).toHtmlEscaped());
+            for (const auto& [k, v] : s.other)
+                row2(QString::fromStdString(k).toHtmlEscaped(),
+                     QString::fromStdString(v).toHtmlEscaped());
             row2(tr("task / stream / timestamp"),
                  QStringLiteral("%1 / %2 / %3").arg(s.taskId).arg(s.streamId).arg(s.timestamp));
         }
@@ -299,26 +302,30 @@ void MsDumpView::showTensor(int row) {
     attrs.scope = t.fullName;
     attrs.step = m_it.iteration;
     m_ctx->jobs()->run<Written>(
-        this, QStringLiteral("msdump-tensor"), tr("Reading %1").arg(q(t.fullName)),
+        this, QStringLiteral("msdump-tensor"),
+        tr("Reading %1").arg(QString::fromStdString(t.fullName)),
         [file, npy = t.file, op, seq, io, slot, attrs](ts::JobControl&) {
             Written out;
             ts::debug::DumpWriter w;
             if (auto s = w.open(file.toStdString()); !s) {
-                out.error = q(s.error());
+                out.error = QString::fromStdString(s.error());
                 return out;
             }
             auto c = ts::debug::msdump::copyNpy(npy, w, op, seq, io, slot, attrs);
             (void)w.close();
             if (!c) {
-                out.error = q(c.error());
+                out.error = QString::fromStdString(c.error());
                 return out;
             }
-            out.note = q(c.value());
+            out.note = QString::fromStdString(c.value());
             out.file = file;
             return out;
         },
-        [this,
-         path = QStringLiteral("%1/%2/%3/%4").arg(q(op)).arg(seq).arg(q(io)).arg(slot)](Written w) {
+        [this, path = QStringLiteral("%1/%2/%3/%4")
+                          .arg(QString::fromStdString(op))
+                          .arg(seq)
+                          .arg(QString::fromStdString(io))
+                          .arg(slot)](Written w) {
             if (!w.error.isEmpty()) {
                 m_panel->showMessage(w.error);
                 emit tensorShown();
@@ -326,7 +333,7 @@ void MsDumpView::showTensor(int row) {
             }
             auto f = ts::h5::File::open(w.file.toStdString());
             if (!f) {
-                m_panel->showMessage(q(f.error()));
+                m_panel->showMessage(QString::fromStdString(f.error()));
                 emit tensorShown();
                 return;
             }

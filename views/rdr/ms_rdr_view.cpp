@@ -23,10 +23,6 @@ namespace {
 
 const QColor kFail(255, 205, 210);
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QTableWidget* makeTable(QWidget* parent, const QStringList& headers, const char* name) {
     auto* t = new QTableWidget(parent);
     t->setObjectName(QString::fromLatin1(name));
@@ -167,9 +163,10 @@ MsRdrView::MsRdrView(SessionContext* ctx, QWidget* parent)
     connect(m_irFile, &QComboBox::currentIndexChanged, this, [this](int i) { showIrFile(i); });
     connect(m_execFile, &QComboBox::currentIndexChanged, this, [this](int i) { showExecOrder(i); });
     connect(m_textFile, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_text->setPlainText(i >= 0 && static_cast<size_t>(i) < m_textFiles.size()
-                                 ? q(m_export.files[m_textFiles[static_cast<size_t>(i)]].text)
-                                 : QString());
+        m_text->setPlainText(
+            i >= 0 && static_cast<size_t>(i) < m_textFiles.size()
+                ? QString::fromStdString(m_export.files[m_textFiles[static_cast<size_t>(i)]].text)
+                : QString());
     });
     connectIrSearch(m_irSearch, m_irStatus, m_ir);
     connect(m_exec, &QTableWidget::currentCellChanged, this, [this](int row) {
@@ -179,7 +176,7 @@ MsRdrView::MsRdrView(SessionContext* ctx, QWidget* parent)
         // The op's definition is in a graph IR file: the first one that names it.
         for (int f = 0; f < m_irFile->count(); ++f) {
             const auto& file = m_export.files[m_irFiles[static_cast<size_t>(f)]];
-            if (q(file.text).contains(op)) {
+            if (QString::fromStdString(file.text).contains(op)) {
                 if (m_irFile->currentIndex() != f) m_irFile->setCurrentIndex(f);
                 m_ir->moveCursor(QTextCursor::Start);
                 findInIr(op);
@@ -228,13 +225,14 @@ void MsRdrView::showExport(ts::rdr::MsRdrExport e) {
         if (!f.op.empty()) {
             failing =
                 tr("<br><span style='color:#c62828'><b>Failing op:</b> %1</span> (named by %2)")
-                    .arg(q(f.op).toHtmlEscaped(), q(f.where).toHtmlEscaped());
+                    .arg(QString::fromStdString(f.op).toHtmlEscaped(),
+                         QString::fromStdString(f.where).toHtmlEscaped());
             break;
         }
     if (failing.isEmpty() && !m_export.failures.empty())
         failing = tr("<br><span style='color:#c62828'>Task failure: %1</span> (%2)")
-                      .arg(q(m_export.failures.front().line).toHtmlEscaped(),
-                           q(m_export.failures.front().where).toHtmlEscaped());
+                      .arg(QString::fromStdString(m_export.failures.front().line).toHtmlEscaped(),
+                           QString::fromStdString(m_export.failures.front().where).toHtmlEscaped());
     if (failing.isEmpty())
         failing =
             tr("<br>No failing op is named in the export or the logs beside it (MindSpore "
@@ -242,14 +240,14 @@ void MsRdrView::showExport(ts::rdr::MsRdrExport e) {
     QString problems;
     if (!m_export.problems.empty()) {
         QStringList p;
-        for (const auto& x : m_export.problems) p << q(x).toHtmlEscaped();
+        for (const auto& x : m_export.problems) p << QString::fromStdString(x).toHtmlEscaped();
         problems =
             tr("<br><span style='color:#b26a00'>%1</span>").arg(p.join(QStringLiteral("; ")));
     }
     m_summary->setText(
         tr("<b>MindSpore RDR export</b> %1 — rank %2, %3 files: %4 execution order(s), "
            "%5 stream node(s), %6 kernel(s) with memory addresses, %7 task(s)%8%9")
-            .arg(q(m_export.folder).toHtmlEscaped())
+            .arg(QString::fromStdString(m_export.folder).toHtmlEscaped())
             .arg(m_export.rank)
             .arg(m_export.files.size())
             .arg(m_export.execOrders.size())
@@ -272,22 +270,24 @@ void MsRdrView::fillTables() {
     m_graphNodes->setRowCount(0);
     for (size_t i = 0; i < files.size(); ++i) {
         const auto& f = files[i];
-        QString note = q(f.error);
+        QString note = QString::fromStdString(f.error);
         if (f.truncated) note += tr(" shown cut at 64 MiB");
         setRow(m_files, static_cast<int>(i),
-               {q(f.name), kindTitle(f.kind), q(f.module), q(f.tag), q(f.timestamp), bytes(f.bytes),
+               {QString::fromStdString(f.name), kindTitle(f.kind), QString::fromStdString(f.module),
+                QString::fromStdString(f.tag), QString::fromStdString(f.timestamp), bytes(f.bytes),
                 note.trimmed()});
         switch (f.kind) {
             case MsRdrKind::GraphIr:
             case MsRdrKind::GraphDat:
             case MsRdrKind::Somas:
                 m_irFiles.push_back(i);
-                m_irFile->addItem(q(f.name));
+                m_irFile->addItem(QString::fromStdString(f.name));
                 break;
             case MsRdrKind::GraphProto: {
                 auto g = ts::summary::decodeGraph(f.text);
                 if (!g) {
-                    m_files->item(static_cast<int>(i), 6)->setText(q(g.error()));
+                    m_files->item(static_cast<int>(i), 6)
+                        ->setText(QString::fromStdString(g.error()));
                     break;
                 }
                 for (const auto& n : g->nodes) {
@@ -295,7 +295,9 @@ void MsRdrView::fillTables() {
                     m_graphNodes->insertRow(r);
                     setRow(
                         m_graphNodes, r,
-                        {q(f.name), q(n.name), q(n.opType), q(n.displayPath()), q(n.outputType)});
+                        {QString::fromStdString(f.name), QString::fromStdString(n.name),
+                         QString::fromStdString(n.opType), QString::fromStdString(n.displayPath()),
+                         QString::fromStdString(n.outputType)});
                 }
                 break;
             }
@@ -305,7 +307,8 @@ void MsRdrView::fillTables() {
             case MsRdrKind::StreamExecOrder:
             case MsRdrKind::ExecOrder:
                 m_textFiles.push_back(i);
-                m_textFile->addItem(tr("%1 (%2)").arg(q(f.name), kindTitle(f.kind)));
+                m_textFile->addItem(
+                    tr("%1 (%2)").arg(QString::fromStdString(f.name), kindTitle(f.kind)));
                 break;
             case MsRdrKind::Other:
                 break;
@@ -316,13 +319,16 @@ void MsRdrView::fillTables() {
     m_textFile->blockSignals(false);
     showIrFile(m_irFile->count() ? 0 : -1);
     m_textFile->setCurrentIndex(m_textFile->count() ? 0 : -1);
-    if (m_textFile->count()) m_text->setPlainText(q(files[m_textFiles.front()].text));
+    if (m_textFile->count())
+        m_text->setPlainText(QString::fromStdString(files[m_textFiles.front()].text));
 
     m_execFile->blockSignals(true);
     m_execFile->clear();
     for (const auto& o : m_export.execOrders)
-        m_execFile->addItem(
-            tr("%1 — graph %2, %3 ops").arg(q(o.file)).arg(o.graphId).arg(o.ops.size()));
+        m_execFile->addItem(tr("%1 — graph %2, %3 ops")
+                                .arg(QString::fromStdString(o.file))
+                                .arg(o.graphId)
+                                .arg(o.ops.size()));
     m_execFile->blockSignals(false);
     // Open the execution order that holds the failing op.
     int start = 0;
@@ -341,18 +347,21 @@ void MsRdrView::fillTables() {
     m_stream->setRowCount(static_cast<int>(s.size()));
     for (size_t i = 0; i < s.size(); ++i)
         setRow(m_stream, static_cast<int>(i),
-               {QString::number(s[i].index), q(s[i].nodeName), QString::number(s[i].logicId),
-                QString::number(s[i].streamId), QString::number(s[i].eventId), q(s[i].labelIds),
-                q(s[i].activeStreamIds), q(s[i].nodeInfo).left(300)});
+               {QString::number(s[i].index), QString::fromStdString(s[i].nodeName),
+                QString::number(s[i].logicId), QString::number(s[i].streamId),
+                QString::number(s[i].eventId), QString::fromStdString(s[i].labelIds),
+                QString::fromStdString(s[i].activeStreamIds),
+                QString::fromStdString(s[i].nodeInfo).left(300)});
     const auto& m = m_export.memory;
     m_memory->setRowCount(static_cast<int>(m.size()));
     for (size_t i = 0; i < m.size(); ++i) {
         QStringList addrs;
         for (const auto* list : {&m[i].inputs, &m[i].workspaces, &m[i].outputs})
             for (const auto& a : *list)
-                addrs << QStringLiteral("%1 (%2)").arg(q(a.address)).arg(a.size);
+                addrs
+                    << QStringLiteral("%1 (%2)").arg(QString::fromStdString(a.address)).arg(a.size);
         setRow(m_memory, static_cast<int>(i),
-               {q(m[i].op), QString::number(m[i].inputs.size()),
+               {QString::fromStdString(m[i].op), QString::number(m[i].inputs.size()),
                 QString::number(m[i].workspaces.size()), QString::number(m[i].outputs.size()),
                 bytes(sum(m[i].inputs) + sum(m[i].workspaces) + sum(m[i].outputs)),
                 addrs.join(QStringLiteral(", ")).left(400)});
@@ -362,13 +371,14 @@ void MsRdrView::fillTables() {
     for (size_t i = 0; i < t.size(); ++i) {
         auto list = [](const std::vector<ts::rdr::MsAddress>& v) {
             QStringList s;
-            for (const auto& a : v) s << QStringLiteral("%1 (%2)").arg(q(a.address)).arg(a.size);
+            for (const auto& a : v)
+                s << QStringLiteral("%1 (%2)").arg(QString::fromStdString(a.address)).arg(a.size);
             return s.join(QStringLiteral(" "));
         };
         setRow(m_tasks, static_cast<int>(i),
-               {q(t[i].op), QString::number(t[i].taskIndex), QString::number(t[i].taskNum),
-                QString::number(t[i].streamId), QString::number(t[i].type),
-                QString::number(t[i].dumpFlag),
+               {QString::fromStdString(t[i].op), QString::number(t[i].taskIndex),
+                QString::number(t[i].taskNum), QString::number(t[i].streamId),
+                QString::number(t[i].type), QString::number(t[i].dumpFlag),
                 (list(t[i].inputs) + " / " + list(t[i].outputs) + " / " + list(t[i].workspaces))
                     .left(400)});
     }
@@ -381,13 +391,15 @@ void MsRdrView::showIrFile(int index) {
         m_ir->setPlainText(tr("The export holds no graph IR file."));
         return;
     }
-    m_ir->setPlainText(q(m_export.files[m_irFiles[static_cast<size_t>(index)]].text));
+    m_ir->setPlainText(
+        QString::fromStdString(m_export.files[m_irFiles[static_cast<size_t>(index)]].text));
     // Mark the failing op's lines.
     QList<QTextEdit::ExtraSelection> marks;
     for (const auto& f : m_export.failures) {
         if (f.op.empty()) continue;
-        for (QTextCursor c = m_ir->document()->find(q(f.op)); !c.isNull() && marks.size() < 200;
-             c = m_ir->document()->find(q(f.op), c)) {
+        for (QTextCursor c = m_ir->document()->find(QString::fromStdString(f.op));
+             !c.isNull() && marks.size() < 200;
+             c = m_ir->document()->find(QString::fromStdString(f.op), c)) {
             QTextEdit::ExtraSelection mark;
             mark.cursor = QTextCursor(c.block());
             mark.format.setBackground(kFail);
@@ -405,8 +417,9 @@ void MsRdrView::showExecOrder(int index) {
     m_exec->setRowCount(static_cast<int>(ops.size()));
     for (size_t i = 0; i < ops.size(); ++i)
         setRow(m_exec, static_cast<int>(i),
-               {QString::number(ops[i].index), q(ops[i].fullName), q(ops[i].streamLabel),
-                q(ops[i].graphId), q(ops[i].debugString).left(300)});
+               {QString::number(ops[i].index), QString::fromStdString(ops[i].fullName),
+                QString::fromStdString(ops[i].streamLabel), QString::fromStdString(ops[i].graphId),
+                QString::fromStdString(ops[i].debugString).left(300)});
     m_exec->resizeColumnsToContents();
     m_exec->setColumnWidth(1, std::min(m_exec->columnWidth(1), 560));
     const int fail = m_export.failingIndex(static_cast<size_t>(index));

@@ -29,10 +29,6 @@ enum MemCol { TensorCol, BytesCol, AddrCol, AllocCol, FreeCol, LifeCol, StatusCo
 
 const QColor kFailBackground(0xff, 0xcd, 0xd2);
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QTableWidgetItem* item(const QString& text) {
     auto* it = new QTableWidgetItem(text);
     it->setFlags(it->flags() & ~Qt::ItemIsEditable);
@@ -184,7 +180,7 @@ void RdrView::openFile(const QString& path) {
             if (r.ok())
                 showExport(std::move(r).value());
             else
-                showError(q(r.error()));
+                showError(QString::fromStdString(r.error()));
         });
 }
 
@@ -197,34 +193,38 @@ void RdrView::showError(const QString& message) {
 void RdrView::showExport(ts::rdr::RdrExport e) {
     m_export = std::move(e);
     const auto& x = m_export;
-    QString where = x.failingOp.empty() ? tr("unknown op") : q(x.failingOp).toHtmlEscaped();
+    QString where = x.failingOp.empty() ? tr("unknown op")
+                                        : QString::fromStdString(x.failingOp).toHtmlEscaped();
     if (x.failingSeqid >= 0) where += tr(" (seqid %1)").arg(x.failingSeqid);
     const bool normal = x.reason == "normal_end" || x.reason == "stopped";
-    QString text =
-        tr("<span style='font-size:large; color:%1'><b>%2</b></span> &nbsp; "
-           "%3 <b>%4</b> at epoch %5, step %6")
-            .arg(normal ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
-                 q(x.reason).toHtmlEscaped(), normal ? tr("last op") : tr("failing op"), where)
-            .arg(x.epoch)
-            .arg(x.step);
-    if (!x.detail.empty()) text += QStringLiteral("<br>%1").arg(q(x.detail).toHtmlEscaped());
+    QString text = tr("<span style='font-size:large; color:%1'><b>%2</b></span> &nbsp; "
+                      "%3 <b>%4</b> at epoch %5, step %6")
+                       .arg(normal ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
+                            QString::fromStdString(x.reason).toHtmlEscaped(),
+                            normal ? tr("last op") : tr("failing op"), where)
+                       .arg(x.epoch)
+                       .arg(x.step);
+    if (!x.detail.empty())
+        text += QStringLiteral("<br>%1").arg(QString::fromStdString(x.detail).toHtmlEscaped());
     text += tr("<br><small>%1 · rank %2 · pid %3 · %4</small>")
-                .arg(q(x.time).toHtmlEscaped())
+                .arg(QString::fromStdString(x.time).toHtmlEscaped())
                 .arg(x.rankId)
                 .arg(x.pid)
-                .arg(q(x.folder).toHtmlEscaped());
+                .arg(QString::fromStdString(x.folder).toHtmlEscaped());
     for (const auto& p : x.problems)
-        text += QStringLiteral("<br><font color=#b00>%1</font>").arg(q(p).toHtmlEscaped());
+        text += QStringLiteral("<br><font color=#b00>%1</font>")
+                    .arg(QString::fromStdString(p).toHtmlEscaped());
     m_summary->setText(text);
-    m_ir->setPlainText(q(x.graphIr));
+    m_ir->setPlainText(QString::fromStdString(x.graphIr));
     QStringList logs;
-    for (const auto& l : x.logLines) logs << q(l);
+    for (const auto& l : x.logLines) logs << QString::fromStdString(l);
     m_logs->setPlainText(logs.join(QLatin1Char('\n')));
     m_logs->moveCursor(QTextCursor::End);
     QString state;
     for (const auto& [k, v] : x.runState)
-        state += q(k) + QStringLiteral(": ") + q(v) + QLatin1Char('\n');
-    m_runState->setPlainText(state + tr("config:\n") + q(x.runConfig));
+        state += QString::fromStdString(k) + QStringLiteral(": ") + QString::fromStdString(v) +
+                 QLatin1Char('\n');
+    m_runState->setPlainText(state + tr("config:\n") + QString::fromStdString(x.runConfig));
     fillMemory();
     fillExecTable();  // selects the failing op last, which finds it in the IR
     m_tabs->setCurrentIndex(1);
@@ -241,10 +241,10 @@ void RdrView::fillExecTable() {
     auto add = [&](const ts::rdr::RdrOpRow& r, int64_t step) {
         m_exec->setItem(row, StepCol, intItem(step));
         m_exec->setItem(row, SeqCol, intItem(r.seqid));
-        m_exec->setItem(row, OpCol, item(q(r.op)));
-        m_exec->setItem(row, ScopeCol, item(q(r.scope)));
-        m_exec->setItem(row, InputsCol, item(q(r.inputs)));
-        m_exec->setItem(row, OutputsCol, item(q(r.outputs)));
+        m_exec->setItem(row, OpCol, item(QString::fromStdString(r.op)));
+        m_exec->setItem(row, ScopeCol, item(QString::fromStdString(r.scope)));
+        m_exec->setItem(row, InputsCol, item(QString::fromStdString(r.inputs)));
+        m_exec->setItem(row, OutputsCol, item(QString::fromStdString(r.outputs)));
         ++row;
     };
     for (const auto& r : prev) add(r, m_export.previous.step);
@@ -267,7 +267,7 @@ void RdrView::markFailingRow(int failRow) {
         bold.setBold(true);
         it->setFont(bold);
         it->setBackground(kFailBackground);
-        it->setToolTip(tr("failing op: %1").arg(q(m_export.reason)));
+        it->setToolTip(tr("failing op: %1").arg(QString::fromStdString(m_export.reason)));
     }
     // Current but not selected, so its red stays visible; the IR shows it too.
     m_exec->selectionModel()->setCurrentIndex(m_exec->model()->index(failRow, 0),
@@ -326,7 +326,7 @@ void RdrView::fillMemory() {
     int failed = 0;
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
         const auto& a = rows[static_cast<size_t>(i)];
-        m_memTable->setItem(i, TensorCol, item(q(a.tensor)));
+        m_memTable->setItem(i, TensorCol, item(QString::fromStdString(a.tensor)));
         m_memTable->setItem(
             i, BytesCol,
             numItem(static_cast<double>(a.bytes), bytesText(static_cast<double>(a.bytes))));
@@ -341,7 +341,7 @@ void RdrView::fillMemory() {
         const double life = static_cast<double>(a.freeNs - a.allocNs) / 1e6;
         m_memTable->setItem(i, LifeCol,
                             freed ? numItem(life, msText(life)) : item(QStringLiteral("-")));
-        m_memTable->setItem(i, StatusCol, item(q(a.status)));
+        m_memTable->setItem(i, StatusCol, item(QString::fromStdString(a.status)));
         if (a.status == "FAILED") {
             ++failed;
             for (int c = 0; c < MemCols; ++c)

@@ -49,7 +49,7 @@ QStringList runFigures(const std::string& summaryJson) {
             num(o.value("samples_per_s"), 0), num(o.value("train_seconds"), 2)};
 }
 
-QString ms(std::optional<int64_t> lo, std::optional<int64_t> hi) {
+QString spanMs(std::optional<int64_t> lo, std::optional<int64_t> hi) {
     if (!lo || !hi) return QStringLiteral("—");
     return QStringLiteral("%1 ms").arg(static_cast<double>(*hi - *lo) / 1e6, 0, 'f', 3);
 }
@@ -108,7 +108,7 @@ void SessionSummaryView::show(const ts::session::SessionOverview& ov) {
             m_sources, i,
             {QFileInfo(QString::fromStdString(s.path)).fileName(), QString::fromStdString(s.kind),
              QString::fromLatin1(ts::store::statusName(s.status)), QString::number(s.events),
-             QString::number(s.slices), QString::number(s.skipped), ms(s.tsMin, s.tsMax),
+             QString::number(s.slices), QString::number(s.skipped), spanMs(s.tsMin, s.tsMax),
              QString::fromStdString(s.error)});
         m_sources->item(i, 0)->setToolTip(QString::fromStdString(s.path));
     }

@@ -11,6 +11,7 @@
 #include "views/common/plot_theme.h"
 #include "views/common/profile_source_box.h"
 #include "views/common/session_context.h"
+#include "views/common/units_text.h"
 
 using namespace ts::analysis;
 
@@ -43,10 +44,6 @@ std::pair<double, QString> unitFor(double ns) {
     if (ns >= 1e6) return {1e6, QStringLiteral("ms")};
     if (ns >= 1e3) return {1e3, QStringLiteral("µs")};
     return {1, QStringLiteral("ns")};
-}
-
-QString dur(double ns) {
-    return QString::fromStdString(ts::timeline::formatDuration(ns));
 }
 
 }  // namespace
@@ -174,9 +171,9 @@ void StepsView::show(const ProfileReport& report) {
     if (!a.steps.empty())
         text += tr(" Median step %1; %2 flagged (slow: above %3, median + 3 MAD). Hover a bar "
                    "for its figures, click it to see the step in the timeline.")
-                    .arg(dur(a.medianNs))
+                    .arg(durationText(a.medianNs))
                     .arg(flagged)
-                    .arg(dur(a.slowThresholdNs));
+                    .arg(durationText(a.slowThresholdNs));
     else
         text += tr(" This profile has no ProfilerStep#N slices.");
     m_summary->setText(text);
@@ -204,8 +201,9 @@ int StepsView::stepAt(const QPoint& pos) const {
 
 QString StepsView::stepToolTip(int index) const {
     const StepBreakdown& s = m_steps->steps[static_cast<size_t>(index)];
-    QString t =
-        tr("<b>ProfilerStep#%1</b> — %2").arg(s.number).arg(dur(static_cast<double>(s.dur)));
+    QString t = tr("<b>ProfilerStep#%1</b> — %2")
+                    .arg(s.number)
+                    .arg(durationText(static_cast<double>(s.dur)));
     if (s.warmup) t += tr(" <span style='color:red'>warm-up</span>");
     if (s.slow) t += tr(" <span style='color:red'>slow</span>");
     t += QStringLiteral("<table>");
@@ -214,7 +212,7 @@ QString StepsView::stepToolTip(int index) const {
             s.dur > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(s.dur) : 0;
         t += QStringLiteral(
                  "<tr><td>%1</td><td align='right'>%2</td><td align='right'>%3%</td></tr>")
-                 .arg(name, dur(static_cast<double>(ns)), QString::number(share, 'f', 1));
+                 .arg(name, durationText(static_cast<double>(ns)), QString::number(share, 'f', 1));
     };
     if (m_steps->split == StepSplit::Phases) {
         row(tr("Iteration gap"), s.iterationGap);

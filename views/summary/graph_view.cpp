@@ -22,9 +22,6 @@ namespace {
 constexpr int kNodeRole = Qt::UserRole + 1;  // index into graph().nodes, -1 for scopes
 constexpr int kKindRole = Qt::UserRole + 2;  // 0 scope, 1 node, 2 parameter, 3 constant
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 }  // namespace
 
 GraphView::GraphView(SessionContext* ctx, QWidget* parent)
@@ -73,7 +70,7 @@ GraphView::GraphView(SessionContext* ctx, QWidget* parent)
     connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         const QString name = url.toString().mid(5);  // "node:<name>"
         for (size_t i = 0; i < m_graph.nodes.size(); ++i)
-            if (q(m_graph.nodes[i].name) == name) {
+            if (QString::fromStdString(m_graph.nodes[i].name) == name) {
                 selectNode(i);
                 return;
             }
@@ -105,7 +102,7 @@ void GraphView::showValues(qint64, const QString&, std::vector<ts::summary::Stor
     // The last graph of the tag (a run that recompiled writes it again).
     auto g = ts::summary::decodeGraph(values.back().data);
     if (!g) {
-        showNothing(tr("The graph cannot be read: %1").arg(q(g.error())));
+        showNothing(tr("The graph cannot be read: %1").arg(QString::fromStdString(g.error())));
         return;
     }
     m_graph = std::move(g.value());
@@ -119,7 +116,7 @@ void GraphView::buildTree() {
     std::function<void(size_t, QTreeWidgetItem*)> add = [&](size_t s, QTreeWidgetItem* parent) {
         for (size_t child : scopes[s].children) {
             auto* it = new QTreeWidgetItem(parent);
-            it->setText(0, q(scopes[child].name));
+            it->setText(0, QString::fromStdString(scopes[child].name));
             it->setText(1, tr("%1 nodes").arg(scopes[child].totalNodes));
             it->setData(0, kNodeRole, -1);
             it->setData(0, kKindRole, 0);
@@ -130,16 +127,17 @@ void GraphView::buildTree() {
             auto* it = new QTreeWidgetItem(parent);
             const std::string path = node.displayPath();
             const size_t slash = path.rfind('/');
-            it->setText(0, q(slash == std::string::npos ? path : path.substr(slash + 1)));
-            it->setText(1, q(node.opType));
-            it->setText(2, q(node.outputType));
+            it->setText(0, QString::fromStdString(
+                               slash == std::string::npos ? path : path.substr(slash + 1)));
+            it->setText(1, QString::fromStdString(node.opType));
+            it->setText(2, QString::fromStdString(node.outputType));
             it->setData(0, kNodeRole, static_cast<qlonglong>(n));
             it->setData(0, kKindRole, 1);
             m_nodeItems[n] = it;
         }
     };
     auto* root = new QTreeWidgetItem(m_tree);
-    root->setText(0, m_graph.name.empty() ? tr("graph") : q(m_graph.name));
+    root->setText(0, m_graph.name.empty() ? tr("graph") : QString::fromStdString(m_graph.name));
     root->setText(1, tr("%1 nodes").arg(m_graph.nodes.size()));
     root->setData(0, kNodeRole, -1);
     root->setData(0, kKindRole, 0);
@@ -154,9 +152,9 @@ void GraphView::buildTree() {
         g->setData(0, kKindRole, 0);
         for (size_t i = 0; i < list.size(); ++i) {
             auto* it = new QTreeWidgetItem(g);
-            it->setText(0, q(list[i].name));
-            it->setText(1, q(list[i].opType));
-            it->setText(2, q(list[i].outputType));
+            it->setText(0, QString::fromStdString(list[i].name));
+            it->setText(1, QString::fromStdString(list[i].opType));
+            it->setText(2, QString::fromStdString(list[i].outputType));
             it->setData(0, kNodeRole, static_cast<qlonglong>(i));
             it->setData(0, kKindRole, kind);
         }
@@ -215,20 +213,22 @@ void GraphView::showDetails(QTreeWidgetItem* item) {
                                    : m_graph.constants;
     if (static_cast<size_t>(idx) >= list.size()) return;
     const auto& n = list[static_cast<size_t>(idx)];
-    QString html = QStringLiteral("<h3>%1</h3><table>").arg(q(n.displayPath()).toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3><table>")
+                       .arg(QString::fromStdString(n.displayPath()).toHtmlEscaped());
     auto row = [&html](const QString& k, const QString& v) {
         html +=
             QStringLiteral("<tr><td style='color:gray;padding-right:12px'>%1</td><td>%2</td></tr>")
                 .arg(k, v);
     };
-    row(tr("op type"), q(n.opType).toHtmlEscaped());
-    row(tr("node"), q(n.name).toHtmlEscaped());
-    if (!n.scope.empty()) row(tr("scope"), q(n.scope).toHtmlEscaped());
-    if (!n.outputType.empty()) row(tr("output"), q(n.outputType).toHtmlEscaped());
+    row(tr("op type"), QString::fromStdString(n.opType).toHtmlEscaped());
+    row(tr("node"), QString::fromStdString(n.name).toHtmlEscaped());
+    if (!n.scope.empty()) row(tr("scope"), QString::fromStdString(n.scope).toHtmlEscaped());
+    if (!n.outputType.empty())
+        row(tr("output"), QString::fromStdString(n.outputType).toHtmlEscaped());
     if (!n.inputs.empty()) {
         QStringList ins;
         for (const auto& in : n.inputs) {
-            const QString name = q(in[0] == '^' ? in.substr(1) : in);
+            const QString name = QString::fromStdString(in[0] == '^' ? in.substr(1) : in);
             ins << QStringLiteral("<a href='node:%1'>%2</a>%3")
                        .arg(name.toHtmlEscaped(), name.toHtmlEscaped(),
                             in[0] == '^' ? tr(" (control)") : QString());
@@ -238,7 +238,9 @@ void GraphView::showDetails(QTreeWidgetItem* item) {
     html += QStringLiteral("</table>");
     if (!n.attributes.empty()) {
         html += tr("<h4>Attributes</h4><table>");
-        for (const auto& [k, v] : n.attributes) row(q(k).toHtmlEscaped(), q(v).toHtmlEscaped());
+        for (const auto& [k, v] : n.attributes)
+            row(QString::fromStdString(k).toHtmlEscaped(),
+                QString::fromStdString(v).toHtmlEscaped());
         html += QStringLiteral("</table>");
     }
     m_details->setHtml(html);
@@ -257,7 +259,7 @@ void GraphView::lookUpLinks(size_t index) {
     const size_t slash = full.rfind('/');
     const std::string leaf = slash == std::string::npos ? full : full.substr(slash + 1);
     context()->jobs()->run<Links>(
-        this, QStringLiteral("graph-links"), tr("Looking up %1").arg(q(leaf)),
+        this, QStringLiteral("graph-links"), tr("Looking up %1").arg(QString::fromStdString(leaf)),
         [s = context()->sessionPath().toStdString(), full, leaf, op = n.opType](ts::JobControl&) {
             Links out;
             auto st = ts::store::TraceStore::open(s, ts::store::TraceStore::Mode::ReadOnly);

@@ -8,7 +8,7 @@
 #include "views/common/units_text.h"
 
 namespace {
-QString dur(int64_t ns) {
+QString durHtml(int64_t ns) {
     return durationText(static_cast<double>(ns), 6).toHtmlEscaped();
 }
 QString esc(const std::string& s) {
@@ -89,9 +89,9 @@ void SliceDetailsPanel::render() {
     };
     row(tr("Category"), d.category.empty() ? QStringLiteral("—") : esc(d.category));
     row(tr("Track"), wrappable(QString::fromStdString(d.track), false));
-    row(tr("Start"), dur(d.ts - m_origin) + QStringLiteral(" (%1 ns)").arg(d.ts));
-    row(tr("Duration"), dur(d.dur) + (d.unfinished ? tr(" (unfinished)") : QString()));
-    row(tr("Self time"), dur(d.selfNs));
+    row(tr("Start"), durHtml(d.ts - m_origin) + QStringLiteral(" (%1 ns)").arg(d.ts));
+    row(tr("Duration"), durHtml(d.dur) + (d.unfinished ? tr(" (unfinished)") : QString()));
+    row(tr("Self time"), durHtml(d.selfNs));
     row(tr("Depth"), QString::number(d.depth));
     row(tr("Slice id"), QString::number(d.id));
     h += QStringLiteral("</table></td><td valign='top'><table cellspacing=3 width='100%'>");

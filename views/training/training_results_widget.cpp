@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "views/common/units_text.h"
 #include "views/training/training_progress_widget.h"
 
 namespace {
@@ -20,10 +21,6 @@ QTableWidgetItem* cell(const QString& text,
     it->setTextAlignment(align);
     it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     return it;
-}
-
-QString pct(double v) {
-    return QStringLiteral("%1%").arg(v * 100, 0, 'f', 1);
 }
 
 }  // namespace
@@ -158,8 +155,8 @@ void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
     auto ev = [&](const char* k) { return r.eval.count(k) ? r.eval.at(k) : -1.0; };
     if (ev("accuracy") >= 0)
         parts << tr("test accuracy %1, loss %2, macro precision %3, recall %4, F1 %5")
-                     .arg(pct(ev("accuracy")), QString::number(ev("loss"), 'f', 4),
-                          pct(ev("precision")), pct(ev("recall")), pct(ev("f1")));
+                     .arg(shareText(ev("accuracy")), QString::number(ev("loss"), 'f', 4),
+                          shareText(ev("precision")), shareText(ev("recall")), shareText(ev("f1")));
     if (r.hasSummary)
         parts << tr("%1 steps in %2, %3 samples/s, final loss %4, memory peak %5")
                      .arg(loc.toString(static_cast<qlonglong>(r.steps)),
@@ -180,11 +177,13 @@ void TrainingResultsWidget::showRun(const ts::run::RunSummary& r) {
         const auto &p = r.precision, &rc = r.recall, &f = r.f1;
         m_perClass->setItem(
             c, 0,
-            cell(c < static_cast<int>(p.size()) ? pct(p[static_cast<size_t>(c)]) : QString()));
+            cell(c < static_cast<int>(p.size()) ? shareText(p[static_cast<size_t>(c)])
+                                                : QString()));
         m_perClass->setItem(
             c, 1,
-            cell(c < static_cast<int>(rc.size()) ? pct(rc[static_cast<size_t>(c)]) : QString()));
-        m_perClass->setItem(c, 2, cell(pct(f[static_cast<size_t>(c)])));
+            cell(c < static_cast<int>(rc.size()) ? shareText(rc[static_cast<size_t>(c)])
+                                                 : QString()));
+        m_perClass->setItem(c, 2, cell(shareText(f[static_cast<size_t>(c)])));
     }
     const int n = static_cast<int>(r.confusion.size());
     m_confusion->setRowCount(n);

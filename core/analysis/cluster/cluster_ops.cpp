@@ -10,10 +10,6 @@
 namespace ts::analysis {
 namespace {
 
-std::string lower(std::string_view s) {
-    return asciiLower(s);
-}
-
 bool contains(std::string_view hay, std::string_view needle) {
     return hay.find(needle) != std::string_view::npos;
 }
@@ -61,7 +57,7 @@ const std::vector<CommPattern>& commPatterns() {
 }
 
 bool isCommName(std::string_view name) {
-    const std::string n = lower(name);
+    const std::string n = asciiLower(name);
     for (const CommPattern& p : commPatterns()) {
         if (p.prefix ? n.starts_with(p.text) : contains(n, p.text)) return true;
     }
@@ -83,9 +79,9 @@ TrackTraits trackTraits(std::string_view kind, std::string_view trackName,
                         std::string_view threadName, std::string_view processName,
                         std::string_view processLabels) {
     TrackTraits t;
-    const std::string process = lower(processName);
-    const std::string labels = lower(processLabels);
-    const std::string thread = lower(threadName.empty() ? trackName : threadName);
+    const std::string process = asciiLower(processName);
+    const std::string labels = asciiLower(processLabels);
+    const std::string thread = asciiLower(threadName.empty() ? trackName : threadName);
     t.derived = contains(process, "overlap analysis") || process == "step trace" ||
                 thread.starts_with("step trace");
     t.device = kind == "gpu_stream" || contains(process, "ascend hardware") || process == "hccl" ||
@@ -103,7 +99,7 @@ bool isDeviceNonWork(std::string_view name, std::string_view category) {
 }
 
 bool isDeviceNonWorkName(std::string_view name) {
-    const std::string n = lower(name);
+    const std::string n = asciiLower(name);
     return n.starts_with("event_record") || n.starts_with("event_wait") ||
            n.starts_with("event_reset");
 }

@@ -14,10 +14,6 @@
 namespace ts::analysis {
 namespace {
 
-std::string lower(std::string_view s) {
-    return asciiLower(s);
-}
-
 /// Digits at `pos` of `s` (after skipping one '-', '_' or ' ' when `sep`), as a number.
 std::optional<int64_t> digitsAt(std::string_view s, size_t pos, bool sep) {
     if (sep && pos < s.size() && (s[pos] == '-' || s[pos] == '_' || s[pos] == ' ')) ++pos;
@@ -43,7 +39,7 @@ std::optional<int64_t> numberAfterWord(std::string_view name, std::string_view w
 std::optional<int64_t> rankFromFileName(std::string_view path) {
     namespace fs = std::filesystem;
     const fs::path p{std::string(path)};
-    const std::string name = lower(p.filename().string());
+    const std::string name = asciiLower(p.filename().string());
     if (auto n = numberAfterWord(name, "rank", true)) return n;
     // msprof / MindSpore: <kind>_<device>_<model>_<iteration>.json, <kind>_<device>.json.
     for (std::string_view kind :
@@ -58,7 +54,7 @@ std::optional<int64_t> rankFromFileName(std::string_view path) {
     // PROF_xxx/device_<n>/timeline/..., rank_<n>/...
     for (fs::path dir = p.parent_path(); !dir.empty() && dir != dir.root_path();
          dir = dir.parent_path()) {
-        const std::string d = lower(dir.filename().string());
+        const std::string d = asciiLower(dir.filename().string());
         if (d.starts_with("device_"))
             if (auto n = digitsAt(d, 7, false)) return n;
         if (d.starts_with("rank"))

@@ -13,20 +13,16 @@
 namespace ts::analysis {
 namespace {
 
-std::string lower(std::string_view s) {
-    return asciiLower(s);
-}
-
 /// Host ops, and the runtime and driver calls they make (a cudaStreamSynchronize that waits
 /// for the device is where a host step loses time to it).
 bool isHostOpCategory(std::string_view c) {
-    const std::string l = lower(c);
+    const std::string l = asciiLower(c);
     return l == "cpu_op" || l == "operator" || l == "cuda_runtime" || l == "runtime" ||
            l == "cuda_driver" || l == "driver";
 }
 
 bool isDeviceOpCategory(std::string_view c) {
-    const std::string l = lower(c);
+    const std::string l = asciiLower(c);
     return l == "kernel" || l == "gpu_memcpy" || l == "memcpy" || l == "gpu_memset" ||
            l == "memset";
 }

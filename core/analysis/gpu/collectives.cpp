@@ -4,20 +4,13 @@
 #include <cctype>
 #include <map>
 #include <tuple>
+#include "core/common/text.h"
 
 namespace ts::analysis::gpu {
-namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int64_t dtypeBytes(std::string_view dtype) {
-    std::string d = lower(dtype);
+    std::string d = asciiLower(dtype);
     if (auto p = d.rfind("::"); p != std::string::npos) d = d.substr(p + 2);
     if (d == "float" || d == "float32" || d == "int" || d == "int32" || d == "uint32" ||
         d == "complexhalf")
@@ -36,7 +29,7 @@ int64_t dtypeBytes(std::string_view dtype) {
 }
 
 double busBandwidthFactor(std::string_view name, int64_t n) {
-    const std::string s = lower(name);
+    const std::string s = asciiLower(name);
     if (n <= 0) return 1;
     const double dn = static_cast<double>(n);
     auto has = [&](const char* k) { return s.find(k) != std::string::npos; };

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu/occupancy.h"
+#include "core/common/csv.h"
 
 namespace ts::analysis::gpu {
 namespace {
@@ -29,16 +30,6 @@ struct Acc {
     std::map<std::string, std::pair<double, int64_t>> pipeline;  // sum of value x dur, dur
     std::map<std::string, int64_t> shapes;                       // Ascend's own input shapes
 };
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string num(double v, int digits) {
     char b[64];

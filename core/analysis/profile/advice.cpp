@@ -5,22 +5,13 @@
 #include <cstdio>
 #include <map>
 
+#include "core/common/units.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::analysis {
 namespace {
 
 using timeline::formatDuration;
-
-std::string pct(double share) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", share * 100.0);
-    return b;
-}
-
-std::string dur(double ns) {
-    return formatDuration(ns);
-}
 
 struct OpCall {
     size_t index;
@@ -73,7 +64,7 @@ void addEvidence(AdviceFinding& f, const ProfileData& d, const StepAnalysis& a,
     f.evidence.push_back(s.id);
     std::string label = d.name(s);
     label += " (";
-    label += dur(static_cast<double>(s.dur));
+    label += formatDuration(static_cast<double>(s.dur));
     label += ')';
     for (const auto& st : a.steps)
         if (s.ts >= st.ts && s.ts < st.ts + st.dur) {
@@ -118,7 +109,8 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = topShare;
         f.threshold = kOpBottleneckShare;
         f.costNs = top->second;
-        f.title = "Op bottleneck: " + top->first + " takes " + pct(topShare) + " of op self time";
+        f.title =
+            "Op bottleneck: " + top->first + " takes " + formatShare(topShare) + " of op self time";
         f.explanation =
             "One op type dominates the self time of all ops: the step is bound by this "
             "operator. Build a single-op case of " +
@@ -130,10 +122,10 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.glossary = {
             {"op bottleneck", "算子瓶颈"}, {"workaround", "规避方案"}, {"fix", "解决方案"}};
         f.figures = {{"op", top->first},
-                     {"self time", dur(static_cast<double>(top->second))},
-                     {"all op self time", dur(static_cast<double>(total))},
-                     {"share", pct(topShare)},
-                     {"threshold", pct(kOpBottleneckShare)}};
+                     {"self time", formatDuration(static_cast<double>(top->second))},
+                     {"all op self time", formatDuration(static_cast<double>(total))},
+                     {"share", formatShare(topShare)},
+                     {"threshold", formatShare(kOpBottleneckShare)}};
         std::vector<OpCall> ev;
         for (const auto& c : calls)
             if (d.name(d.slices[c.index]) == top->first) ev.push_back(c);
@@ -147,8 +139,8 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
         f.share = copyShare;
         f.threshold = kCopyBottleneckShare;
         f.costNs = copyTotal;
-        f.title = "Copy bottleneck: copies and contiguous conversions take " + pct(copyShare) +
-                  " of op time";
+        f.title = "Copy bottleneck: copies and contiguous conversions take " +
+                  formatShare(copyShare) + " of op time";
         f.explanation =
             "Copies, non-contiguous to contiguous conversions and format conversions "
             "(Cast, TransData) take a large share of op time. View-type ops (View, Permute, "
@@ -159,10 +151,10 @@ void opRules(const ProfileData& d, const StepAnalysis& a, std::vector<AdviceFind
                       {"conversion to contiguous", "转连续"},
                       {"workaround", "规避方案"},
                       {"fix", "解决方案"}};
-        f.figures = {{"copy time", dur(static_cast<double>(copyTotal))},
-                     {"all op self time", dur(static_cast<double>(total))},
-                     {"share", pct(copyShare)},
-                     {"threshold", pct(kCopyBottleneckShare)}};
+        f.figures = {{"copy time", formatDuration(static_cast<double>(copyTotal))},
+                     {"all op self time", formatDuration(static_cast<double>(total))},
+                     {"share", formatShare(copyShare)},
+                     {"threshold", formatShare(kCopyBottleneckShare)}};
         std::vector<OpCall> ev;
         for (const auto& c : calls) {
             const ProfileSlice& s = d.slices[c.index];
@@ -190,19 +182,21 @@ void dataLoadingRule(const ProfileData& d, const StepAnalysis& a, std::vector<Ad
     f.share = share;
     f.threshold = kDataLoadingShare;
     f.costNs = gap;
-    f.title = "Data-loading bottleneck: the iteration gap is " + pct(share) + " of step time";
+    f.title =
+        "Data-loading bottleneck: the iteration gap is " + formatShare(share) + " of step time";
     f.explanation =
         "Each step waits for its next batch before the forward pass starts: the iteration gap "
         "between the start of a step and its forward pass is large, so the device idles while "
         "data is read and preprocessed. Use more data-loading workers, prefetch, cache or "
         "simplify the preprocessing, or move augmentation off the training thread.";
     f.glossary = {{"iteration gap", "迭代间隙"}};
-    f.figures = {{"iteration gap (steady steps)", dur(static_cast<double>(gap))},
-                 {"step time (steady steps)", dur(static_cast<double>(total))},
-                 {"share", pct(share)},
-                 {"threshold", pct(kDataLoadingShare)},
-                 {"worst step", "#" + std::to_string(worst->number) + " (" +
-                                    dur(static_cast<double>(worst->iterationGap)) + " gap)"}};
+    f.figures = {
+        {"iteration gap (steady steps)", formatDuration(static_cast<double>(gap))},
+        {"step time (steady steps)", formatDuration(static_cast<double>(total))},
+        {"share", formatShare(share)},
+        {"threshold", formatShare(kDataLoadingShare)},
+        {"worst step", "#" + std::to_string(worst->number) + " (" +
+                           formatDuration(static_cast<double>(worst->iterationGap)) + " gap)"}};
     std::vector<OpCall> ev;
     for (size_t i = 0; i < d.slices.size(); ++i) {
         const std::string& n = d.name(d.slices[i]);
@@ -212,7 +206,7 @@ void dataLoadingRule(const ProfileData& d, const StepAnalysis& a, std::vector<Ad
     if (ev.empty()) {
         f.evidence.push_back(worst->sliceId);
         f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(worst->number) + " (" +
-                                   dur(static_cast<double>(worst->dur)) + ")");
+                                   formatDuration(static_cast<double>(worst->dur)) + ")");
         f.evidenceRanges.emplace_back(worst->ts, worst->ts + worst->dur);
     } else {
         std::stable_sort(ev.begin(), ev.end(),
@@ -246,13 +240,13 @@ void warmupRule(const StepAnalysis& a, std::vector<AdviceFinding>& out) {
     f.glossary = {{"graph compilation", "网络编译"},
                   {"first step takes long", "第一个step耗时很长"},
                   {"compile bottleneck", "编译瓶颈"}};
-    f.figures = {{"first step", dur(static_cast<double>(first.dur))},
-                 {"median of the rest", dur(a.medianNs)},
+    f.figures = {{"first step", formatDuration(static_cast<double>(first.dur))},
+                 {"median of the rest", formatDuration(a.medianNs)},
                  {"ratio", factor},
                  {"threshold", "2.0x"}};
     f.evidence.push_back(first.sliceId);
     f.evidenceLabels.push_back("ProfilerStep#" + std::to_string(first.number) + " (" +
-                               dur(static_cast<double>(first.dur)) + ")");
+                               formatDuration(static_cast<double>(first.dur)) + ")");
     f.evidenceRanges.emplace_back(first.ts, first.ts + first.dur);
     f.rangeStart = first.ts;
     f.rangeEnd = first.ts + first.dur;
@@ -369,7 +363,7 @@ std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalys
     f.kind = AdviceKind::BiggestCost;
     f.share = share;
     f.costNs = top.second.first;
-    f.title = "Biggest cost: " + top.first + ", " + pct(share) + " of op self time";
+    f.title = "Biggest cost: " + top.first + ", " + formatShare(share) + " of op self time";
     f.explanation =
         "Where the time of the profile goes, whatever the rules' thresholds: the op types "
         "with the most self time (duration minus their children) and how the steady steps "
@@ -380,20 +374,23 @@ std::optional<AdviceFinding> costOverview(const ProfileData& d, const StepAnalys
         const auto& [name, v] = ranked[i];
         f.figures.emplace_back(
             "op #" + std::to_string(i + 1) + ": " + name,
-            dur(static_cast<double>(v.first)) + " self, " +
-                pct(total > 0 ? static_cast<double>(v.first) / static_cast<double>(total) : 0) +
+            formatDuration(static_cast<double>(v.first)) + " self, " +
+                formatShare(total > 0 ? static_cast<double>(v.first) / static_cast<double>(total)
+                                      : 0) +
                 ", " + std::to_string(v.second) + " calls");
     }
     const SteadyTotals st = steadyTotals(a);
     if (st.steps > 0 && st.dur > 0 && a.split == StepSplit::Phases) {
         const auto T = static_cast<double>(st.dur);
         f.figures.emplace_back("steady steps",
-                               std::to_string(st.steps) + ", median " + dur(a.medianNs));
-        f.figures.emplace_back("iteration gap", pct(static_cast<double>(st.iterationGap) / T));
-        f.figures.emplace_back("forward", pct(static_cast<double>(st.forward) / T));
-        f.figures.emplace_back("backward", pct(static_cast<double>(st.backward) / T));
-        f.figures.emplace_back("optimizer", pct(static_cast<double>(st.optimizer) / T));
-        f.figures.emplace_back("rest of the tail", pct(static_cast<double>(st.tailRest) / T));
+                               std::to_string(st.steps) + ", median " + formatDuration(a.medianNs));
+        f.figures.emplace_back("iteration gap",
+                               formatShare(static_cast<double>(st.iterationGap) / T));
+        f.figures.emplace_back("forward", formatShare(static_cast<double>(st.forward) / T));
+        f.figures.emplace_back("backward", formatShare(static_cast<double>(st.backward) / T));
+        f.figures.emplace_back("optimizer", formatShare(static_cast<double>(st.optimizer) / T));
+        f.figures.emplace_back("rest of the tail",
+                               formatShare(static_cast<double>(st.tailRest) / T));
     }
     std::vector<OpCall> ev;
     for (const auto& c : calls)

@@ -7,6 +7,7 @@
 
 #include "core/analysis/gpu/kernel_rules.h"
 #include "core/analysis/profile/advice.h"
+#include "core/common/units.h"
 #include "core/timeline/time_axis.h"
 
 namespace ts::analysis {
@@ -33,18 +34,8 @@ std::string shortened(const std::string& s, size_t max) {
     return out;
 }
 
-std::string pct(double share) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", share * 100.0);
-    return b;
-}
-
-std::string dur(double ns) {
-    return timeline::formatDuration(ns);
-}
-
 std::string durI(int64_t ns) {
-    return dur(static_cast<double>(ns));
+    return formatDuration(static_cast<double>(ns));
 }
 
 const char* deviceWord(const std::string& device) {
@@ -106,7 +97,7 @@ void gpuIdleRule(const GpuReport& g, const std::string& device, std::vector<Advi
     f.share = share;
     f.threshold = kGpuIdleShare;
     f.costNs = idle;
-    f.title = join({"The ", dev, " is idle ", pct(share), " of the step time"});
+    f.title = join({"The ", dev, " is idle ", formatShare(share), " of the step time"});
     int64_t hostWait = 0, kernelWait = 0, other = 0;
     for (const auto& s : g.hta.idle) {
         hostWait += s.hostWaitNs;
@@ -139,24 +130,26 @@ void gpuIdleRule(const GpuReport& g, const std::string& device, std::vector<Advi
     const int64_t splitTotal = splitSum(g);
     f.figures = {{"idle in the steps", durI(idle)},
                  {"steps (joined with their device side)", durI(total)},
-                 {"share", pct(share)},
-                 {"threshold", pct(kGpuIdleShare)}};
+                 {"share", formatShare(share)},
+                 {"threshold", formatShare(kGpuIdleShare)}};
     if (splitTotal > 0) {
         const auto st = static_cast<double>(splitTotal);
         f.figures.emplace_back("host in runtime calls (split)",
-                               pct(static_cast<double>(split(g, SplitRole::Runtime)) / st));
+                               formatShare(static_cast<double>(split(g, SplitRole::Runtime)) / st));
         f.figures.emplace_back("host in CPU execution (split)",
-                               pct(static_cast<double>(split(g, SplitRole::CpuExec)) / st));
-        f.figures.emplace_back("host in data loading (split)",
-                               pct(static_cast<double>(split(g, SplitRole::DataLoader)) / st));
+                               formatShare(static_cast<double>(split(g, SplitRole::CpuExec)) / st));
+        f.figures.emplace_back(
+            "host in data loading (split)",
+            formatShare(static_cast<double>(split(g, SplitRole::DataLoader)) / st));
     }
     if (gaps > 0) {
-        f.figures.emplace_back("HTA idle: host wait",
-                               pct(static_cast<double>(hostWait) / static_cast<double>(gaps)));
-        f.figures.emplace_back("HTA idle: kernel wait",
-                               pct(static_cast<double>(kernelWait) / static_cast<double>(gaps)));
+        f.figures.emplace_back("HTA idle: host wait", formatShare(static_cast<double>(hostWait) /
+                                                                  static_cast<double>(gaps)));
+        f.figures.emplace_back(
+            "HTA idle: kernel wait",
+            formatShare(static_cast<double>(kernelWait) / static_cast<double>(gaps)));
         f.figures.emplace_back("HTA idle: other",
-                               pct(static_cast<double>(other) / static_cast<double>(gaps)));
+                               formatShare(static_cast<double>(other) / static_cast<double>(gaps)));
     }
     stepEvidence(f, g, [](const gpu::GpuStep& s) { return s.device.idle; });
     out.push_back(std::move(f));
@@ -182,7 +175,7 @@ void kernelBottleneckRule(const GpuReport& g, const std::string& device,
     f.costNs = top->totalNs;
     const std::string shortName = shortened(top->name, 90);
     const bool ascend = device == "ascend";
-    f.title = join({"Kernel bottleneck: ", shortName, " takes ", pct(share), " of ",
+    f.title = join({"Kernel bottleneck: ", shortName, " takes ", formatShare(share), " of ",
                     ascend ? "NPU" : "GPU", " kernel time"});
     std::string why = "One kernel dominates the device's kernel time, so the step is bound by it" +
                       (top->op.empty() ? std::string(".") : ", launched by " + top->op + ".");
@@ -208,12 +201,13 @@ void kernelBottleneckRule(const GpuReport& g, const std::string& device,
                  {"kernel time", durI(top->totalNs)},
                  {"calls", std::to_string(top->calls)},
                  {"all kernel time", durI(kernelTime)},
-                 {"share", pct(share)},
-                 {"threshold", pct(kKernelBottleneckShare)},
+                 {"share", formatShare(share)},
+                 {"threshold", formatShare(kKernelBottleneckShare)},
                  {"tensor cores", top->tensorCore ? "yes" : "no"}};
     if (!top->op.empty()) f.figures.emplace_back("launched by", top->op);
     if (!top->inputShapes.empty()) f.figures.emplace_back("input shapes", top->inputShapes);
-    if (top->occupancy) f.figures.emplace_back("est. achieved occupancy", pct(*top->occupancy));
+    if (top->occupancy)
+        f.figures.emplace_back("est. achieved occupancy", formatShare(*top->occupancy));
     kernelEvidence(f, g, *top);
     out.push_back(std::move(f));
 }
@@ -230,8 +224,8 @@ void offTensorCoreRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kOffTensorCoreShare;
     f.costNs = off;
-    f.title =
-        "Matmuls and convolutions off the Tensor Cores: " + pct(share) + " of their kernel time";
+    f.title = "Matmuls and convolutions off the Tensor Cores: " + formatShare(share) +
+              " of their kernel time";
     f.explanation =
         "The ops that can run on Tensor Cores (mm, addmm, bmm, linear, convolutions, "
         "attention) spend most of their kernel time in kernels that do not use them — float32 "
@@ -240,9 +234,9 @@ void offTensorCoreRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
         "torch.backends.cudnn.allow_tf32), and keep the matrix dimensions multiples of 8.";
     f.figures = {{"kernel time of eligible ops", durI(tc.eligibleOpTime)},
                  {"of it on Tensor Cores", durI(tc.eligibleOpTcTime)},
-                 {"off Tensor Cores", pct(share)},
-                 {"share of all kernel time", pct(ofAll)},
-                 {"threshold", pct(kOffTensorCoreShare)}};
+                 {"off Tensor Cores", formatShare(share)},
+                 {"share of all kernel time", formatShare(ofAll)},
+                 {"threshold", formatShare(kOffTensorCoreShare)}};
     for (const auto& r : g.kernelTable.rows)
         if (!r.tensorCore && !r.op.empty() && gpu::tensorCoreEligibleOp(r.op)) {
             kernelEvidence(f, g, r);
@@ -262,7 +256,7 @@ void memcpyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kMemcpyShare;
     f.costNs = mem;
-    f.title = "Memory copies take " + pct(share) + " of the step time";
+    f.title = "Memory copies take " + formatShare(share) + " of the step time";
     f.explanation =
         "Memory copies and sets run while no kernel does. Host-to-device copies from pageable "
         "memory are slow and block: use pin_memory=True in the DataLoader and "
@@ -272,8 +266,8 @@ void memcpyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.figures = {{"memcpy (split)", durI(split(g, SplitRole::Memcpy))},
                  {"memset (split)", durI(split(g, SplitRole::Memset))},
                  {"steps", durI(total)},
-                 {"share", pct(share)},
-                 {"threshold", pct(kMemcpyShare)}};
+                 {"share", formatShare(share)},
+                 {"threshold", formatShare(kMemcpyShare)}};
     for (const auto& m : g.hta.memory)
         f.figures.emplace_back(m.name + " bandwidth (median)",
                                std::to_string(static_cast<int64_t>(m.gbps.p50)) + " GB/s");
@@ -298,8 +292,8 @@ void launchOverheadRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = shortShare;
     f.threshold = kShortKernelShare;
     f.costNs = split(g, SplitRole::Runtime);
-    f.title =
-        "Launch overhead: " + pct(shortShare) + " of kernels run shorter than their launch takes";
+    f.title = "Launch overhead: " + formatShare(shortShare) +
+              " of kernels run shorter than their launch takes";
     f.explanation =
         "Most kernels are so short that the host spends longer launching them than the GPU "
         "spends running them, and the steps show the GPU idle while the host is inside CUDA "
@@ -308,10 +302,10 @@ void launchOverheadRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
         "foreach/fused=True, torch.compile), or a larger batch.";
     f.figures = {{"launches", std::to_string(l.launches)},
                  {"kernels shorter than their launch", std::to_string(l.shortKernels)},
-                 {"median launch (CPU)", dur(l.cpuDurationNs.p50)},
-                 {"median kernel (GPU)", dur(l.gpuDurationNs.p50)},
-                 {"runtime share of the steps (split)", pct(runtimeShare)},
-                 {"threshold", pct(kShortKernelShare)}};
+                 {"median launch (CPU)", formatDuration(l.cpuDurationNs.p50)},
+                 {"median kernel (GPU)", formatDuration(l.gpuDurationNs.p50)},
+                 {"runtime share of the steps (split)", formatShare(runtimeShare)},
+                 {"threshold", formatShare(kShortKernelShare)}};
     stepEvidence(f, g, [](const gpu::GpuStep& s) {
         return s.split[static_cast<size_t>(SplitRole::Runtime)];
     });
@@ -330,7 +324,7 @@ void exposedCommRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kExposedCommShare;
     f.costNs = exposed;
-    f.title = "Communication not hidden by compute: " + pct(share) + " of the step time";
+    f.title = "Communication not hidden by compute: " + formatShare(share) + " of the step time";
     f.explanation =
         "Collective communication runs while no compute kernel does. In synchronous data "
         "parallel training this is mostly waiting for the slowest rank (compare the ranks in "
@@ -341,10 +335,11 @@ void exposedCommRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.figures = {{"communication", durI(d.communication)},
                  {"overlapped by compute", durI(d.overlap)},
                  {"exposed", durI(exposed)},
-                 {"share of the steps", pct(share)},
-                 {"threshold", pct(kExposedCommShare)}};
+                 {"share of the steps", formatShare(share)},
+                 {"threshold", formatShare(kExposedCommShare)}};
     if (g.hta.commCompOverlapPct)
-        f.figures.emplace_back("HTA comm-comp overlap", pct(*g.hta.commCompOverlapPct / 100.0));
+        f.figures.emplace_back("HTA comm-comp overlap",
+                               formatShare(*g.hta.commCompOverlapPct / 100.0));
     for (const auto& r : g.kernelTable.rows)
         if (r.communication) {
             kernelEvidence(f, g, r);
@@ -371,8 +366,8 @@ void lowOccupancyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kLowOccupancyShare;
     f.costNs = low;
-    f.title = "Low occupancy: kernels under " + pct(kLowOccupancy) +
-              " est. achieved occupancy take " + pct(share) + " of kernel time";
+    f.title = "Low occupancy: kernels under " + formatShare(kLowOccupancy) +
+              " est. achieved occupancy take " + formatShare(share) + " of kernel time";
     f.explanation =
         "These kernels keep few warps resident on each SM — small grids (fewer blocks than "
         "SMs), or many registers or much shared memory per thread — so the SMs sit partly "
@@ -381,8 +376,8 @@ void lowOccupancyRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
         "(Tensor Core GEMMs run at low occupancy by design and are not counted here.)";
     f.figures = {{"low-occupancy kernel time", durI(low)},
                  {"all kernel time", durI(kernelTime)},
-                 {"share", pct(share)},
-                 {"threshold", pct(kLowOccupancyShare)},
+                 {"share", formatShare(share)},
+                 {"threshold", formatShare(kLowOccupancyShare)},
                  {"largest", worst->name.substr(0, 80)}};
     kernelEvidence(f, g, *worst);
     out.push_back(std::move(f));
@@ -413,7 +408,7 @@ void formatConversionRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
     f.share = share;
     f.threshold = kFormatConversionShare;
     f.costNs = conv;
-    f.title = "Format conversions take " + pct(share) + " of NPU time";
+    f.title = "Format conversions take " + formatShare(share) + " of NPU time";
     f.explanation =
         "TransData, Cast and transposes convert tensors between formats, dtypes and layouts "
         "on the NPU instead of computing. Set the weights' initial format once "
@@ -422,8 +417,8 @@ void formatConversionRule(const GpuReport& g, std::vector<AdviceFinding>& out) {
         "non-contiguous and force a conversion later.";
     f.figures = {{"conversion time", durI(conv)},
                  {"all NPU kernel time", durI(total)},
-                 {"share", pct(share)},
-                 {"threshold", pct(kFormatConversionShare)},
+                 {"share", formatShare(share)},
+                 {"threshold", formatShare(kFormatConversionShare)},
                  {"largest", worst->name}};
     f.glossary = {{"copy bottleneck", "copy瓶颈"}, {"conversion to contiguous", "转连续"}};
     kernelEvidence(f, g, *worst);
@@ -457,7 +452,8 @@ AdviceFinding gpuCostOverview(const GpuReport& g, const StepAnalysis& a) {
     f.costNs = top.totalNs;
     f.device = gpu::vendorKey(g.vendor);
     const std::string shortName = shortened(top.name, 90);
-    f.title = join({"Biggest cost: ", shortName, ", ", pct(top.share), " of device kernel time"});
+    f.title =
+        join({"Biggest cost: ", shortName, ", ", formatShare(top.share), " of device kernel time"});
     f.explanation =
         "Where the device time goes, whatever the rules' thresholds: the kernels with the most "
         "GPU time (the Kernel view has all of them), and how the steps split as the "
@@ -467,25 +463,26 @@ AdviceFinding gpuCostOverview(const GpuReport& g, const StepAnalysis& a) {
     for (size_t i = 0; i < rows.size() && i < 5; ++i) {
         const auto& r = rows[i];
         f.figures.emplace_back("kernel #" + std::to_string(i + 1) + ": " + r.name.substr(0, 70),
-                               durI(r.totalNs) + ", " + pct(r.share) + ", " +
+                               durI(r.totalNs) + ", " + formatShare(r.share) + ", " +
                                    std::to_string(r.calls) + " calls" +
                                    (r.op.empty() ? "" : ", from " + r.op));
     }
     int64_t total = 0;
     for (int64_t v : g.overview.splitTotal) total += v;
     if (total > 0) {
-        f.figures.emplace_back("steps in the overview", std::to_string(g.overview.overviewSteps) +
-                                                            ", median " + dur(a.medianNs));
+        f.figures.emplace_back(
+            "steps in the overview",
+            std::to_string(g.overview.overviewSteps) + ", median " + formatDuration(a.medianNs));
         for (size_t i = 0; i < gpu::kSplitRoles; ++i) {
             const auto r = static_cast<SplitRole>(i);
-            f.figures.emplace_back(
-                std::string("split: ") + gpu::splitRoleLabel(r),
-                pct(static_cast<double>(g.overview.splitTotal[i]) / static_cast<double>(total)));
+            f.figures.emplace_back(std::string("split: ") + gpu::splitRoleLabel(r),
+                                   formatShare(static_cast<double>(g.overview.splitTotal[i]) /
+                                               static_cast<double>(total)));
         }
     }
     for (const auto& d : g.overview.devices)
         f.figures.emplace_back("GPU " + std::to_string(d.device) + " utilisation",
-                               pct(d.utilization));
+                               formatShare(d.utilization));
     kernelEvidence(f, g, top);
     return f;
 }
