@@ -89,9 +89,9 @@ void printJson(const rapidjson::StringBuffer& buf);
 
 #define TS_CLI_CONCAT2(a, b) a##b
 #define TS_CLI_CONCAT(a, b) TS_CLI_CONCAT2(a, b)
-#define TS_CLI_COMMAND(...)                                                  \
-    static ::ts::cli::Registrar TS_CLI_CONCAT(ts_cli_registrar_, __LINE__) { \
-        ::ts::cli::Command {                                                 \
-            __VA_ARGS__                                                      \
-        }                                                                    \
+#define TS_CLI_COMMAND(...)                                                     \
+    static ::ts::cli::Registrar TS_CLI_CONCAT(ts_cli_registrar_, __COUNTER__) { \
+        ::ts::cli::Command {                                                    \
+            __VA_ARGS__                                                         \
+        }                                                                       \
     }
