@@ -25,6 +25,14 @@ SANITIZER_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
+# ctest starts the tests it knows to take longest first, from the durations it keeps in
+# Testing/Temporary/CTestCostData.txt. A clean clone has none, and would start the longest
+# (the Python hooks, a whole corpus import under ASan) last, with one core idle meanwhile:
+# tests/ctest_costs/<tree>.txt (the tests over a second, from a cold run) seed a build folder
+# that has no durations yet; ctest then keeps its own.
+seed_costs = @f=$(1)/Testing/Temporary/CTestCostData.txt; \
+  if [ ! -f $$f ]; then mkdir -p $$(dirname $$f) && cp tests/ctest_costs/$(2).txt $$f; fi
+
 .PHONY: all deps build run test package package-test package-lint bench format clean \
   asan-build test-asan fuzz fuzz-ci
 
@@ -47,6 +55,7 @@ run: build
 	$(BUILD)/app/trainscope
 
 test: build
+	$(call seed_costs,$(BUILD),main)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
 	@$(MAKE) --no-print-directory test-asan fuzz-ci
 
@@ -58,6 +67,7 @@ asan-build: deps $(ASAN_BUILD)/build.ninja
 
 # The whole suite once more, under ASan + UBSan (a finding fails its test).
 test-asan: asan-build
+	$(call seed_costs,$(ASAN_BUILD),asan)
 	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) --timeout 1800 \
 	  -E '$(ASAN_EXCLUDE)'
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets of BUILD (a clang build with -DTRAINSCOPE_FUZZ=ON, e.g. build-asan)
-# for SECONDS each, one after the other, seeded from ../shared/corpus (tests/fuzz/seeds/<t>.txt),
+# for SECONDS each, FUZZ_JOBS at a time (default: the number of cores; libFuzzer runs one
+# thread a target), seeded from ../shared/corpus (tests/fuzz/seeds/<t>.txt),
 # tests/fuzz/seeds/<t>/ and every input that once crashed the target
 # (tests/fuzz/regressions/<t>/). Fixed seed (-seed=1), so a run is repeatable on one machine.
 # The first finding stops it with a non-zero exit; libFuzzer leaves the input in
@@ -42,12 +43,11 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 cli=$build/app/trainscope-cli
-total=0
-for t in "${targets[@]}"; do
-  exe=$build/tests/fuzz/fuzz_$t
-  [[ -x $exe ]] || { echo "run_fuzz: $exe is missing (configure with -DTRAINSCOPE_FUZZ=ON)" >&2; exit 2; }
-  work=$build/fuzz/corpus/$t
-  artifacts=$build/fuzz/artifacts/$t
+
+# One target: its corpus folder made afresh, then libFuzzer on it; its log in BUILD/fuzz/<t>.log.
+run_target() {
+  local t=$1 exe=$build/tests/fuzz/fuzz_$1 work=$build/fuzz/corpus/$1
+  local artifacts=$build/fuzz/artifacts/$1 log=$build/fuzz/$1.log line src seed dir
   rm -rf "$work"
   mkdir -p "$work" "$artifacts"
   while IFS= read -r line || [[ -n $line ]]; do
@@ -63,24 +63,53 @@ for t in "${targets[@]}"; do
     fi
   done < "$here/seeds/$t.txt"
   for dir in "$here/seeds/$t" "$here/regressions/$t"; do
-    [[ -d $dir ]] && find "$dir" -type f ! -name README.md -exec cp {} "$work/" \;
+    if [[ -d $dir ]]; then find "$dir" -type f ! -name README.md -exec cp {} "$work/" \;; fi
   done
-  log=$build/fuzz/$t.log
+  local start budget=(-max_total_time="$seconds")
   start=$(date +%s)
-  budget=(-max_total_time="$seconds")
   if [[ $seconds == ci ]]; then
-    [[ -n ${ci_runs[$t]:-} ]] || { echo "run_fuzz: $t has no fixed-input count in ci_runs" >&2; exit 2; }
     budget=(-runs="${ci_runs[$t]}" -max_total_time=30)
-    [[ -n ${ci_max_len[$t]:-} ]] && budget+=(-max_len="${ci_max_len[$t]}")
+    if [[ -n ${ci_max_len[$t]:-} ]]; then budget+=(-max_len="${ci_max_len[$t]}"); fi
   fi
   if ! "$exe" "${budget[@]}" -seed=1 -timeout=30 -rss_limit_mb=3072 \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" > "$log" 2>&1; then
     tail -n 60 "$log"
     echo "run_fuzz: fuzz_$t found a problem; the input is in $artifacts/ (log: $log)" >&2
-    exit 1
+    return 1
   fi
+  local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  total=$((total + $(date +%s) - start))
   echo "run_fuzz: fuzz_$t: ${runs:-?} inputs in $(($(date +%s) - start)) s, nothing found"
+}
+
+for t in "${targets[@]}"; do
+  [[ -x $build/tests/fuzz/fuzz_$t ]] || { echo "run_fuzz: $build/tests/fuzz/fuzz_$t is missing (configure with -DTRAINSCOPE_FUZZ=ON)" >&2; exit 2; }
+  if [[ $seconds == ci && -z ${ci_runs[$t]:-} ]]; then
+    echo "run_fuzz: $t has no fixed-input count in ci_runs" >&2
+    exit 2
+  fi
 done
-echo "run_fuzz: ${#targets[@]} targets, ${total} s"
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+started=$(date +%s)
+declare -A pids=()
+failed=0
+for t in "${targets[@]}"; do
+  while [[ ${#pids[@]} -ge $jobs_max ]]; do
+    wait -n -p done_pid || failed=1
+    unset "pids[$done_pid]"
+    [[ $failed -eq 0 ]] || break 2
+  done
+  run_target "$t" &
+  pids[$!]=$t
+done
+while [[ $failed -eq 0 && ${#pids[@]} -gt 0 ]]; do
+  wait -n -p done_pid || failed=1
+  unset "pids[$done_pid]"
+done
+if [[ $failed -ne 0 ]]; then
+  # the first finding stops the run: the targets still running are stopped
+  for pid in "${!pids[@]}"; do pkill -TERM -P "$pid" 2> /dev/null || true; kill "$pid" 2> /dev/null || true; done
+  wait 2> /dev/null || true
+  exit 1
+fi
+echo "run_fuzz: ${#targets[@]} targets, $(($(date +%s) - started)) s ($jobs_max at a time)"
