@@ -17,12 +17,12 @@
 #include <thread>
 
 #include "app/cli/command.h"
-#include "app/cli/session_open.h"
 #include "core/analysis/cluster/cluster_analysis.h"
 #include "core/analysis/cluster/cluster_import.h"
 #include "core/analysis/cluster/cluster_input.h"
 #include "core/analysis/cluster/cluster_json.h"
 #include "core/analysis/cluster/cluster_op_compare.h"
+#include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 #include "importers/ascend/ascend_files.h"
 #include "importers/batch_import.h"
@@ -35,7 +35,7 @@ namespace fs = std::filesystem;
 using namespace ts::analysis;
 
 bool isRankSession(const std::string& path) {
-    return path.ends_with(".tscope") || (isSqliteFile(path) && !path.ends_with(".sqlite"));
+    return path.ends_with(".tscope") || (store::isSqliteFile(path) && !path.ends_with(".sqlite"));
 }
 
 bool isTraceName(const std::string& name) {

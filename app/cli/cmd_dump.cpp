@@ -9,13 +9,13 @@
 #include "app/cli/command.h"
 #include "app/cli/dump_ranks.h"
 #include "app/cli/interrupt.h"
-#include "app/cli/session_open.h"
 #include "core/analysis/diff/name_map.h"
 #include "core/common/file_io.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/dump_source.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
+#include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 
 namespace ts::cli {
@@ -170,7 +170,8 @@ int runSessionOverflow(const Args& args, const std::string& path) {
 
 int runOverflow(const Args& args) {
     if (args.positional.size() != 2) throw CliError{"usage: dump overflow FILE|SESSION [--run N]"};
-    if (isSqliteFile(args.positional[1])) return runSessionOverflow(args, args.positional[1]);
+    if (store::isSqliteFile(args.positional[1]))
+        return runSessionOverflow(args, args.positional[1]);
     auto file = openH5(args.positional[1]);
     JobControl control;
     CancelOnInterrupt interrupts(&control);

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "app/cli/dump_ranks.h"
-#include "app/cli/session_open.h"
 #include "core/analysis/diff/name_map.h"
 #include "core/debug/dump_scan.h"
 #include "core/debug/overflow_store.h"
 #include "core/debug/rank_overflow.h"
+#include "core/store/sqlite_db.h"
 #include "core/store/trace_store.h"
 
 namespace ts::cli {
@@ -76,7 +76,7 @@ int runDumpRanks(const Args& args) {
     std::vector<debug::RankFirstFinding> firsts;
     for (size_t k = 1; k < args.positional.size(); ++k) {
         const std::string& p = args.positional[k];
-        if (isSqliteFile(p))
+        if (store::isSqliteFile(p))
             sessionFirsts(p, firsts);
         else
             firsts.push_back(dumpFirst(p, static_cast<int64_t>(k - 1)));

@@ -19,7 +19,7 @@ namespace {
 std::vector<log::LogRecord> readRecords(const std::string& path, const log::LogFilter& filter,
                                         const log::LogMatcher& matcher) {
     std::vector<log::LogRecord> out;
-    if (isSqliteFile(path)) {
+    if (store::isSqliteFile(path)) {
         auto store = openSession(path, store::TraceStore::Mode::ReadOnly);
         log::LogQuery q;
         q.filter = filter;

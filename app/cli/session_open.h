@@ -1,6 +1,5 @@
 #pragma once
 // Opening a session from a CLI command: errors become CliError.
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -8,14 +7,6 @@
 #include "core/store/trace_store.h"
 
 namespace ts::cli {
-
-/// Whether `path` starts with SQLite's header (a session, or another tool's SQLite file).
-inline bool isSqliteFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char head[16] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == 16 && std::string(head, 16) == std::string("SQLite format 3\0", 16);
-}
 
 inline std::unique_ptr<store::TraceStore> openSession(const std::string& path,
                                                       store::TraceStore::Mode mode) {

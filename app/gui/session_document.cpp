@@ -34,9 +34,7 @@ SessionDocument::SessionDocument(SessionContext* ctx, QObject* parent)
 
 bool SessionDocument::isSessionFile(const QString& path) {
     if (path.endsWith(QStringLiteral(".tscope"), Qt::CaseInsensitive)) return true;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return false;
-    return f.read(16) == QByteArray("SQLite format 3\0", 16) &&
+    return ts::store::isSqliteFile(QFile::encodeName(path).toStdString()) &&
            !path.endsWith(QStringLiteral(".sqlite"), Qt::CaseInsensitive);
 }
 

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <fstream>
 #include <mutex>
 #include <utility>
 
@@ -114,6 +115,13 @@ Result<int64_t> SqliteDb::queryInt(std::string_view sql, int64_t fallback) {
 std::string SqliteDb::lastError() const {
     return m_db ? sqlite3_errmsg(m_db) : "no database";
 }
+bool isSqliteFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[kSqliteHeader.size()] = {};
+    in.read(head, sizeof head);
+    return std::string_view(head, static_cast<size_t>(in.gcount())) == kSqliteHeader;
+}
+
 bool isDiskFull(std::string_view error) {
     return error.find(sqlite3_errstr(SQLITE_FULL)) != std::string_view::npos;
 }

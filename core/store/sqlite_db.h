@@ -53,6 +53,13 @@ private:
 /// True when `error` (a message of SqliteDb or Statement) says the disk or database is full.
 bool isDiskFull(std::string_view error);
 
+/// The 16 bytes every SQLite database file starts with.
+inline constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
+
+/// Whether the file at `path` starts with SQLite's header: a session, or another tool's
+/// SQLite file (an Nsight Systems export).
+bool isSqliteFile(const std::string& path);
+
 /// A prepared statement. Bind indexes start at 1; column indexes at 0.
 class Statement {
 public:

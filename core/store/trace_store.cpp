@@ -3,7 +3,6 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -71,7 +70,7 @@ Result<std::unique_ptr<TraceStore>> TraceStore::open(const std::string& path, Mo
     const std::string header = fileHeader(path, &exists);
     if (!exists && mode != Mode::Create) return Error{"no such session file: " + path};
     const bool fresh = header.empty();
-    if (!fresh && (header.size() < 16 || std::memcmp(header.data(), "SQLite format 3", 16) != 0))
+    if (!fresh && header != kSqliteHeader)
         return Error{"not a TrainScope session: '" + path + "' is not an SQLite database"};
     if (fresh && mode == Mode::ReadOnly) return Error{"session file is empty: " + path};
 

@@ -26,7 +26,7 @@ constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIV
 // Any SQLite file gets a low score, so one that is not an nsys export (or is damaged) gets
 // this importer's precise error instead of "unrecognised format".
 int sniffNsys(const std::string& path, std::string_view head) {
-    if (!head.starts_with(std::string_view("SQLite format 3\0", 16))) return 0;
+    if (!head.starts_with(store::kSqliteHeader)) return 0;
     return nsys::looksLikeNsysExport(path, head) ? 90 : 5;
 }
 

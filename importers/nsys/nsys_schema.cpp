@@ -1,7 +1,5 @@
 #include "importers/nsys/nsys_schema.h"
 
-#include <cstring>
-
 #include "core/store/sqlite_db.h"
 
 namespace ts::importers::nsys {
@@ -66,9 +64,7 @@ std::string NsysSchema::meta(const std::string& name) const {
 }
 
 bool looksLikeNsysExport(const std::string& path, std::string_view head) {
-    static constexpr char kMagic[] = "SQLite format 3";
-    if (head.size() < sizeof kMagic || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
-        return false;
+    if (!head.starts_with(store::kSqliteHeader)) return false;
     auto db = store::SqliteDb::open(path, store::SqliteDb::Mode::ReadOnly);
     if (!db) return false;
     return NsysSchema::read(db.value()).ok();
